@@ -1,0 +1,9 @@
+#ifndef WLR_CLOCK_H
+#define WLR_CLOCK_H
+
+#include <stdint.h>
+
+/* CLOCK_MONOTONIC in nanoseconds: the one clock frames are stamped with. */
+int64_t clock_now_ns(void);
+
+#endif

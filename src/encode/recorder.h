@@ -1,0 +1,68 @@
+#ifndef WLR_RECORDER_H
+#define WLR_RECORDER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "frame.h"
+
+/* The recording pipeline: a bounded queue in front of an encoder thread that
+ * converts, encodes and muxes. Every function here is called from the
+ * compositor (main) thread and none of them waits on the encoder, except
+ * recorder_finish(), which is the end of the recording. */
+
+struct recorder_config {
+	const char *path;          /* output file; "-" writes Matroska to stdout */
+	const char *codec;         /* encoder name, NULL picks VA-API or libx264 */
+	const char *device;        /* VA-API render node, NULL auto-detects */
+	int64_t bitrate;           /* bits per second, 0 for quality-based */
+	int crf;                   /* -1 for the encoder's default quality */
+	double fps;                /* rate cap, and the rate of --cfr */
+	bool cfr;                  /* constant frame rate: repeat frames to fill gaps */
+	const char *const *codec_params; /* "KEY=VALUE" strings, NULL-terminated, may be NULL */
+	int queue_depth;           /* frames that may wait for the encoder, 0 = default */
+};
+
+struct recorder_stats {
+	uint64_t frames_submitted; /* offered by the compositor side */
+	uint64_t frames_dropped;   /* refused because the queue was full */
+	uint64_t frames_encoded;   /* given to the encoder (CFR repeats included) */
+	uint64_t bytes_written;
+	char encoder[64];          /* e.g. "libx264" or "h264_vaapi" */
+};
+
+/* Checks the configuration (container from the extension, codec present,
+ * options well formed) and opens the output file, so that a bad command line
+ * or an unwritable path fails before anything is captured. Logs one clear
+ * line and returns NULL on error. Starts the encoder thread. */
+struct recorder *recorder_create(const struct recorder_config *config);
+
+/* Copies `frame` into a pooled buffer and queues it. Never blocks: when the
+ * queue is full the frame is dropped and counted, and false is returned. */
+bool recorder_submit(struct recorder *recorder, const struct frame *frame);
+
+/* Asks the encoder thread to write the most recent frame as a PNG at `path`
+ * (copied). Returns false when no frame has been seen yet. */
+bool recorder_request_still(struct recorder *recorder, const char *path);
+
+/* A file descriptor that becomes readable when the encoder thread has failed
+ * (write error, encoder error): the compositor side should then stop and call
+ * recorder_finish(). */
+int recorder_get_fd(struct recorder *recorder);
+
+/* True once the encoder thread has failed. */
+bool recorder_failed(struct recorder *recorder);
+
+void recorder_get_stats(struct recorder *recorder, struct recorder_stats *stats);
+
+/* Ends the recording: the frames already queued are encoded, the last frame
+ * lasts until `end_pts_ns` (CLOCK_MONOTONIC), the encoder is drained, the
+ * trailer written and the file closed, all checked. Joins the thread and
+ * frees the recorder (NULL is accepted). Returns 0 when the file is complete,
+ * negative when anything failed (already logged). */
+int recorder_finish(struct recorder *recorder, int64_t end_pts_ns);
+
+/* Prints the encoders wl-record can use on this machine, one per line. */
+void recorder_list_encoders(void);
+
+#endif
