@@ -1,3 +1,4 @@
+#define LOG_MODULE ""
 #include "log.h"
 
 #include <errno.h>
