@@ -16,6 +16,8 @@ void print_help(FILE *out)
 "  FILE, -o, --output FILE  .mkv (default), .mp4, .mov, .webm: record; .png: still;\n"
 "                           - : Matroska on stdout\n"
 "  -s, --screenshot         write one PNG still and exit\n"
+"      --delay SECONDS      screenshot: take the picture this long after the first\n"
+"                           frame (0: the first frame that is not all black)\n"
 "      --timeout SECONDS    screenshot: give up after this long without a frame (10)\n"
 "      --duration SECONDS   stop recording after this long\n"
 "      --frames N           stop after N frames\n"

@@ -13,7 +13,7 @@
 enum {
 	OPT_SIZE = 256, OPT_FPS, OPT_SOCKET, OPT_TIMEOUT, OPT_DURATION, OPT_FRAMES, OPT_CODEC,
 	OPT_DEVICE, OPT_BITRATE, OPT_CRF, OPT_CFR, OPT_LIST_ENCODERS, OPT_SNAP, OPT_STOP,
-	OPT_PID_FILE,
+	OPT_PID_FILE, OPT_DELAY,
 };
 
 static const struct option long_options[] = {
@@ -23,6 +23,7 @@ static const struct option long_options[] = {
 	{ "fps", required_argument, NULL, OPT_FPS },
 	{ "socket", required_argument, NULL, OPT_SOCKET },
 	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+	{ "delay", required_argument, NULL, OPT_DELAY },
 	{ "duration", required_argument, NULL, OPT_DURATION },
 	{ "frames", required_argument, NULL, OPT_FRAMES },
 	{ "codec", required_argument, NULL, OPT_CODEC },
@@ -161,6 +162,10 @@ enum options_result options_parse(int argc, char **argv, struct options *options
 		case OPT_TIMEOUT:
 			if (!parse_double(optarg, 0.001, 1e6, &options->timeout_s))
 				return bad("invalid --timeout '%s': expected seconds > 0", optarg);
+			break;
+		case OPT_DELAY:
+			if (!parse_double(optarg, 0, 1e6, &options->delay_s))
+				return bad("invalid --delay '%s': expected seconds >= 0", optarg);
 			break;
 		case OPT_DURATION:
 			if (!parse_double(optarg, 0.001, 1e9, &options->duration_s))

@@ -13,6 +13,7 @@ struct options {
 	double fps;
 	const char *socket_name; /* --socket */
 	double timeout_s;        /* screenshot: how long to wait for a frame */
+	double delay_s;          /* screenshot: wait this long after the first frame */
 	double duration_s;       /* 0: until stopped */
 	int64_t max_frames;      /* 0: until stopped */
 	const char *codec;

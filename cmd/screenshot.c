@@ -54,8 +54,13 @@ static void handle_frame(struct wl_listener *listener, void *data)
 		return;
 	if (!screenshot->saw_frame) {
 		screenshot->saw_frame = true;
-		wl_event_source_timer_update(screenshot->grace, BLACK_GRACE_MS);
+		double delay_ms = screenshot->app->options->delay_s * 1000;
+		wl_event_source_timer_update(screenshot->grace,
+					     delay_ms > 0 ? (delay_ms < 1 ? 1 : (int)delay_ms)
+							  : BLACK_GRACE_MS);
 	}
+	if (screenshot->app->options->delay_s > 0)
+		return; /* the timer takes whatever is newest when it fires */
 	if (frame_is_black(frame)) {
 		LOG_DBG("passing over an all-black picture");
 		return;
@@ -68,7 +73,8 @@ static int handle_grace(void *data)
 	struct screenshot *screenshot = data;
 	if (screenshot->done)
 		return 0;
-	LOG_INFO("the screen stayed black for %d ms; taking it as it is", BLACK_GRACE_MS);
+	if (screenshot->app->options->delay_s <= 0)
+		LOG_INFO("the screen stayed black for %d ms; taking it as it is", BLACK_GRACE_MS);
 	struct frame frame;
 	screen_get_frame(&screenshot->app->server->screen, &frame, clock_now_ns());
 	take(screenshot, &frame);
