@@ -84,8 +84,8 @@ static int handle_grace(void *data)
 static int handle_timeout(void *data)
 {
 	struct screenshot *screenshot = data;
-	if (screenshot->done)
-		return 0;
+	if (screenshot->done || screenshot->saw_frame)
+		return 0; /* a picture is coming: the grace or delay timer takes it */
 	LOG_ERR("no frame was presented within %g s (is the compositor connected? see --timeout)",
 		screenshot->app->options->timeout_s);
 	app_stop(screenshot->app, EXIT_FAILED, NULL);
