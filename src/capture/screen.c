@@ -129,6 +129,9 @@ static void compose(struct screen *screen)
 	bool scaled = p.dst_w != p.src_w * p.unit || p.dst_h != p.src_h * p.unit;
 	pixman_image_set_filter(surface->texture, scaled ? PIXMAN_FILTER_BILINEAR : PIXMAN_FILTER_NEAREST,
 				NULL, 0);
+	/* Edge pixels extend outwards so bilinear filtering does not darken the
+	 * borders; the composite is clipped to the surface's rectangle anyway. */
+	pixman_image_set_repeat(surface->texture, PIXMAN_REPEAT_PAD);
 	pixman_image_composite32(PIXMAN_OP_SRC, surface->texture, NULL, screen->image, (int)p.dst_x,
 				 (int)p.dst_y, 0, 0, (int)p.dst_x, (int)p.dst_y, (int)p.dst_w,
 				 (int)p.dst_h);
@@ -154,6 +157,11 @@ void screen_get_frame(struct screen *screen, struct frame *frame, int64_t pts_ns
 
 static void emit_frame(struct screen *screen, int64_t pts_ns)
 {
+	/* Black before anything was ever shown is not a picture of the
+	 * compositor; black after content is (the output went blank). */
+	if (!screen->shown_content && !showing_content(screen))
+		return;
+	screen->shown_content = true;
 	struct frame frame;
 	screen_get_frame(screen, &frame, pts_ns);
 	wl_signal_emit(&screen->events.frame, &frame);

@@ -31,6 +31,7 @@ struct screen {
 	struct wl_listener surface_destroy;
 	struct wl_client *presenter; /* client of the last presented surface */
 	struct wl_listener presenter_destroy;
+	bool shown_content;
 
 	struct {
 		struct wl_signal frame;          /* struct frame *, valid during the emit */
