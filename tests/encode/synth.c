@@ -75,11 +75,22 @@ const char *synth_tmpdir(void)
 	return dir;
 }
 
-char *synth_path(const char *name)
+static char *paths[128];
+static int path_count;
+
+static void free_paths(void)
 {
-	char *path;
-	CHECK(asprintf(&path, "%s/%s", synth_tmpdir(), name) > 0);
-	return path;
+	for (int i = 0; i < path_count; i++)
+		free(paths[i]);
+}
+
+const char *synth_path(const char *name)
+{
+	CHECK(path_count < (int)(sizeof(paths) / sizeof(paths[0])));
+	if (path_count == 0)
+		atexit(free_paths);
+	CHECK(asprintf(&paths[path_count], "%s/%s", synth_tmpdir(), name) > 0);
+	return paths[path_count++];
 }
 
 struct recorder_config synth_config(const char *path)

@@ -36,8 +36,8 @@ void synth_expected(int index, int width, int height, int crop_width, int crop_h
 
 /* A fresh temporary directory (removed at exit is left to the OS). */
 const char *synth_tmpdir(void);
-/* synth_tmpdir()/name in a static buffer of its own per call slot. */
-char *synth_path(const char *name);
+/* synth_tmpdir()/name, freed at exit. */
+const char *synth_path(const char *name);
 
 struct recorder_config synth_config(const char *path);
 

@@ -34,7 +34,7 @@ int main(int argc, char **argv)
 	const char *ext = argv[1];
 	char name[64];
 	snprintf(name, sizeof(name), "out.%s", ext);
-	char *path = synth_path(name);
+	const char *path = synth_path(name);
 
 	/* ~30 fps with jitter, and a long last frame (400 ms). */
 	const int64_t base = INT64_C(5000000000000);
@@ -90,15 +90,13 @@ int main(int argc, char **argv)
 		/* Fragmented: a file cut at 70% (as by a crash) still plays. */
 		char cut_name[64];
 		snprintf(cut_name, sizeof(cut_name), "cut.%s", ext);
-		char *cut = synth_path(cut_name);
+		const char *cut = synth_path(cut_name);
 		copy_prefix(path, cut, 0.7);
 		CHECK(media_decode_video(cut, &video) == 0);
 		printf("truncated at 70%%: %d frames decode\n", video.frame_count);
 		CHECK(video.frame_count >= 20);
 		CHECK(synth_min_psnr(&video, W, H) >= MIN_PSNR);
 		media_decoded_video_free(&video);
-		free(cut);
 	}
-	free(path);
 	return 0;
 }
