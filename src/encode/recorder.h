@@ -34,11 +34,22 @@ struct recorder_stats {
 /* Checks the configuration (container from the extension, codec present,
  * options well formed) and opens the output file, so that a bad command line
  * or an unwritable path fails before anything is captured. Logs one clear
- * line and returns NULL on error. Starts the encoder thread. */
+ * line and returns NULL on error. Starts the encoder thread.
+ * codec NULL: h264_vaapi when a VA-API device opens and a test encode works,
+ * otherwise libx264 with one line saying why. A codec named explicitly is
+ * used or refused (no fallback). The encoder is test-opened here, so unknown
+ * -p keys and bad values fail now. Sets the libav* log level (errors only,
+ * verbose at LOG_LEVEL_DEBUG). */
 struct recorder *recorder_create(const struct recorder_config *config);
 
 /* Copies `frame` into a pooled buffer and queues it. Never blocks: when the
- * queue is full the frame is dropped and counted, and false is returned. */
+ * queue is full the frame is dropped and counted, and false is returned.
+ * Drop policy: the NEWEST frame (this one) is refused; queued frames are kept,
+ * so the recording stays in order and the next accepted frame covers the gap.
+ * After a failure every frame is refused (not counted as dropped).
+ * Odd sizes: the stream is the first frame's size rounded down to even (the
+ * last column/row is cropped, not scaled); frames of any other size are
+ * scaled to the stream size. */
 bool recorder_submit(struct recorder *recorder, const struct frame *frame);
 
 /* Asks the encoder thread to write the most recent frame as a PNG at `path`
@@ -59,7 +70,9 @@ void recorder_get_stats(struct recorder *recorder, struct recorder_stats *stats)
  * lasts until `end_pts_ns` (CLOCK_MONOTONIC), the encoder is drained, the
  * trailer written and the file closed, all checked. Joins the thread and
  * frees the recorder (NULL is accepted). Returns 0 when the file is complete,
- * negative when anything failed (already logged). */
+ * negative when anything failed (already logged). An end at or before the
+ * last frame gives it one 1/fps interval. With no frame at all the empty
+ * output file is removed and -1 returned. */
 int recorder_finish(struct recorder *recorder, int64_t end_pts_ns);
 
 /* Prints the encoders wl-record can use on this machine, one per line. */
