@@ -212,15 +212,14 @@ int recording_finish(struct recording *recording)
 		if (recording->status_shown)
 			fputc('\n', stderr);
 		struct recorder_stats stats;
-		recorder_get_stats(recording->recorder, &stats);
-		ret = recorder_finish(recording->recorder, end_ns);
+		ret = recorder_finish(recording->recorder, end_ns, &stats);
 		char size[32];
 		format_size(size, sizeof(size), stats.bytes_written);
 		if (ret == 0)
-			LOG_INFO("wrote %s: %" PRIu64 " frames in %.1f s, %" PRIu64 " dropped (%s)",
+			LOG_INFO("wrote %s: %" PRIu64 " frames in %.1f s, %" PRIu64 " dropped, %s (%s)",
 				 recording->app->output_path, stats.frames_encoded,
 				 (double)(end_ns - recording->start_ns) / 1e9, stats.frames_dropped,
-				 stats.encoder);
+				 size, stats.encoder);
 	}
 	frame_pacer_finish(&recording->pacer);
 	free(recording);

@@ -389,7 +389,7 @@ void recorder_get_stats(struct recorder *recorder, struct recorder_stats *stats)
 	snprintf(stats->encoder, sizeof(stats->encoder), "%s", recorder->encoder_name);
 }
 
-int recorder_finish(struct recorder *recorder, int64_t end_pts_ns)
+int recorder_finish(struct recorder *recorder, int64_t end_pts_ns, struct recorder_stats *stats)
 {
 	if (!recorder)
 		return 0;
@@ -397,6 +397,8 @@ int recorder_finish(struct recorder *recorder, int64_t end_pts_ns)
 	frame_queue_close(recorder->queue);
 	if (recorder->thread_started)
 		pthread_join(recorder->thread, NULL);
+	if (stats)
+		recorder_get_stats(recorder, stats);
 	int ret = atomic_load(&recorder->failed) ? -1 : 0;
 	if (!recorder->started && !recorder->to_stdout)
 		unlink(recorder->path); /* no frame: remove the empty file */

@@ -72,8 +72,9 @@ void recorder_get_stats(struct recorder *recorder, struct recorder_stats *stats)
  * frees the recorder (NULL is accepted). Returns 0 when the file is complete,
  * negative when anything failed (already logged). An end at or before the
  * last frame gives it one 1/fps interval. With no frame at all the empty
- * output file is removed and -1 returned. */
-int recorder_finish(struct recorder *recorder, int64_t end_pts_ns);
+ * output file is removed and -1 returned. The final figures go to `stats`
+ * when it is not NULL. */
+int recorder_finish(struct recorder *recorder, int64_t end_pts_ns, struct recorder_stats *stats);
 
 /* Prints the encoders wl-record can use on this machine, one per line. */
 void recorder_list_encoders(void);

@@ -120,7 +120,7 @@ int synth_record(const struct recorder_config *config, int width, int height, in
 	}
 	if (stats)
 		recorder_get_stats(recorder, stats);
-	return recorder_finish(recorder, end_ns);
+	return recorder_finish(recorder, end_ns, NULL);
 }
 
 double synth_min_psnr(const struct decoded_video *video, int width, int height)

@@ -31,7 +31,7 @@ int main(void)
 			recorder_get_stats(recorder, &stats);
 		while (stats.frames_encoded < (uint64_t)i + 1);
 	}
-	CHECK(recorder_finish(recorder, COUNT * 100 * NS_PER_MS) == 0);
+	CHECK(recorder_finish(recorder, COUNT * 100 * NS_PER_MS, NULL) == 0);
 
 	struct decoded_video video;
 	CHECK(media_decode_video(config.path, &video) == 0);

@@ -11,7 +11,7 @@ static void expect_refused(struct recorder_config config, const char *why)
 	struct recorder *recorder = recorder_create(&config);
 	if (recorder) {
 		fprintf(stderr, "accepted: %s\n", why);
-		recorder_finish(recorder, 0);
+		recorder_finish(recorder, 0, NULL);
 		CHECK(0);
 	}
 	if (config.path && strcmp(config.path, "-") != 0)
@@ -74,8 +74,8 @@ int main(void)
 	CHECK(recorder);
 	CHECK(access(config.path, F_OK) == 0); /* opened early */
 	CHECK(!recorder_request_still(recorder, synth_path("never.png")));
-	CHECK(recorder_finish(recorder, 0) < 0);
+	CHECK(recorder_finish(recorder, 0, NULL) < 0);
 	CHECK(access(config.path, F_OK) != 0);
-	CHECK(recorder_finish(NULL, 0) == 0);
+	CHECK(recorder_finish(NULL, 0, NULL) == 0);
 	return 0;
 }

@@ -27,7 +27,7 @@ int main(void)
 			;
 		synth_frame_free(frame);
 	}
-	CHECK(recorder_finish(recorder, 240 * NS_PER_MS) == 0);
+	CHECK(recorder_finish(recorder, 240 * NS_PER_MS, NULL) == 0);
 	struct decoded_video video;
 	CHECK(media_decode_video(config.path, &video) == 0);
 	CHECK(video.frame_count == 6);

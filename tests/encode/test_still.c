@@ -23,7 +23,7 @@ int main(void)
 	/* Written by the encoder thread, at the latest when the recording ends. */
 	for (int i = 0; i < 200 && access(still, F_OK) != 0; i++)
 		nanosleep(&(struct timespec){0, 10000000}, NULL);
-	CHECK(recorder_finish(recorder, 200 * NS_PER_MS) == 0);
+	CHECK(recorder_finish(recorder, 200 * NS_PER_MS, NULL) == 0);
 
 	struct rgb_image image;
 	CHECK(media_read_png(still, &image) == 0);

@@ -48,7 +48,7 @@ static int child(const char *path)
 	struct frame *frame = synth_frame(0, 320, 240, 0, INT64_C(99) * 1000 * NS_PER_MS);
 	CHECK(!recorder_submit(recorder, frame));
 	synth_frame_free(frame);
-	CHECK(recorder_finish(recorder, (int64_t)i * 20 * NS_PER_MS) < 0);
+	CHECK(recorder_finish(recorder, (int64_t)i * 20 * NS_PER_MS, NULL) < 0);
 	return 0;
 }
 
