@@ -159,22 +159,30 @@ static int run(const struct options *options)
 	if (!app.server)
 		goto out;
 	app.loop = app.server->loop;
-	if (!install_signals(&app) || !connect_clients(&app))
+	if (!install_signals(&app))
 		goto out;
-	app.presenter_gone.notify = handle_presenter_gone;
-	wl_signal_add(&app.server->screen.events.presenter_gone, &app.presenter_gone);
 
+	/* The sink first: a bad setting is refused before anything listens. */
 	if (options->screenshot) {
 		app.screenshot = screenshot_create(&app);
 		if (!app.screenshot)
 			goto out;
 	} else {
-		app.recording = recording_create(&app); /* starts the encoder thread */
-		if (!app.recording)
+		bool bad_config;
+		app.recording = recording_create(&app, &bad_config); /* starts the encoder thread */
+		if (!app.recording) {
+			if (bad_config)
+				app.status = EXIT_USAGE;
 			goto out;
+		}
 		if (pid_file)
 			wrote_pid_file = control_write_pid_file(pid_file);
 	}
+
+	if (!connect_clients(&app))
+		goto out;
+	app.presenter_gone.notify = handle_presenter_gone;
+	wl_signal_add(&app.server->screen.events.presenter_gone, &app.presenter_gone);
 
 	if (options->command) {
 		app.child = child_spawn(options->command, app.server->socket_name);
@@ -208,7 +216,9 @@ out:
 		LOG_DBG("the command ended with status %d", status < 0 ? -1 : child_exit_status(status));
 	}
 	server_destroy(app.server);
-	if (app.child_exited && app.status == EXIT_OK)
+	/* With a COMMAND its own failure comes first: `wl-record out.mkv -- make
+	 * test` must fail when the tests fail, recorded or not. */
+	if (app.child_exited && (app.child_status != 0 || app.status == EXIT_OK))
 		return app.child_status;
 	return app.status;
 }

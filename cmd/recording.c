@@ -133,8 +133,9 @@ void recording_snap(struct recording *recording)
 		LOG_WARN("no frame yet: no still written");
 }
 
-struct recording *recording_create(struct app *app)
+struct recording *recording_create(struct app *app, bool *bad_config)
 {
+	*bad_config = false;
 	const struct options *options = app->options;
 	struct recording *recording = calloc(1, sizeof(*recording));
 	if (!recording)
@@ -152,9 +153,12 @@ struct recording *recording_create(struct app *app)
 		.cfr = options->cfr,
 		.codec_params = options->codec_params,
 	};
-	recording->recorder = recorder_create(&config);
-	if (!recording->recorder)
+	enum recorder_error error;
+	recording->recorder = recorder_create(&config, &error);
+	if (!recording->recorder) {
+		*bad_config = error == RECORDER_ERROR_CONFIG;
 		goto fail;
+	}
 	if (!frame_pacer_init(&recording->pacer, app->loop, &app->server->screen, options->fps,
 			      consume_frame, recording))
 		goto fail;

@@ -7,7 +7,8 @@ struct app;
 
 /* Recording mode: frames from the screen, paced to --fps, into the
  * recorder; stills on request; a status line on a terminal. */
-struct recording *recording_create(struct app *app);
+/* NULL on failure; `bad_config` then tells whether the settings were at fault. */
+struct recording *recording_create(struct app *app, bool *bad_config);
 
 /* Writes a PNG still of the current frame beside the recording. */
 void recording_snap(struct recording *recording);

@@ -66,9 +66,10 @@ static int fail(struct muxer *muxer, const char *what, int err)
 	return err;
 }
 
-struct muxer *muxer_create(const char *path, enum AVCodecID codec_id)
+struct muxer *muxer_create(const char *path, enum AVCodecID codec_id, bool *bad_config)
 {
 	struct muxer *muxer = NULL;
+	*bad_config = true;
 	const struct container *container = container_for_path(path);
 	if (!container) {
 		LOG_ERR("%s: unknown container; use a .mkv, .mp4, .mov or .webm file name, or - for Matroska on stdout",
@@ -89,6 +90,7 @@ struct muxer *muxer_create(const char *path, enum AVCodecID codec_id)
 				avcodec_get_name(codec_id));
 		return NULL;
 	}
+	*bad_config = false;
 
 	muxer = calloc(1, sizeof(*muxer));
 	if (!muxer)

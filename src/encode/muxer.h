@@ -19,7 +19,9 @@ struct muxer;
 
 /* Checks the extension and that the container accepts `codec_id`, and opens
  * (creates) the output so an unwritable path fails at once. */
-struct muxer *muxer_create(const char *path, enum AVCodecID codec_id);
+/* `bad_config` is set when the path or codec is refused (before any file is
+ * opened), as opposed to a file that cannot be opened. */
+struct muxer *muxer_create(const char *path, enum AVCodecID codec_id, bool *bad_config);
 
 /* Whether the encoder must put its headers in extradata. */
 bool muxer_wants_global_header(const struct muxer *muxer);

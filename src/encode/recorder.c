@@ -279,8 +279,12 @@ static void quiet_ffmpeg(void)
 	av_log_set_level(log_get_level() >= LOG_LEVEL_DEBUG ? AV_LOG_VERBOSE : AV_LOG_ERROR);
 }
 
-struct recorder *recorder_create(const struct recorder_config *config)
+struct recorder *recorder_create(const struct recorder_config *config, enum recorder_error *error)
 {
+	enum recorder_error unused;
+	if (!error)
+		error = &unused;
+	*error = RECORDER_ERROR_CONFIG;
 	quiet_ffmpeg();
 	if (!config->path) {
 		LOG_ERR("no output file");
@@ -291,6 +295,7 @@ struct recorder *recorder_create(const struct recorder_config *config)
 			config->fps, config->queue_depth, (long long)config->bitrate);
 		return NULL;
 	}
+	*error = RECORDER_ERROR_RUNTIME;
 	struct recorder *recorder = calloc(1, sizeof(*recorder));
 	if (!recorder) {
 		LOG_ERRNO("recorder");
@@ -312,14 +317,20 @@ struct recorder *recorder_create(const struct recorder_config *config)
 		LOG_ERRNO("eventfd");
 		goto fail;
 	}
+	/* The encoder is test-opened here: what fails is the settings. */
 	recorder->encoder = encoder_create(config);
-	if (!recorder->encoder)
+	if (!recorder->encoder) {
+		*error = RECORDER_ERROR_CONFIG;
 		goto fail;
+	}
 	snprintf(recorder->encoder_name, sizeof(recorder->encoder_name), "%s",
 		 encoder_name(recorder->encoder));
-	recorder->muxer = muxer_create(config->path, encoder_codec_id(recorder->encoder));
-	if (!recorder->muxer)
+	bool bad_config;
+	recorder->muxer = muxer_create(config->path, encoder_codec_id(recorder->encoder), &bad_config);
+	if (!recorder->muxer) {
+		*error = bad_config ? RECORDER_ERROR_CONFIG : RECORDER_ERROR_RUNTIME;
 		goto fail;
+	}
 	recorder->queue = frame_queue_create(config->queue_depth > 0 ? config->queue_depth
 								     : DEFAULT_QUEUE_DEPTH);
 	if (!recorder->queue)
@@ -330,6 +341,7 @@ struct recorder *recorder_create(const struct recorder_config *config)
 		goto fail;
 	}
 	recorder->thread_started = true;
+	*error = RECORDER_ERROR_NONE;
 	return recorder;
 fail:
 	/* The output was created by muxer_create(); do not leave an empty file. */

@@ -40,7 +40,14 @@ struct recorder_stats {
  * used or refused (no fallback). The encoder is test-opened here, so unknown
  * -p keys and bad values fail now. Sets the libav* log level (errors only,
  * verbose at LOG_LEVEL_DEBUG). */
-struct recorder *recorder_create(const struct recorder_config *config);
+enum recorder_error {
+	RECORDER_ERROR_NONE,
+	RECORDER_ERROR_CONFIG,  /* the settings asked for something impossible: a bad command line */
+	RECORDER_ERROR_RUNTIME, /* the settings are fine, the machine said no (file, memory) */
+};
+
+/* `error` (may be NULL) tells which kind of failure a NULL return was. */
+struct recorder *recorder_create(const struct recorder_config *config, enum recorder_error *error);
 
 /* Copies `frame` into a pooled buffer and queues it. Never blocks: when the
  * queue is full the frame is dropped and counted, and false is returned.

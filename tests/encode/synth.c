@@ -106,7 +106,7 @@ struct recorder_config synth_config(const char *path)
 int synth_record(const struct recorder_config *config, int width, int height, int count,
 		 const int64_t *pts_ns, int64_t end_ns, struct recorder_stats *stats)
 {
-	struct recorder *recorder = recorder_create(config);
+	struct recorder *recorder = recorder_create(config, NULL);
 	if (!recorder)
 		return -100;
 	for (int i = 0; i < count; i++) {

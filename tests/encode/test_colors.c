@@ -14,7 +14,7 @@ static const uint8_t colors[][3] = {
 int main(void)
 {
 	struct recorder_config config = synth_config(synth_path("colors.mkv"));
-	struct recorder *recorder = recorder_create(&config);
+	struct recorder *recorder = recorder_create(&config, NULL);
 	CHECK(recorder);
 	for (int i = 0; i < COUNT; i++) {
 		struct frame *frame = synth_frame(0, 64, 64, 0, (int64_t)i * 100 * NS_PER_MS);

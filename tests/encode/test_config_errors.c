@@ -5,17 +5,25 @@
 
 #include "synth.h"
 
-static void expect_refused(struct recorder_config config, const char *why)
+static void expect_refused_as(struct recorder_config config, const char *why,
+			      enum recorder_error expected)
 {
 	fprintf(stderr, "expect refusal (%s):\n", why);
-	struct recorder *recorder = recorder_create(&config);
+	enum recorder_error error = RECORDER_ERROR_NONE;
+	struct recorder *recorder = recorder_create(&config, &error);
 	if (recorder) {
 		fprintf(stderr, "accepted: %s\n", why);
 		recorder_finish(recorder, 0, NULL);
 		CHECK(0);
 	}
+	CHECK(error == expected); /* decides exit status 2 (settings) or 1 (machine) */
 	if (config.path && strcmp(config.path, "-") != 0)
 		CHECK(access(config.path, F_OK) != 0); /* no stray output file */
+}
+
+static void expect_refused(struct recorder_config config, const char *why)
+{
+	expect_refused_as(config, why, RECORDER_ERROR_CONFIG);
 }
 
 int main(void)
@@ -28,7 +36,7 @@ int main(void)
 	config = synth_config(synth_path("noextension"));
 	expect_refused(config, "no extension");
 	config = synth_config("/nonexistent-dir/a.mkv");
-	expect_refused(config, "unwritable path");
+	expect_refused_as(config, "unwritable path", RECORDER_ERROR_RUNTIME);
 
 	config = synth_config(synth_path("a.mkv"));
 	config.codec = "nosuchcodec";
@@ -70,7 +78,7 @@ int main(void)
 
 	/* A recording that ends before any frame leaves no empty file. */
 	config = synth_config(synth_path("empty.mkv"));
-	struct recorder *recorder = recorder_create(&config);
+	struct recorder *recorder = recorder_create(&config, NULL);
 	CHECK(recorder);
 	CHECK(access(config.path, F_OK) == 0); /* opened early */
 	CHECK(!recorder_request_still(recorder, synth_path("never.png")));

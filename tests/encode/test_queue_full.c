@@ -8,7 +8,7 @@ int main(void)
 {
 	struct recorder_config config = synth_config(synth_path("burst.mkv"));
 	config.queue_depth = 1;
-	struct recorder *recorder = recorder_create(&config);
+	struct recorder *recorder = recorder_create(&config, NULL);
 	CHECK(recorder);
 	const int burst = 60;
 	struct frame *frames[60];

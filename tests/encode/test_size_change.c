@@ -18,7 +18,7 @@ static struct frame *gradient_frame(int width, int height, int64_t pts_ns)
 int main(void)
 {
 	struct recorder_config config = synth_config(synth_path("resize.mkv"));
-	struct recorder *recorder = recorder_create(&config);
+	struct recorder *recorder = recorder_create(&config, NULL);
 	CHECK(recorder);
 	const int sizes[][2] = {{320, 240}, {320, 240}, {640, 480}, {641, 479}, {160, 120}, {320, 240}};
 	for (int i = 0; i < 6; i++) {

@@ -9,7 +9,7 @@
 int main(void)
 {
 	struct recorder_config config = synth_config(synth_path("rec.mkv"));
-	struct recorder *recorder = recorder_create(&config);
+	struct recorder *recorder = recorder_create(&config, NULL);
 	CHECK(recorder);
 	const char *still = synth_path("still.png");
 	CHECK(!recorder_request_still(recorder, still)); /* no frame yet */

@@ -28,7 +28,7 @@ static int child(const char *path)
 	struct rlimit limit = {LIMIT, LIMIT};
 	CHECK(setrlimit(RLIMIT_FSIZE, &limit) == 0);
 	struct recorder_config config = synth_config(path);
-	struct recorder *recorder = recorder_create(&config);
+	struct recorder *recorder = recorder_create(&config, NULL);
 	CHECK(recorder);
 	int fd = recorder_get_fd(recorder);
 	CHECK(poll(&(struct pollfd){.fd = fd, .events = POLLIN}, 1, 0) == 0);
