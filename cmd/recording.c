@@ -159,8 +159,8 @@ struct recording *recording_create(struct app *app, bool *bad_config)
 		*bad_config = error == RECORDER_ERROR_CONFIG;
 		goto fail;
 	}
-	if (!frame_pacer_init(&recording->pacer, app->loop, &app->server->screen, options->fps,
-			      consume_frame, recording))
+	if (!frame_pacer_init(&recording->pacer, app->loop, &app->server->frame_clock,
+			      &app->server->screen, consume_frame, recording))
 		goto fail;
 	recording->recorder_event = wl_event_loop_add_fd(app->loop,
 							 recorder_get_fd(recording->recorder),
@@ -209,7 +209,7 @@ int recording_finish(struct recording *recording)
 	if (recording->recorder) {
 		/* The newest picture may still wait in the pacer; it belongs in the
 		 * file. The queue may be full: give the encoder a moment. */
-		if (recording->pacer.timer && !recorder_failed(recording->recorder)) {
+		if (recording->pacer.timer.source && !recorder_failed(recording->recorder)) {
 			for (int tries = 0; tries < 200 && !frame_pacer_flush(&recording->pacer); tries++)
 				usleep(5000);
 		}

@@ -1,65 +1,57 @@
 #define LOG_MODULE "pacer"
 #include "frame_pacer.h"
 
+#include "capture/frame_clock.h"
 #include "capture/screen.h"
 #include "clock.h"
 #include "log.h"
 
-static bool emit_current(struct frame_pacer *pacer)
+static bool hand_on(struct frame_pacer *pacer, const struct frame *frame)
 {
-	struct frame frame;
-	screen_get_frame(pacer->screen, &frame, pacer->pending_pts_ns);
-	if (!pacer->consume(pacer->data, &frame))
+	if (!pacer->consume(pacer->data, frame))
 		return false;
 	pacer->pending = false;
 	pacer->emitted_any = true;
-	pacer->last_emit_ns = clock_now_ns();
+	pacer->last_slot = frame_clock_slot(pacer->clock, clock_now_ns());
 	return true;
 }
 
-static void arm(struct frame_pacer *pacer)
+static bool hand_on_current(struct frame_pacer *pacer)
 {
-	int64_t wait = pacer->last_emit_ns + pacer->period_ns - clock_now_ns();
-	int ms = wait <= 0 ? 1 : (int)((wait + 999999) / 1000000);
-	wl_event_source_timer_update(pacer->timer, ms);
+	struct frame frame;
+	screen_get_frame(pacer->screen, &frame, pacer->pending_pts_ns);
+	return hand_on(pacer, &frame);
 }
 
-static int handle_timer(void *data)
+static void arm_next_slot(struct frame_pacer *pacer)
+{
+	int64_t slot = frame_clock_slot(pacer->clock, clock_now_ns());
+	precise_timer_arm_at(&pacer->timer, frame_clock_slot_start(pacer->clock, slot + 1));
+}
+
+static void handle_timer(void *data)
 {
 	struct frame_pacer *pacer = data;
-	if (!pacer->pending)
-		return 0;
-	if (!emit_current(pacer)) {
-		/* Refused: try again one period later with whatever is newest. */
-		pacer->last_emit_ns = clock_now_ns();
-		arm(pacer);
-	}
-	return 0;
+	if (pacer->pending && !hand_on_current(pacer))
+		arm_next_slot(pacer); /* refused: retry with whatever is newest then */
 }
 
 bool frame_pacer_init(struct frame_pacer *pacer, struct wl_event_loop *loop,
-		      struct screen *screen, double fps,
+		      const struct frame_clock *clock, struct screen *screen,
 		      bool (*consume)(void *data, const struct frame *frame), void *data)
 {
 	*pacer = (struct frame_pacer){
-		.period_ns = (int64_t)(1e9 / fps),
+		.clock = clock,
 		.screen = screen,
 		.consume = consume,
 		.data = data,
 	};
-	pacer->timer = wl_event_loop_add_timer(loop, handle_timer, pacer);
-	if (!pacer->timer) {
-		LOG_ERR("cannot create the pacing timer");
-		return false;
-	}
-	return true;
+	return precise_timer_init(&pacer->timer, loop, handle_timer, pacer);
 }
 
 void frame_pacer_finish(struct frame_pacer *pacer)
 {
-	if (pacer->timer)
-		wl_event_source_remove(pacer->timer);
-	pacer->timer = NULL;
+	precise_timer_finish(&pacer->timer);
 }
 
 void frame_pacer_offer(struct frame_pacer *pacer, const struct frame *frame)
@@ -70,24 +62,14 @@ void frame_pacer_offer(struct frame_pacer *pacer, const struct frame *frame)
 	if (was_pending)
 		return; /* the timer is armed and will take this newer picture */
 
-	int64_t now = clock_now_ns();
-	if (!pacer->emitted_any || now - pacer->last_emit_ns >= pacer->period_ns) {
-		/* In time: hand on this very frame, no copy of the screen needed. */
-		if (pacer->consume(pacer->data, frame)) {
-			pacer->pending = false;
-			pacer->emitted_any = true;
-			pacer->last_emit_ns = now;
-			return;
-		}
-		pacer->last_emit_ns = now;
-		pacer->emitted_any = true;
-	}
-	arm(pacer);
+	int64_t slot = frame_clock_slot(pacer->clock, clock_now_ns());
+	/* In a new period: hand on this very frame, no copy of the screen. */
+	if ((!pacer->emitted_any || slot > pacer->last_slot) && hand_on(pacer, frame))
+		return;
+	arm_next_slot(pacer);
 }
 
 bool frame_pacer_flush(struct frame_pacer *pacer)
 {
-	if (!pacer->pending)
-		return true;
-	return emit_current(pacer);
+	return !pacer->pending || hand_on_current(pacer);
 }

@@ -6,28 +6,31 @@
 #include <wayland-server-core.h>
 
 #include "frame.h"
+#include "precise_timer.h"
 
 struct screen;
+struct frame_clock;
 
-/* Between the screen and a frame consumer: passes frames on at most once per
- * period. A frame that comes too soon, or that the consumer refuses (queue
- * full), is not lost: the newest picture is handed on at the next slot
- * instead, so the last picture before a stop always reaches the consumer. */
+/* Between the screen and a frame consumer: passes on at most one frame per
+ * period of the frame clock's grid (the --fps cap). A frame that comes too
+ * soon, or that the consumer refuses (queue full), is not lost: the newest
+ * picture is handed on at the next period instead, so the last picture before
+ * a stop always reaches the consumer. */
 struct frame_pacer {
-	int64_t period_ns;
-	int64_t last_emit_ns;
+	const struct frame_clock *clock;
+	struct screen *screen;
+	struct precise_timer timer;
+	int64_t last_slot;       /* grid period of the last frame handed on */
 	bool emitted_any;
 	bool pending;            /* the screen has a picture not yet handed on */
 	int64_t pending_pts_ns;  /* commit time of that picture */
-	struct wl_event_source *timer;
-	struct screen *screen;
 	/* Returns false when the consumer could not take the frame now. */
 	bool (*consume)(void *data, const struct frame *frame);
 	void *data;
 };
 
 bool frame_pacer_init(struct frame_pacer *pacer, struct wl_event_loop *loop,
-		      struct screen *screen, double fps,
+		      const struct frame_clock *clock, struct screen *screen,
 		      bool (*consume)(void *data, const struct frame *frame), void *data);
 void frame_pacer_finish(struct frame_pacer *pacer);
 

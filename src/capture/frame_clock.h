@@ -4,14 +4,16 @@
 #include <stdint.h>
 #include <wayland-server-core.h>
 
-/* Answers wl_surface.frame callbacks on wl-record's own clock at a fixed
- * rate, like a display's vblank: clients are paced to --fps whatever the
- * encoder does. */
+#include "precise_timer.h"
+
+/* Answers wl_surface.frame callbacks on wl-record's own clock, like a
+ * display's vblank: ticks fall on a fixed grid origin + k * period, so
+ * clients are paced to exactly --fps whatever the encoder does. */
 struct frame_clock {
-	struct wl_event_source *timer;
+	struct precise_timer timer;
 	struct wl_list callbacks; /* wl_callback resource links */
 	int64_t period_ns;
-	int64_t last_tick_ns;
+	int64_t origin_ns;
 	bool armed;
 };
 
@@ -20,5 +22,11 @@ void frame_clock_finish(struct frame_clock *clock);
 
 /* Takes over the wl_callback resources of `list` (emptying it). */
 void frame_clock_schedule(struct frame_clock *clock, struct wl_list *list);
+
+/* The index of the grid period that contains `time_ns`. */
+int64_t frame_clock_slot(const struct frame_clock *clock, int64_t time_ns);
+
+/* Start of grid period `slot`. */
+int64_t frame_clock_slot_start(const struct frame_clock *clock, int64_t slot);
 
 #endif
