@@ -46,6 +46,7 @@ pid_t child_spawn(char **argv, const char *socket_name)
 	posix_spawnattr_destroy(&attr);
 	if (err != 0) {
 		LOG_ERRNO_P(err, "cannot run '%s'", argv[0]);
+		errno = err;
 		return -1;
 	}
 	return pid;

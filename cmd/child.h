@@ -5,7 +5,7 @@
 #include <sys/types.h>
 
 /* Starts argv[0] (searched in PATH) with WAYLAND_DISPLAY=socket_name and the
- * default signal dispositions and mask. Returns its pid, or -1. */
+ * default signal dispositions and mask. Returns its pid, or -1 with errno set. */
 pid_t child_spawn(char **argv, const char *socket_name);
 
 /* Exit status the way a shell reports it: the code, or 128 + signal. */

@@ -45,7 +45,10 @@ static int handle_signal(int sig, void *data)
 			app->child_exited = true;
 			app->child_status = child_exit_status(status);
 			app->child = 0;
-			app_stop(app, EXIT_OK, "the command exited");
+			if (app->screenshot)
+				app_stop(app, EXIT_FAILED, "the command exited before a picture was taken");
+			else
+				app_stop(app, EXIT_OK, "the command exited");
 		}
 		break;
 	}
@@ -187,6 +190,9 @@ static int run(const struct options *options)
 	if (options->command) {
 		app.child = child_spawn(options->command, app.server->socket_name);
 		if (app.child < 0) {
+			/* As a shell says it: 127 not found, 126 found but not run. */
+			app.child_status = errno == ENOENT ? 127 : 126;
+			app.child_exited = true;
 			app.child = 0;
 			goto out;
 		}

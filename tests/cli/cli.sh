@@ -1,0 +1,86 @@
+#!/bin/bash
+# The command line as a user meets it: help and version, one-line errors with
+# exit status 2, and COMMAND's exit status passed through.
+#   cli.sh /path/to/wl-record
+set -u
+WLR=$1
+failures=0
+tmp=$(mktemp -d)
+export XDG_RUNTIME_DIR=$tmp/runtime
+mkdir -m 0700 "$XDG_RUNTIME_DIR"
+unset WAYLAND_DISPLAY WAYLAND_SOCKET WAYLAND_SERVER_SOCKET
+trap 'rm -rf "$tmp"' EXIT
+
+fail() {
+	echo "FAIL: $*"
+	failures=$((failures + 1))
+}
+
+# expect STATUS LINES ARGS...: exit status and the number of stderr lines.
+expect() {
+	local want_status=$1 want_lines=$2
+	shift 2
+	local status lines
+	timeout 20 "$WLR" "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
+	status=$?
+	lines=$(wc -l <"$tmp/err")
+	if [ "$status" != "$want_status" ]; then
+		fail "wl-record $* exited $status, expected $want_status; stderr: $(cat "$tmp/err")"
+	elif [ "$want_lines" != "-" ] && [ "$lines" != "$want_lines" ]; then
+		fail "wl-record $* printed $lines lines on stderr, expected $want_lines: $(cat "$tmp/err")"
+	else
+		echo "ok: wl-record $* -> $status"
+	fi
+}
+
+expect 0 0 --help
+grep -q -- "--screenshot" "$tmp/out" || fail "--help does not mention --screenshot"
+expect 0 0 --version
+grep -q "^wl-record [0-9]" "$tmp/out" || fail "--version: $(cat "$tmp/out")"
+expect 0 - --list-encoders
+grep -q "^libx264" "$tmp/out" || fail "--list-encoders does not list libx264"
+
+# Bad command lines: one line each, status 2, nothing created.
+cd "$tmp"
+expect 2 1 --bogus
+expect 2 1 -Z
+expect 2 1 --fps
+expect 2 1 --fps 0 out.mkv
+expect 2 1 --size 10 out.mkv
+expect 2 1 --crf 99 out.mkv
+expect 2 1 --bitrate x out.mkv
+expect 2 1 a.mkv b.mkv
+expect 2 1 --screenshot a.mkv
+expect 2 1 out.mkv --
+# Settings the encoder or the container refuse are bad command lines too.
+expect 2 - out.webm
+grep -q "webm" "$tmp/err" || fail "the webm refusal does not say why"
+expect 2 - out.avi
+expect 2 - --codec nosuchcodec out.mkv
+expect 2 - -p nosuchkey=1 out.mkv
+[ -z "$(ls "$tmp" | grep -v -e runtime -e out -e err)" ] || fail "files left: $(ls "$tmp")"
+# An unwritable output is the machine's answer, not a usage error.
+expect 1 - /nonexistent-dir/out.mkv
+# Asking a running instance when none runs.
+expect 1 1 --snap
+
+# COMMAND: its exit status is wl-record's.
+expect 7 - "$tmp/out7.mkv" -- sh -c 'exit 7'
+# A command that exits 0 without presenting anything: nothing was recorded,
+# which is wl-record's failure.
+expect 1 - --screenshot --timeout 0.5 "$tmp/x.png" -- true
+expect 127 - "$tmp/o.mkv" -- /nonexistent/command
+# WAYLAND_DISPLAY points at wl-record's socket inside COMMAND.
+timeout 20 "$WLR" --socket cli-test "$tmp/w.mkv" -- sh -c 'test "$WAYLAND_DISPLAY" = cli-test && test -S "$XDG_RUNTIME_DIR/cli-test" && echo yes > "$0"' "$tmp/saw" 2>/dev/null
+[ "$(cat "$tmp/saw" 2>/dev/null)" = yes ] || fail "COMMAND did not see WAYLAND_DISPLAY=cli-test with its socket"
+
+# Screenshot timeout: a clear error and status 1, not a hang.
+expect 1 - --screenshot --timeout 0.3 "$tmp/none.png"
+grep -q "no frame" "$tmp/err" || fail "the screenshot timeout does not say why: $(cat "$tmp/err")"
+[ ! -e "$tmp/none.png" ] || fail "a PNG was written without a frame"
+
+# WAYLAND_SERVER_SOCKET that is not a descriptor.
+WAYLAND_SERVER_SOCKET=notanfd expect 1 - --screenshot "$tmp/y.png"
+
+echo "cli: $failures failure(s)"
+[ "$failures" = 0 ]
