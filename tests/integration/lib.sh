@@ -1,0 +1,163 @@
+# Shared helpers for the integration tests; sourced by each test script.
+#
+# Gives the test its own XDG_RUNTIME_DIR (mode 0700) under a private temp
+# directory, starts every process in its own session so that it and all its
+# children can be killed as a group, and on exit (pass, failure, signal)
+# kills whatever is still running, prints the logs when the test failed and
+# removes the directory (kept when WLR_KEEP_TMP=1).
+
+set -u
+
+: "${WL_RECORD:?WL_RECORD must point at the wl-record binary}"
+: "${PRESENTER:?PRESENTER must point at tests/presenter}"
+: "${PNG_CHECK:?PNG_CHECK must point at tests/tools/png-check}"
+: "${VIDEO_CHECK:?VIDEO_CHECK must point at tests/tools/video-check}"
+
+TEST_NAME=$(basename "$0" .sh)
+TEST_DIR=$(mktemp -d "${TMPDIR:-/tmp}/wlr-$TEST_NAME.XXXXXX") || exit 1
+chmod 0700 "$TEST_DIR"
+export XDG_RUNTIME_DIR="$TEST_DIR/runtime"
+mkdir -m 0700 "$XDG_RUNTIME_DIR"
+# Nothing from the caller's session may leak in.
+unset WAYLAND_DISPLAY WAYLAND_SOCKET WAYLAND_SERVER_SOCKET DISPLAY WAYLAND_DEBUG
+cd "$TEST_DIR" || exit 1
+
+STARTED_PIDS=()
+TEST_FAILED=1
+
+log() {
+	printf '%s: %s\n' "$TEST_NAME" "$*"
+}
+
+fail() {
+	printf '%s: FAIL: %s\n' "$TEST_NAME" "$*" >&2
+	exit 1
+}
+
+# Skips the test (meson counts exit status 77 as SKIP).
+skip() {
+	printf '%s: SKIP: %s\n' "$TEST_NAME" "$*"
+	TEST_FAILED=0
+	exit 77
+}
+
+pass() {
+	TEST_FAILED=0
+	log "PASS"
+	exit 0
+}
+
+# start NAME COMMAND [ARG...]: runs COMMAND in the background in a new
+# session, output to $TEST_DIR/NAME.log; sets STARTED_PID.
+start() {
+	local name=$1
+	shift
+	setsid "$@" >"$TEST_DIR/$name.log" 2>&1 &
+	STARTED_PID=$!
+	STARTED_PIDS+=("$STARTED_PID")
+}
+
+# State letter of a process from /proc (empty when it is gone).
+process_state() {
+	local stat
+	stat=$(cat "/proc/$1/stat" 2>/dev/null) || return 0
+	stat=${stat##*) }
+	printf '%s' "${stat%% *}"
+}
+
+# True while PID exists and is not a zombie waiting to be reaped.
+is_running() {
+	local state
+	state=$(process_state "$1")
+	[ -n "$state" ] && [ "$state" != Z ]
+}
+
+# True while any process of process group PGID is alive (zombies excluded).
+group_alive() {
+	local stat_file stat fields
+	for stat_file in /proc/[0-9]*/stat; do
+		stat=$(cat "$stat_file" 2>/dev/null) || continue
+		stat=${stat##*) }
+		read -r -a fields <<<"$stat"
+		# fields: state ppid pgrp ...
+		if [ "${fields[2]}" = "$1" ] && [ "${fields[0]}" != Z ]; then
+			return 0
+		fi
+	done
+	return 1
+}
+
+# wait_exit PID SECONDS: waits for a process this shell started; sets
+# EXIT_STATUS, fails the test on timeout.
+wait_exit() {
+	local pid=$1 deadline=$((SECONDS + $2))
+	while is_running "$pid"; do
+		[ "$SECONDS" -lt "$deadline" ] || fail "process $pid still running after $2 s"
+		sleep 0.05
+	done
+	wait "$pid"
+	EXIT_STATUS=$?
+}
+
+# wait_until SECONDS DESCRIPTION COMMAND [ARG...]: polls COMMAND until it
+# succeeds; fails the test on timeout.
+wait_until() {
+	local deadline=$((SECONDS + $1)) what=$2
+	shift 2
+	until "$@"; do
+		[ "$SECONDS" -lt "$deadline" ] || fail "timed out after ${deadline}s waiting for $what"
+		sleep 0.05
+	done
+}
+
+log_has() {
+	grep -q -E -- "$2" "$TEST_DIR/$1.log" 2>/dev/null
+}
+
+socket_exists() {
+	[ -S "$XDG_RUNTIME_DIR/$1" ]
+}
+
+# Sends SIGTERM to each started process group, then SIGKILL to what is left.
+stop_all() {
+	local pid deadline
+	for pid in "${STARTED_PIDS[@]}"; do
+		kill -TERM -- "-$pid" 2>/dev/null
+	done
+	deadline=$((SECONDS + 3))
+	for pid in "${STARTED_PIDS[@]}"; do
+		while group_alive "$pid" && [ "$SECONDS" -lt "$deadline" ]; do
+			sleep 0.05
+		done
+		kill -KILL -- "-$pid" 2>/dev/null
+		wait "$pid" 2>/dev/null
+	done
+	STARTED_PIDS=()
+}
+
+cleanup() {
+	local status=$?
+	trap - EXIT INT TERM HUP
+	stop_all
+	if [ "$TEST_FAILED" = 1 ]; then
+		local file
+		for file in "$TEST_DIR"/*.log; do
+			[ -e "$file" ] || continue
+			printf '\n----- %s -----\n' "$(basename "$file")" >&2
+			tail -n 60 "$file" >&2
+		done
+		[ "$status" -ne 0 ] || status=1
+	fi
+	if [ "${WLR_KEEP_TMP:-0}" = 1 ]; then
+		log "kept $TEST_DIR"
+	else
+		cd / && rm -rf "$TEST_DIR"
+	fi
+	exit "$status"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+trap 'exit 129' HUP
+
+[ -x "$WL_RECORD" ] || fail "wl-record binary $WL_RECORD is not built"
