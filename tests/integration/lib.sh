@@ -161,3 +161,38 @@ trap 'exit 143' TERM
 trap 'exit 129' HUP
 
 [ -x "$WL_RECORD" ] || fail "wl-record binary $WL_RECORD is not built"
+
+# write_weston_ini FILE BACKGROUND_ARGB [SCREEN_SHARE_COMMAND]: a desktop
+# shell with nothing drawn but the background colour (no panel, no
+# animations: the first frame shown is already the final picture), and
+# optionally the screen-share module started at once on every output.
+write_weston_ini() {
+	local file=$1 background=$2 command=${3:-}
+	{
+		printf '[core]\n'
+		[ -z "$command" ] || printf 'modules=screen-share.so\n'
+		printf '\n[shell]\nbackground-color=%s\npanel-position=none\n' "$background"
+		printf 'startup-animation=none\nanimation=none\nclose-animation=none\n'
+		printf 'focus-animation=none\nlocking=false\n'
+		if [ -n "$command" ]; then
+			printf '\n[screen-share]\ncommand=%s\nstart-on-startup=true\n' "$command"
+		fi
+	} >"$file"
+}
+
+require_weston() {
+	command -v weston >/dev/null || skip "weston is not installed"
+	[ -n "$(weston_module_dir)" ] || skip "Weston's headless backend is not installed"
+}
+
+# The directory holding Weston's backends (headless-backend.so ...).
+weston_module_dir() {
+	local dir
+	for dir in /usr/lib/*/libweston-[0-9]* /usr/lib/libweston-[0-9]* \
+		/usr/local/lib/*/libweston-[0-9]* /usr/local/lib/libweston-[0-9]*; do
+		if [ -e "$dir/headless-backend.so" ]; then
+			printf '%s' "$dir"
+			return
+		fi
+	done
+}
