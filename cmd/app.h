@@ -1,0 +1,45 @@
+#ifndef WLR_APP_H
+#define WLR_APP_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+#include <wayland-server-core.h>
+
+#include "options.h"
+
+struct server;
+struct screenshot;
+struct recording;
+
+/* Exit statuses. */
+#define EXIT_OK 0
+#define EXIT_FAILED 1
+#define EXIT_USAGE 2
+
+/* The running program: one compositor feeding one sink (a screenshot or a
+ * recording), stopped by exactly one path, app_stop(). */
+struct app {
+	const struct options *options;
+	const char *output_path;
+	struct server *server;
+	struct wl_event_loop *loop;
+
+	bool stopping;
+	int status;
+	struct wl_event_source *signal_sources[5];
+
+	pid_t child;          /* COMMAND after "--", 0 when none */
+	bool child_exited;
+	int child_status;     /* as an exit status */
+
+	struct wl_listener client_destroy;   /* the WAYLAND_SERVER_SOCKET client */
+	struct wl_listener presenter_gone;
+
+	struct screenshot *screenshot;
+	struct recording *recording;
+};
+
+/* Ends the main loop; the first call decides the reason and status. */
+void app_stop(struct app *app, int status, const char *reason);
+
+#endif

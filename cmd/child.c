@@ -1,0 +1,78 @@
+#define LOG_MODULE ""
+#include "child.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "log.h"
+
+extern char **environ;
+
+pid_t child_spawn(char **argv, const char *socket_name)
+{
+	/* The child must not take over wl-record's own connection variables. */
+	if (setenv("WAYLAND_DISPLAY", socket_name, 1) < 0) {
+		LOG_ERRNO("cannot set WAYLAND_DISPLAY");
+		return -1;
+	}
+	unsetenv("WAYLAND_SOCKET");
+	unsetenv("WAYLAND_SERVER_SOCKET");
+
+	posix_spawnattr_t attr;
+	if (posix_spawnattr_init(&attr) != 0) {
+		LOG_ERR("cannot prepare to start %s", argv[0]);
+		return -1;
+	}
+	/* Our signals are blocked (they arrive through the event loop) and
+	 * SIGPIPE is ignored; the command gets the ordinary defaults. */
+	sigset_t empty, defaults;
+	sigemptyset(&empty);
+	sigemptyset(&defaults);
+	int reset[] = { SIGINT, SIGTERM, SIGHUP, SIGUSR1, SIGCHLD, SIGPIPE };
+	for (size_t i = 0; i < sizeof(reset) / sizeof(reset[0]); i++)
+		sigaddset(&defaults, reset[i]);
+	posix_spawnattr_setsigmask(&attr, &empty);
+	posix_spawnattr_setsigdefault(&attr, &defaults);
+	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+
+	pid_t pid;
+	int err = posix_spawnp(&pid, argv[0], NULL, &attr, argv, environ);
+	posix_spawnattr_destroy(&attr);
+	if (err != 0) {
+		LOG_ERRNO_P(err, "cannot run '%s'", argv[0]);
+		return -1;
+	}
+	return pid;
+}
+
+int child_exit_status(int wait_status)
+{
+	if (WIFEXITED(wait_status))
+		return WEXITSTATUS(wait_status);
+	if (WIFSIGNALED(wait_status))
+		return 128 + WTERMSIG(wait_status);
+	return 1;
+}
+
+int child_terminate(pid_t pid, int timeout_ms)
+{
+	int status;
+	kill(pid, SIGTERM);
+	for (int waited = 0; waited < timeout_ms; waited += 10) {
+		pid_t r = waitpid(pid, &status, WNOHANG);
+		if (r == pid)
+			return status;
+		if (r < 0 && errno != EINTR)
+			return -1;
+		nanosleep(&(struct timespec){ .tv_nsec = 10 * 1000000 }, NULL);
+	}
+	LOG_WARN("'%d' did not end after SIGTERM; killing it", (int)pid);
+	kill(pid, SIGKILL);
+	return waitpid(pid, &status, 0) == pid ? status : -1;
+}

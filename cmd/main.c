@@ -1,0 +1,242 @@
+#define LOG_MODULE ""
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "app.h"
+#include "child.h"
+#include "control.h"
+#include "log.h"
+#include "options.h"
+#include "recorder.h"
+#include "recording.h"
+#include "screenshot.h"
+#include "server.h"
+
+void app_stop(struct app *app, int status, const char *reason)
+{
+	if (app->stopping)
+		return;
+	app->stopping = true;
+	app->status = status;
+	if (reason)
+		LOG_INFO("stopping: %s", reason);
+}
+
+static int handle_signal(int sig, void *data)
+{
+	struct app *app = data;
+	switch (sig) {
+	case SIGUSR1:
+		if (app->recording)
+			recording_snap(app->recording);
+		else
+			LOG_WARN("SIGUSR1 asks for a still while recording; not recording");
+		break;
+	case SIGCHLD: {
+		int status;
+		if (app->child > 0 && waitpid(app->child, &status, WNOHANG) == app->child) {
+			app->child_exited = true;
+			app->child_status = child_exit_status(status);
+			app->child = 0;
+			app_stop(app, EXIT_OK, "the command exited");
+		}
+		break;
+	}
+	default: {
+		/* Later signals only repeat the request: finalisation goes on. */
+		char reason[64];
+		snprintf(reason, sizeof(reason), "received %s", strsignal(sig));
+		app_stop(app, app->screenshot ? EXIT_FAILED : EXIT_OK, reason);
+		break;
+	}
+	}
+	return 0;
+}
+
+static bool install_signals(struct app *app)
+{
+	/* Through the event loop (signalfd), before any thread exists, so every
+	 * thread inherits the blocked mask and no handler ever runs in the
+	 * middle of finalisation. */
+	int signals[] = { SIGINT, SIGTERM, SIGHUP, SIGUSR1, SIGCHLD };
+	for (size_t i = 0; i < sizeof(signals) / sizeof(signals[0]); i++) {
+		app->signal_sources[i] = wl_event_loop_add_signal(app->loop, signals[i],
+								  handle_signal, app);
+		if (!app->signal_sources[i]) {
+			LOG_ERR("cannot watch signal %d", signals[i]);
+			return false;
+		}
+	}
+	/* A closed stdout or pipe must be a write error, not a silent death. */
+	signal(SIGPIPE, SIG_IGN);
+	return true;
+}
+
+static void handle_presenter_gone(struct wl_listener *listener, void *data)
+{
+	struct app *app = wl_container_of(listener, app, presenter_gone);
+	if (app->screenshot)
+		app_stop(app, EXIT_FAILED, "the client disconnected before a picture was taken");
+	else
+		app_stop(app, EXIT_OK, "the presenting client disconnected");
+}
+
+static void handle_client_destroy(struct wl_listener *listener, void *data)
+{
+	struct app *app = wl_container_of(listener, app, client_destroy);
+	wl_list_remove(&app->client_destroy.link);
+	wl_list_init(&app->client_destroy.link);
+	if (app->screenshot)
+		app_stop(app, EXIT_FAILED, "the client disconnected before a picture was taken");
+	else
+		app_stop(app, EXIT_OK, "the client disconnected");
+}
+
+/* Weston's screen-share hands its end of a socketpair over in
+ * WAYLAND_SERVER_SOCKET: that client is the only one, and no socket is
+ * opened. */
+static bool connect_clients(struct app *app)
+{
+	const char *fd_text = getenv("WAYLAND_SERVER_SOCKET");
+	if (fd_text) {
+		char *end;
+		errno = 0;
+		long fd = strtol(fd_text, &end, 10);
+		if (errno || end == fd_text || *end || fd < 0 || fd > 65535 ||
+		    fcntl((int)fd, F_SETFD, FD_CLOEXEC) < 0) {
+			LOG_ERR("WAYLAND_SERVER_SOCKET='%s' is not an open file descriptor", fd_text);
+			return false;
+		}
+		unsetenv("WAYLAND_SERVER_SOCKET");
+		struct wl_client *client = server_adopt_client_fd(app->server, (int)fd);
+		if (!client)
+			return false;
+		app->client_destroy.notify = handle_client_destroy;
+		wl_client_add_destroy_listener(client, &app->client_destroy);
+		LOG_DBG("serving the client on fd %ld", fd);
+		return true;
+	}
+	if (!server_listen(app->server, app->options->socket_name))
+		return false;
+	LOG_INFO("listening on WAYLAND_DISPLAY=%s", app->server->socket_name);
+	return true;
+}
+
+static const char *default_output(bool screenshot, char *buf, size_t size)
+{
+	time_t now = time(NULL);
+	struct tm tm;
+	localtime_r(&now, &tm);
+	strftime(buf, size, screenshot ? "wl-record-%Y-%m-%d_%H-%M-%S.png"
+				       : "wl-record-%Y-%m-%d_%H-%M-%S.mkv", &tm);
+	return buf;
+}
+
+static int run(const struct options *options)
+{
+	struct app app = { .options = options, .status = EXIT_FAILED };
+	wl_list_init(&app.client_destroy.link);
+	wl_list_init(&app.presenter_gone.link);
+	char name_buf[256], pid_buf[4096];
+	const char *pid_file = options->pid_file ? options->pid_file
+				: control_default_pid_file(pid_buf, sizeof(pid_buf));
+	bool wrote_pid_file = false;
+
+	app.output_path = options->output ? options->output
+			  : default_output(options->screenshot, name_buf, sizeof(name_buf));
+
+	struct server_config config = {
+		.width = options->width, .height = options->height, .fps = options->fps,
+	};
+	app.server = server_create(&config);
+	if (!app.server)
+		goto out;
+	app.loop = app.server->loop;
+	if (!install_signals(&app) || !connect_clients(&app))
+		goto out;
+	app.presenter_gone.notify = handle_presenter_gone;
+	wl_signal_add(&app.server->screen.events.presenter_gone, &app.presenter_gone);
+
+	if (options->screenshot) {
+		app.screenshot = screenshot_create(&app);
+		if (!app.screenshot)
+			goto out;
+	} else {
+		app.recording = recording_create(&app); /* starts the encoder thread */
+		if (!app.recording)
+			goto out;
+		if (pid_file)
+			wrote_pid_file = control_write_pid_file(pid_file);
+	}
+
+	if (options->command) {
+		app.child = child_spawn(options->command, app.server->socket_name);
+		if (app.child < 0) {
+			app.child = 0;
+			goto out;
+		}
+	}
+
+	app.status = EXIT_OK;
+	while (!app.stopping) {
+		wl_display_flush_clients(app.server->display);
+		if (wl_event_loop_dispatch(app.loop, -1) < 0 && errno != EINTR) {
+			LOG_ERRNO("the event loop failed");
+			app_stop(&app, EXIT_FAILED, NULL);
+		}
+	}
+
+out:
+	if (app.recording && recording_finish(app.recording) < 0)
+		app.status = EXIT_FAILED;
+	app.recording = NULL;
+	screenshot_destroy(app.screenshot);
+	app.screenshot = NULL;
+	if (wrote_pid_file)
+		control_remove_pid_file(pid_file);
+	wl_list_remove(&app.presenter_gone.link);
+	wl_list_remove(&app.client_destroy.link);
+	if (app.child > 0) {
+		int status = child_terminate(app.child, 3000);
+		LOG_DBG("the command ended with status %d", status < 0 ? -1 : child_exit_status(status));
+	}
+	server_destroy(app.server);
+	if (app.child_exited && app.status == EXIT_OK)
+		return app.child_status;
+	return app.status;
+}
+
+int main(int argc, char **argv)
+{
+	struct options options;
+	switch (options_parse(argc, argv, &options)) {
+	case OPTIONS_DONE:
+		return EXIT_OK;
+	case OPTIONS_BAD:
+		return EXIT_USAGE;
+	case OPTIONS_RUN:
+		break;
+	}
+	log_set_level(options.verbosity < 0 ? LOG_LEVEL_QUIET
+		      : options.verbosity > 0 ? LOG_LEVEL_DEBUG : LOG_LEVEL_INFO);
+
+	if (options.list_encoders) {
+		recorder_list_encoders();
+		return EXIT_OK;
+	}
+	if (options.snap || options.stop) {
+		char buf[4096];
+		const char *pid_file = options.pid_file ? options.pid_file
+					: control_default_pid_file(buf, sizeof(buf));
+		return control_signal_running(pid_file, options.snap ? SIGUSR1 : SIGINT,
+					      options.snap ? "signal" : "stop");
+	}
+	return run(&options);
+}

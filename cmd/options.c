@@ -1,0 +1,250 @@
+#include "options.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "help.h"
+
+enum {
+	OPT_SIZE = 256, OPT_FPS, OPT_SOCKET, OPT_TIMEOUT, OPT_DURATION, OPT_FRAMES, OPT_CODEC,
+	OPT_DEVICE, OPT_BITRATE, OPT_CRF, OPT_CFR, OPT_LIST_ENCODERS, OPT_SNAP, OPT_STOP,
+	OPT_PID_FILE, OPT_DELAY,
+};
+
+static const struct option long_options[] = {
+	{ "output", required_argument, NULL, 'o' },
+	{ "screenshot", no_argument, NULL, 's' },
+	{ "size", required_argument, NULL, OPT_SIZE },
+	{ "fps", required_argument, NULL, OPT_FPS },
+	{ "socket", required_argument, NULL, OPT_SOCKET },
+	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+	{ "delay", required_argument, NULL, OPT_DELAY },
+	{ "duration", required_argument, NULL, OPT_DURATION },
+	{ "frames", required_argument, NULL, OPT_FRAMES },
+	{ "codec", required_argument, NULL, OPT_CODEC },
+	{ "device", required_argument, NULL, OPT_DEVICE },
+	{ "bitrate", required_argument, NULL, OPT_BITRATE },
+	{ "crf", required_argument, NULL, OPT_CRF },
+	{ "codec-param", required_argument, NULL, 'p' },
+	{ "cfr", no_argument, NULL, OPT_CFR },
+	{ "list-encoders", no_argument, NULL, OPT_LIST_ENCODERS },
+	{ "snap", no_argument, NULL, OPT_SNAP },
+	{ "stop", no_argument, NULL, OPT_STOP },
+	{ "pid-file", required_argument, NULL, OPT_PID_FILE },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ 0 },
+};
+
+static enum options_result bad(const char *fmt, const char *arg)
+{
+	fputs("wl-record: ", stderr);
+	fprintf(stderr, fmt, arg);
+	fputs(" (see wl-record --help)\n", stderr);
+	return OPTIONS_BAD;
+}
+
+bool path_has_extension(const char *path, const char *ext)
+{
+	const char *dot = strrchr(path, '.');
+	return dot && !strchr(dot, '/') && strcasecmp(dot + 1, ext) == 0;
+}
+
+static bool parse_double(const char *s, double min, double max, double *out)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(s, &end);
+	if (errno || end == s || *end || !isfinite(v) || v < min || v > max)
+		return false;
+	*out = v;
+	return true;
+}
+
+static bool parse_int64(const char *s, int64_t min, int64_t max, int64_t *out)
+{
+	char *end;
+	errno = 0;
+	long long v = strtoll(s, &end, 10);
+	if (errno || end == s || *end || v < min || v > max)
+		return false;
+	*out = v;
+	return true;
+}
+
+static bool parse_size(const char *s, int *width, int *height)
+{
+	char *end;
+	errno = 0;
+	long w = strtol(s, &end, 10);
+	if (errno || end == s || (*end != 'x' && *end != 'X'))
+		return false;
+	const char *h_start = end + 1;
+	long h = strtol(h_start, &end, 10);
+	if (errno || end == h_start || *end || w < 1 || h < 1 || w > 16384 || h > 16384)
+		return false;
+	*width = (int)w;
+	*height = (int)h;
+	return true;
+}
+
+/* "8M", "2500k", "800000": bits per second. */
+static bool parse_bitrate(const char *s, int64_t *out)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(s, &end);
+	if (errno || end == s || !isfinite(v) || v <= 0)
+		return false;
+	if (*end == 'k' || *end == 'K')
+		v *= 1e3, end++;
+	else if (*end == 'm' || *end == 'M')
+		v *= 1e6, end++;
+	if (*end || v < 1e3 || v > 1e10)
+		return false;
+	*out = (int64_t)v;
+	return true;
+}
+
+enum options_result options_parse(int argc, char **argv, struct options *options)
+{
+	*options = (struct options){
+		.width = 1920, .height = 1080, .fps = 60, .timeout_s = 10, .crf = -1,
+	};
+
+	/* Everything after "--" is the command to run, untouched by getopt's
+	 * permutation. */
+	int parse_argc = argc;
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--") == 0) {
+			parse_argc = i;
+			if (i + 1 < argc)
+				options->command = &argv[i + 1];
+			else
+				return bad("%s", "nothing after '--': give a command to run");
+			break;
+		}
+	}
+
+	int n_params = 0;
+	opterr = 0;
+	optind = 1;
+	int c;
+	while ((c = getopt_long(parse_argc, argv, ":o:sp:vqhV", long_options, NULL)) != -1) {
+		int64_t i64;
+		switch (c) {
+		case 'o':
+			options->output = optarg;
+			break;
+		case 's':
+			options->screenshot = true;
+			break;
+		case OPT_SIZE:
+			if (!parse_size(optarg, &options->width, &options->height))
+				return bad("invalid --size '%s': expected WxH, 1 to 16384 each", optarg);
+			break;
+		case OPT_FPS:
+			if (!parse_double(optarg, 1, 1000, &options->fps))
+				return bad("invalid --fps '%s': expected a number from 1 to 1000", optarg);
+			break;
+		case OPT_SOCKET:
+			if (!*optarg || strchr(optarg, '/'))
+				return bad("invalid --socket '%s': expected a name without '/'", optarg);
+			options->socket_name = optarg;
+			break;
+		case OPT_TIMEOUT:
+			if (!parse_double(optarg, 0.001, 1e6, &options->timeout_s))
+				return bad("invalid --timeout '%s': expected seconds > 0", optarg);
+			break;
+		case OPT_DELAY:
+			if (!parse_double(optarg, 0, 1e6, &options->delay_s))
+				return bad("invalid --delay '%s': expected seconds >= 0", optarg);
+			break;
+		case OPT_DURATION:
+			if (!parse_double(optarg, 0.001, 1e9, &options->duration_s))
+				return bad("invalid --duration '%s': expected seconds > 0", optarg);
+			break;
+		case OPT_FRAMES:
+			if (!parse_int64(optarg, 1, INT64_MAX, &options->max_frames))
+				return bad("invalid --frames '%s': expected a whole number >= 1", optarg);
+			break;
+		case OPT_CODEC:
+			options->codec = optarg;
+			break;
+		case OPT_DEVICE:
+			options->device = optarg;
+			break;
+		case OPT_BITRATE:
+			if (!parse_bitrate(optarg, &options->bitrate))
+				return bad("invalid --bitrate '%s': expected e.g. 8M, 2500k or 800000", optarg);
+			break;
+		case OPT_CRF:
+			if (!parse_int64(optarg, 0, 63, &i64))
+				return bad("invalid --crf '%s': expected a whole number from 0 to 63", optarg);
+			options->crf = (int)i64;
+			break;
+		case 'p':
+			if (!strchr(optarg, '=') || optarg[0] == '=')
+				return bad("invalid -p '%s': expected KEY=VALUE", optarg);
+			if (n_params == OPTIONS_MAX_CODEC_PARAMS)
+				return bad("%s", "too many -p options");
+			options->codec_params[n_params++] = optarg;
+			break;
+		case OPT_CFR:
+			options->cfr = true;
+			break;
+		case OPT_LIST_ENCODERS:
+			options->list_encoders = true;
+			break;
+		case OPT_SNAP:
+			options->snap = true;
+			break;
+		case OPT_STOP:
+			options->stop = true;
+			break;
+		case OPT_PID_FILE:
+			options->pid_file = optarg;
+			break;
+		case 'v':
+			options->verbosity = 1;
+			break;
+		case 'q':
+			options->verbosity = -1;
+			break;
+		case 'h':
+			print_help(stdout);
+			return OPTIONS_DONE;
+		case 'V':
+			print_version(stdout);
+			return OPTIONS_DONE;
+		case ':':
+			return bad("option '%s' needs a value", argv[optind - 1]);
+		default:
+			if (optopt) {
+				char short_name[3] = { '-', (char)optopt, 0 };
+				return bad("unknown option '%s'", short_name);
+			}
+			return bad("unknown option '%s'", argv[optind - 1]);
+		}
+	}
+
+	for (int i = optind; i < parse_argc; i++) {
+		if (options->output)
+			return bad("unexpected argument '%s': only one output file", argv[i]);
+		options->output = argv[i];
+	}
+	if (options->output && path_has_extension(options->output, "png"))
+		options->screenshot = true;
+	if (options->screenshot && options->output && !path_has_extension(options->output, "png"))
+		return bad("--screenshot writes PNG: '%s' does not end in .png", options->output);
+	if (options->snap && options->stop)
+		return bad("%s", "--snap and --stop are separate requests; give one");
+	return OPTIONS_RUN;
+}

@@ -1,0 +1,44 @@
+#ifndef WLR_OPTIONS_H
+#define WLR_OPTIONS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define OPTIONS_MAX_CODEC_PARAMS 32
+
+struct options {
+	const char *output;      /* FILE or -o; NULL when not given */
+	bool screenshot;         /* --screenshot, or an output ending in .png */
+	int width, height;       /* --size */
+	double fps;
+	const char *socket_name; /* --socket */
+	double timeout_s;        /* screenshot: how long to wait for a frame */
+	double delay_s;          /* screenshot: wait this long after the first frame */
+	double duration_s;       /* 0: until stopped */
+	int64_t max_frames;      /* 0: until stopped */
+	const char *codec;
+	const char *device;
+	int64_t bitrate;
+	int crf;                 /* -1: encoder default */
+	const char *codec_params[OPTIONS_MAX_CODEC_PARAMS + 1]; /* NULL-terminated */
+	bool cfr;
+	bool list_encoders;
+	bool snap;               /* ask the running instance for a PNG still */
+	bool stop;               /* ask the running instance to stop */
+	const char *pid_file;
+	int verbosity;           /* -1 quiet, 0 normal, 1 verbose */
+	char **command;          /* after "--", NULL-terminated; NULL when none */
+};
+
+enum options_result {
+	OPTIONS_RUN,        /* go on with `options` filled */
+	OPTIONS_DONE,       /* --help or --version printed: exit 0 */
+	OPTIONS_BAD,        /* one-line error printed: exit 2 */
+};
+
+enum options_result options_parse(int argc, char **argv, struct options *options);
+
+/* True when `path` ends in `.ext` (case-insensitive). */
+bool path_has_extension(const char *path, const char *ext);
+
+#endif

@@ -1,0 +1,228 @@
+#define LOG_MODULE "record"
+#include "recording.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "app.h"
+#include "clock.h"
+#include "frame_pacer.h"
+#include "log.h"
+#include "recorder.h"
+#include "server.h"
+
+#define STATUS_INTERVAL_MS 500
+
+struct recording {
+	struct app *app;
+	struct recorder *recorder;
+	struct frame_pacer pacer;
+	struct wl_listener frame;
+	struct wl_event_source *recorder_event;
+	struct wl_event_source *status_timer;
+	struct wl_event_source *duration_timer;
+	int64_t start_ns;
+	int64_t frames_accepted;
+	bool status_shown;
+};
+
+static bool consume_frame(void *data, const struct frame *frame)
+{
+	struct recording *recording = data;
+	if (recording->app->stopping && recording->app->options->max_frames &&
+	    recording->frames_accepted >= recording->app->options->max_frames)
+		return true; /* --frames reached: later pictures are not wanted */
+	if (!recorder_submit(recording->recorder, frame))
+		return false;
+	recording->frames_accepted++;
+	int64_t max = recording->app->options->max_frames;
+	if (max && recording->frames_accepted >= max)
+		app_stop(recording->app, EXIT_OK, NULL);
+	return true;
+}
+
+static void handle_frame(struct wl_listener *listener, void *data)
+{
+	struct recording *recording = wl_container_of(listener, recording, frame);
+	if (recording->app->stopping)
+		return;
+	frame_pacer_offer(&recording->pacer, data);
+}
+
+static int handle_recorder_event(int fd, uint32_t mask, void *data)
+{
+	struct recording *recording = data;
+	if (recorder_failed(recording->recorder))
+		app_stop(recording->app, EXIT_FAILED, "the recording failed");
+	return 0;
+}
+
+static void format_size(char *out, size_t size, uint64_t bytes)
+{
+	if (bytes >= 1024 * 1024)
+		snprintf(out, size, "%.1f MiB", (double)bytes / (1024.0 * 1024.0));
+	else
+		snprintf(out, size, "%.1f KiB", (double)bytes / 1024.0);
+}
+
+static void print_status(struct recording *recording)
+{
+	struct recorder_stats stats;
+	recorder_get_stats(recording->recorder, &stats);
+	double elapsed = (double)(clock_now_ns() - recording->start_ns) / 1e9;
+	char size[32];
+	format_size(size, sizeof(size), stats.bytes_written);
+	int seconds = (int)elapsed;
+	fprintf(stderr, "\rwl-record: %02d:%02d:%02d  %" PRIu64 " frames  %.1f fps  %" PRIu64
+		" dropped  %s  %s\033[K", seconds / 3600, seconds / 60 % 60, seconds % 60,
+		stats.frames_encoded, elapsed > 0 ? (double)stats.frames_encoded / elapsed : 0.0,
+		stats.frames_dropped, size, stats.encoder[0] ? stats.encoder : "starting");
+	recording->status_shown = true;
+}
+
+static int handle_status_timer(void *data)
+{
+	struct recording *recording = data;
+	print_status(recording);
+	wl_event_source_timer_update(recording->status_timer, STATUS_INTERVAL_MS);
+	return 0;
+}
+
+static int handle_duration(void *data)
+{
+	struct recording *recording = data;
+	app_stop(recording->app, EXIT_OK, NULL);
+	return 0;
+}
+
+/* "out.mkv" -> "out-2026-12-03_14-05-09.123.png" */
+static void still_path(const char *recording_path, char *out, size_t size)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	struct tm tm;
+	localtime_r(&ts.tv_sec, &tm);
+	char stamp[32];
+	strftime(stamp, sizeof(stamp), "%Y-%m-%d_%H-%M-%S", &tm);
+
+	const char *base = recording_path;
+	size_t base_len = strlen(base);
+	if (strcmp(base, "-") == 0) {
+		base = "wl-record";
+		base_len = strlen(base);
+	} else {
+		const char *slash = strrchr(base, '/');
+		const char *dot = strrchr(base, '.');
+		if (dot && (!slash || dot > slash))
+			base_len = (size_t)(dot - base);
+	}
+	snprintf(out, size, "%.*s-%s.%03ld.png", (int)base_len, base, stamp, ts.tv_nsec / 1000000);
+}
+
+void recording_snap(struct recording *recording)
+{
+	char path[4096];
+	still_path(recording->app->output_path, path, sizeof(path));
+	if (recorder_request_still(recording->recorder, path))
+		LOG_INFO("writing a still to %s", path);
+	else
+		LOG_WARN("no frame yet: no still written");
+}
+
+struct recording *recording_create(struct app *app)
+{
+	const struct options *options = app->options;
+	struct recording *recording = calloc(1, sizeof(*recording));
+	if (!recording)
+		return NULL;
+	recording->app = app;
+	recording->start_ns = clock_now_ns();
+
+	struct recorder_config config = {
+		.path = app->output_path,
+		.codec = options->codec,
+		.device = options->device,
+		.bitrate = options->bitrate,
+		.crf = options->crf,
+		.fps = options->fps,
+		.cfr = options->cfr,
+		.codec_params = options->codec_params,
+	};
+	recording->recorder = recorder_create(&config);
+	if (!recording->recorder)
+		goto fail;
+	if (!frame_pacer_init(&recording->pacer, app->loop, &app->server->screen, options->fps,
+			      consume_frame, recording))
+		goto fail;
+	recording->recorder_event = wl_event_loop_add_fd(app->loop,
+							 recorder_get_fd(recording->recorder),
+							 WL_EVENT_READABLE, handle_recorder_event,
+							 recording);
+	if (!recording->recorder_event)
+		goto fail;
+	if (options->duration_s > 0) {
+		recording->duration_timer = wl_event_loop_add_timer(app->loop, handle_duration,
+								    recording);
+		if (!recording->duration_timer)
+			goto fail;
+		wl_event_source_timer_update(recording->duration_timer,
+					     (int)(options->duration_s * 1000));
+	}
+	if (options->verbosity >= 0 && isatty(STDERR_FILENO)) {
+		recording->status_timer = wl_event_loop_add_timer(app->loop, handle_status_timer,
+								  recording);
+		if (recording->status_timer)
+			wl_event_source_timer_update(recording->status_timer, STATUS_INTERVAL_MS);
+	}
+	recording->frame.notify = handle_frame;
+	wl_signal_add(&app->server->screen.events.frame, &recording->frame);
+	return recording;
+
+fail:
+	recording_finish(recording);
+	return NULL;
+}
+
+int recording_finish(struct recording *recording)
+{
+	if (!recording)
+		return 0;
+	int64_t end_ns = clock_now_ns();
+	if (recording->frame.notify)
+		wl_list_remove(&recording->frame.link);
+	if (recording->status_timer)
+		wl_event_source_remove(recording->status_timer);
+	if (recording->duration_timer)
+		wl_event_source_remove(recording->duration_timer);
+	if (recording->recorder_event)
+		wl_event_source_remove(recording->recorder_event);
+
+	int ret = 0;
+	if (recording->recorder) {
+		/* The newest picture may still wait in the pacer; it belongs in the
+		 * file. The queue may be full: give the encoder a moment. */
+		if (recording->pacer.timer && !recorder_failed(recording->recorder)) {
+			for (int tries = 0; tries < 200 && !frame_pacer_flush(&recording->pacer); tries++)
+				usleep(5000);
+		}
+		if (recording->status_shown)
+			fputc('\n', stderr);
+		struct recorder_stats stats;
+		recorder_get_stats(recording->recorder, &stats);
+		ret = recorder_finish(recording->recorder, end_ns);
+		char size[32];
+		format_size(size, sizeof(size), stats.bytes_written);
+		if (ret == 0)
+			LOG_INFO("wrote %s: %" PRIu64 " frames in %.1f s, %" PRIu64 " dropped (%s)",
+				 recording->app->output_path, stats.frames_encoded,
+				 (double)(end_ns - recording->start_ns) / 1e9, stats.frames_dropped,
+				 stats.encoder);
+	}
+	frame_pacer_finish(&recording->pacer);
+	free(recording);
+	return ret;
+}

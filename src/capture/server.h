@@ -1,0 +1,44 @@
+#ifndef WLR_SERVER_H
+#define WLR_SERVER_H
+
+#include <stdbool.h>
+#include <wayland-server-core.h>
+
+#include "frame_clock.h"
+#include "screen.h"
+
+struct output;
+struct fullscreen_shell;
+
+struct server_config {
+	int width, height;   /* initial output mode */
+	double fps;          /* frame callback rate */
+};
+
+/* The nested compositor: a wl_display with wl-record's globals, one output,
+ * and the screen that turns presented surfaces into frames. */
+struct server {
+	struct wl_display *display;
+	struct wl_event_loop *loop;
+	struct output *output;
+	struct screen screen;
+	struct frame_clock frame_clock;
+	struct fullscreen_shell *fullscreen_shell;
+	char socket_name[64];
+};
+
+struct server *server_create(const struct server_config *config);
+void server_destroy(struct server *server);
+
+/* Listens on $XDG_RUNTIME_DIR/name, or the first free wl-record-N when
+ * name is NULL. The name chosen is in server->socket_name. */
+bool server_listen(struct server *server, const char *name);
+
+/* Serves one already-connected client (Weston's screen-share hands one over
+ * in WAYLAND_SERVER_SOCKET). Returns the client, NULL on error. */
+struct wl_client *server_adopt_client_fd(struct server *server, int fd);
+
+/* Changes the output mode and the screen's size; clients see the new mode. */
+void server_set_output_size(struct server *server, int width, int height, int refresh_mhz);
+
+#endif

@@ -1,0 +1,22 @@
+#ifndef WLR_SIGBUS_GUARD_H
+#define WLR_SIGBUS_GUARD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Reading a client's shared memory faults with SIGBUS when the client shrank
+ * the file behind it. Every CPU read of client memory happens between
+ * sigbus_guard_begin() and sigbus_guard_end(): a fault inside the guarded
+ * mapping replaces that mapping with zero pages, the read completes, and
+ * sigbus_guard_end() reports it so the caller can discard what it read and
+ * post the protocol error. A SIGBUS anywhere else still kills the process. */
+
+/* Installs the process-wide handler; call once before reading client memory. */
+bool sigbus_guard_install(void);
+
+void sigbus_guard_begin(void *mapping, size_t size);
+
+/* Ends the guarded read; false when the mapping faulted during it. */
+bool sigbus_guard_end(void);
+
+#endif

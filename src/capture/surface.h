@@ -1,0 +1,66 @@
+#ifndef WLR_SURFACE_H
+#define WLR_SURFACE_H
+
+#include <pixman.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <wayland-server-core.h>
+
+struct server;
+struct surface;
+
+/* A role (fullscreen shell today, xdg-shell later) gets each commit after the
+ * surface copied the new content into its texture. */
+struct surface_role {
+	const char *name;
+	/* `damage` is what changed in the texture, in buffer coordinates;
+	 * empty when the commit brought no new content. */
+	void (*commit)(struct surface *surface, const pixman_region32_t *damage, int64_t commit_ns);
+};
+
+struct surface_state {
+	bool attached;               /* attach was requested (buffer may be NULL) */
+	struct wl_resource *buffer;
+	struct wl_listener buffer_destroy;
+	pixman_region32_t surface_damage; /* surface coordinates */
+	pixman_region32_t buffer_damage;  /* buffer coordinates */
+	int32_t scale;
+	int32_t transform;
+	struct wl_list frame_callbacks;   /* wl_callback resource links */
+};
+
+struct surface {
+	struct wl_resource *resource;
+	struct server *server;
+	struct surface_state pending;
+
+	/* wl-record's copy of the last committed buffer: the client's buffer is
+	 * released as soon as its damage is copied here. x8r8g8b8, buffer size. */
+	pixman_image_t *texture;
+	bool mapped;                 /* has content (a non-NULL buffer is attached) */
+	int32_t scale;
+	int32_t transform;           /* enum wl_output_transform */
+
+	const struct surface_role *role;
+	void *role_data;
+
+	struct {
+		struct wl_signal destroy;
+	} events;
+};
+
+bool compositor_create_global(struct server *server);
+
+/* The surface behind a wl_surface resource (type-checked). */
+struct surface *surface_from_resource(struct wl_resource *resource);
+
+/* Gives the surface a role; posts the protocol error `error_code` on
+ * `error_resource` and returns false when it already has another one. */
+bool surface_set_role(struct surface *surface, const struct surface_role *role, void *role_data,
+		      struct wl_resource *error_resource, uint32_t error_code);
+
+/* Size of the surface in surface coordinates (buffer size, transformed and
+ * divided by the scale); 0x0 while unmapped. */
+void surface_get_size(const struct surface *surface, int *width, int *height);
+
+#endif

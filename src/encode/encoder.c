@@ -1,0 +1,657 @@
+#define LOG_MODULE "encode"
+#include "encoder.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <libavfilter/avfilter.h>
+#include <libavfilter/buffersink.h>
+#include <libavfilter/buffersrc.h>
+#include <libavutil/hwcontext.h>
+#include <libavutil/opt.h>
+#include <libavutil/pixdesc.h>
+#include <libswscale/swscale.h>
+
+#include "log.h"
+
+#define PROBE_SIZE 256
+
+struct encoder {
+	const AVCodec *codec;
+	AVCodecContext *context;
+	AVPacket *packet;
+	bool opened;
+	int input_width, input_height;   /* size of the first frame */
+	int width, height;               /* stream size: the first frame's, even */
+
+	/* Software path: BGRX -> yuv420p. Rebuilt when the input size changes. */
+	struct SwsContext *convert;
+	int convert_width, convert_height;
+
+	/* VA-API path. */
+	AVBufferRef *hw_device;
+	AVBufferRef *upload_frames;      /* BGR0 surfaces the frames go into */
+	AVFilterGraph *graph;            /* scale_vaapi: BGR0 -> NV12 on the GPU */
+	AVFilterContext *buffer_source, *buffer_sink;
+	struct SwsContext *resize;       /* BGRX -> BGRX at the stream size */
+	int resize_width, resize_height;
+	AVFrame *resized;
+	int64_t upload_count;
+};
+
+static const char *const known_encoders[] = {"h264_vaapi", "hevc_vaapi", "libx264", "libx265"};
+
+static bool is_vaapi(const AVCodec *codec)
+{
+	const char *suffix = "_vaapi";
+	size_t length = strlen(codec->name), suffix_length = strlen(suffix);
+	return length > suffix_length && strcmp(codec->name + length - suffix_length, suffix) == 0;
+}
+
+static bool is_x26x(const AVCodec *codec)
+{
+	return strcmp(codec->name, "libx264") == 0 || strcmp(codec->name, "libx265") == 0;
+}
+
+static const char *av_error_text(int err, char *buffer, size_t size)
+{
+	av_strerror(err, buffer, size);
+	return buffer;
+}
+
+#define AV_ERROR_TEXT(err) av_error_text((err), (char[AV_ERROR_MAX_STRING_SIZE]){0}, AV_ERROR_MAX_STRING_SIZE)
+
+static void noop_free(void *opaque, uint8_t *data)
+{
+	(void)opaque;
+	(void)data;
+}
+
+/* Sets our defaults, then the user's KEY=VALUE params on top. */
+static int configure_context(struct encoder *encoder, const struct recorder_config *config)
+{
+	AVCodecContext *context = encoder->context;
+	double fps = config->fps > 0 ? config->fps : 60;
+
+	context->framerate = av_d2q(fps, 1001000);
+	context->gop_size = (int)(fps * 2 + 0.5) > 0 ? (int)(fps * 2 + 0.5) : 1;
+	/* No reordering: packets come out in presentation order, which keeps
+	 * latency low and lets the muxer give each one its exact duration. */
+	context->max_b_frames = 0;
+	context->color_range = AVCOL_RANGE_MPEG;
+	context->colorspace = AVCOL_SPC_BT709;
+	context->color_primaries = AVCOL_PRI_BT709;
+	context->color_trc = AVCOL_TRC_BT709;
+	context->sample_aspect_ratio = (AVRational){1, 1};
+	if (config->bitrate > 0)
+		context->bit_rate = config->bitrate;
+
+	int ret = 0;
+	if (is_x26x(encoder->codec)) {
+		ret = av_opt_set(context->priv_data, "preset", "ultrafast", 0);
+		if (ret >= 0)
+			ret = av_opt_set(context->priv_data, "tune", "zerolatency", 0);
+		if (ret >= 0 && config->crf >= 0)
+			ret = av_opt_set_int(context->priv_data, "crf", config->crf, 0);
+	} else if (config->crf >= 0) {
+		/* VA-API: constant QP; other encoders: their quality scale. */
+		context->global_quality = is_vaapi(encoder->codec) ? config->crf
+								   : config->crf * FF_QP2LAMBDA;
+		if (!is_vaapi(encoder->codec))
+			context->flags |= AV_CODEC_FLAG_QSCALE;
+	}
+	if (ret < 0) {
+		LOG_ERR("%s: cannot set the defaults: %s", encoder->codec->name, AV_ERROR_TEXT(ret));
+		return ret;
+	}
+
+	for (const char *const *param = config->codec_params; param && *param; param++) {
+		const char *equals = strchr(*param, '=');
+		if (!equals || equals == *param) {
+			LOG_ERR("-p %s: expected KEY=VALUE", *param);
+			return AVERROR(EINVAL);
+		}
+		char key[128];
+		size_t key_length = (size_t)(equals - *param);
+		if (key_length >= sizeof(key)) {
+			LOG_ERR("-p %s: key too long", *param);
+			return AVERROR(EINVAL);
+		}
+		memcpy(key, *param, key_length);
+		key[key_length] = '\0';
+		ret = av_opt_set(context, key, equals + 1, AV_OPT_SEARCH_CHILDREN);
+		if (ret == AVERROR_OPTION_NOT_FOUND) {
+			LOG_ERR("-p %s: %s has no option '%s'", *param, encoder->codec->name, key);
+			return ret;
+		}
+		if (ret < 0) {
+			LOG_ERR("-p %s: invalid value for %s: %s", *param, encoder->codec->name,
+				AV_ERROR_TEXT(ret));
+			return ret;
+		}
+	}
+	return 0;
+}
+
+static struct encoder *encoder_new(const AVCodec *codec, AVBufferRef *hw_device,
+				   const struct recorder_config *config)
+{
+	struct encoder *encoder = calloc(1, sizeof(*encoder));
+	if (!encoder) {
+		LOG_ERRNO("encoder");
+		return NULL;
+	}
+	encoder->codec = codec;
+	encoder->context = avcodec_alloc_context3(codec);
+	encoder->packet = av_packet_alloc();
+	encoder->resized = av_frame_alloc();
+	if (hw_device)
+		encoder->hw_device = av_buffer_ref(hw_device);
+	if (!encoder->context || !encoder->packet || !encoder->resized ||
+	    (hw_device && !encoder->hw_device)) {
+		LOG_ERRNO_P(ENOMEM, "encoder");
+		goto fail;
+	}
+	if (configure_context(encoder, config) < 0)
+		goto fail;
+	return encoder;
+fail:
+	encoder_destroy(encoder);
+	return NULL;
+}
+
+static int make_upload_frames(struct encoder *encoder, char *why, size_t why_size)
+{
+	encoder->upload_frames = av_hwframe_ctx_alloc(encoder->hw_device);
+	if (!encoder->upload_frames) {
+		snprintf(why, why_size, "out of memory");
+		return AVERROR(ENOMEM);
+	}
+	AVHWFramesContext *frames = (AVHWFramesContext *)encoder->upload_frames->data;
+	frames->format = AV_PIX_FMT_VAAPI;
+	frames->sw_format = AV_PIX_FMT_BGR0; /* DRM XRGB8888 */
+	frames->width = encoder->width;
+	frames->height = encoder->height;
+	frames->initial_pool_size = 8;
+	int ret = av_hwframe_ctx_init(encoder->upload_frames);
+	if (ret < 0)
+		snprintf(why, why_size, "no BGR0 VA-API surfaces: %s", AV_ERROR_TEXT(ret));
+	return ret;
+}
+
+static int make_filter_graph(struct encoder *encoder, AVRational time_base, char *why, size_t why_size)
+{
+	int ret;
+	AVFilterContext *scale = NULL;
+	AVBufferSrcParameters *params = NULL;
+	char args[256];
+
+	encoder->graph = avfilter_graph_alloc();
+	if (!encoder->graph) {
+		ret = AVERROR(ENOMEM);
+		goto out;
+	}
+	snprintf(args, sizeof(args), "video_size=%dx%d:pix_fmt=%d:time_base=%d/%d:pixel_aspect=1/1",
+		 encoder->width, encoder->height, AV_PIX_FMT_VAAPI, time_base.num, time_base.den);
+	ret = avfilter_graph_create_filter(&encoder->buffer_source, avfilter_get_by_name("buffer"),
+					   "source", args, NULL, encoder->graph);
+	if (ret < 0)
+		goto out;
+	params = av_buffersrc_parameters_alloc();
+	if (!params) {
+		ret = AVERROR(ENOMEM);
+		goto out;
+	}
+	params->format = AV_PIX_FMT_VAAPI;
+	params->hw_frames_ctx = encoder->upload_frames; /* referenced by the call */
+	ret = av_buffersrc_parameters_set(encoder->buffer_source, params);
+	if (ret < 0)
+		goto out;
+	const AVFilter *scale_vaapi = avfilter_get_by_name("scale_vaapi");
+	if (!scale_vaapi) {
+		ret = AVERROR_FILTER_NOT_FOUND;
+		goto out;
+	}
+	ret = avfilter_graph_create_filter(&scale, scale_vaapi, "convert",
+					   "format=nv12:out_range=limited:out_color_matrix=bt709:"
+					   "out_color_primaries=bt709:out_color_transfer=bt709",
+					   NULL, encoder->graph);
+	if (ret < 0)
+		goto out;
+	ret = avfilter_graph_create_filter(&encoder->buffer_sink, avfilter_get_by_name("buffersink"),
+					   "sink", NULL, NULL, encoder->graph);
+	if (ret < 0)
+		goto out;
+	ret = avfilter_link(encoder->buffer_source, 0, scale, 0);
+	if (ret >= 0)
+		ret = avfilter_link(scale, 0, encoder->buffer_sink, 0);
+	if (ret >= 0)
+		ret = avfilter_graph_config(encoder->graph, NULL);
+out:
+	av_free(params);
+	if (ret < 0)
+		snprintf(why, why_size, "scale_vaapi: %s", AV_ERROR_TEXT(ret));
+	return ret;
+}
+
+static int open_context(struct encoder *encoder, int width, int height, AVRational time_base,
+			bool global_header, char *why, size_t why_size)
+{
+	int ret;
+	encoder->input_width = width;
+	encoder->input_height = height;
+	/* 4:2:0 needs even sizes: crop the odd last column/row. */
+	encoder->width = width & ~1;
+	encoder->height = height & ~1;
+	if (encoder->width < 2 || encoder->height < 2) {
+		snprintf(why, why_size, "frame size %dx%d is too small", width, height);
+		return AVERROR(EINVAL);
+	}
+	AVCodecContext *context = encoder->context;
+	context->width = encoder->width;
+	context->height = encoder->height;
+	context->time_base = time_base;
+	if (global_header)
+		context->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
+
+	if (encoder->hw_device) {
+		ret = make_upload_frames(encoder, why, why_size);
+		if (ret < 0)
+			return ret;
+		ret = make_filter_graph(encoder, time_base, why, why_size);
+		if (ret < 0)
+			return ret;
+		context->pix_fmt = AV_PIX_FMT_VAAPI;
+		context->sw_pix_fmt = AV_PIX_FMT_NV12;
+		context->hw_frames_ctx = av_buffer_ref(av_buffersink_get_hw_frames_ctx(encoder->buffer_sink));
+		if (!context->hw_frames_ctx) {
+			snprintf(why, why_size, "scale_vaapi gave no VA-API frames");
+			return AVERROR(EINVAL);
+		}
+	} else {
+		context->pix_fmt = AV_PIX_FMT_YUV420P;
+	}
+	ret = avcodec_open2(context, encoder->codec, NULL);
+	if (ret < 0) {
+		snprintf(why, why_size, "cannot open %s at %dx%d: %s", encoder->codec->name,
+			 encoder->width, encoder->height, AV_ERROR_TEXT(ret));
+		return ret;
+	}
+	encoder->opened = true;
+	return 0;
+}
+
+/* Opens a throwaway encoder with the same settings, so that a codec, device
+ * or option that cannot work fails now rather than at the first frame. */
+static int probe(const AVCodec *codec, AVBufferRef *hw_device, const struct recorder_config *config,
+		 char *why, size_t why_size)
+{
+	struct encoder *test = encoder_new(codec, hw_device, config);
+	if (!test) {
+		snprintf(why, why_size, "bad settings");
+		return AVERROR(EINVAL);
+	}
+	int ret = open_context(test, PROBE_SIZE, PROBE_SIZE, (AVRational){1, 1000000}, false, why,
+			       why_size);
+	encoder_destroy(test);
+	return ret;
+}
+
+/* Finds the render node to use: `device`, or the first /dev/dri/renderD*. */
+static const char *find_render_node(const char *device, char *buffer, size_t size, char *why,
+				    size_t why_size)
+{
+	if (device)
+		return device;
+	int first_errno = 0;
+	for (int minor = 128; minor < 136; minor++) {
+		snprintf(buffer, size, "/dev/dri/renderD%d", minor);
+		if (access(buffer, R_OK | W_OK) == 0)
+			return buffer;
+		if (minor == 128)
+			first_errno = errno;
+	}
+	snprintf(why, why_size, "no VA-API render node (/dev/dri/renderD128: %s)", strerror(first_errno));
+	return NULL;
+}
+
+static int open_vaapi_device(const char *device, AVBufferRef **hw_device, const char **node_out,
+			     char *node_buffer, size_t node_size, char *why, size_t why_size)
+{
+	const char *node = find_render_node(device, node_buffer, node_size, why, why_size);
+	if (!node)
+		return AVERROR(ENODEV);
+	*node_out = node;
+	int ret = av_hwdevice_ctx_create(hw_device, AV_HWDEVICE_TYPE_VAAPI, node, NULL, 0);
+	if (ret < 0)
+		snprintf(why, why_size, "cannot open VA-API device %s: %s", node, AV_ERROR_TEXT(ret));
+	return ret;
+}
+
+struct encoder *encoder_create(const struct recorder_config *config)
+{
+	struct encoder *encoder = NULL;
+	AVBufferRef *hw_device = NULL;
+	const AVCodec *codec = NULL;
+	char why[512] = "";
+	char node_buffer[64];
+	const char *node = NULL;
+
+	if (!config->codec) {
+		codec = avcodec_find_encoder_by_name("h264_vaapi");
+		int ret = AVERROR_ENCODER_NOT_FOUND;
+		if (!codec)
+			snprintf(why, sizeof(why), "this FFmpeg has no h264_vaapi");
+		else
+			ret = open_vaapi_device(config->device, &hw_device, &node, node_buffer,
+						sizeof(node_buffer), why, sizeof(why));
+		/* Option errors are the user's to fix, not a reason to switch
+		 * encoders: encoder_new() reports them and probe() fails. */
+		if (ret >= 0) {
+			struct encoder *check = encoder_new(codec, hw_device, config);
+			if (!check)
+				goto out;
+			encoder_destroy(check);
+			ret = probe(codec, hw_device, config, why, sizeof(why));
+		}
+		if (ret >= 0) {
+			LOG_INFO("using %s on %s", codec->name, node);
+		} else {
+			av_buffer_unref(&hw_device);
+			codec = avcodec_find_encoder_by_name("libx264");
+			if (!codec) {
+				LOG_ERR("no usable encoder: %s, and this FFmpeg has no libx264", why);
+				goto out;
+			}
+			LOG_INFO("using libx264 (software): %s", why);
+		}
+	} else {
+		codec = avcodec_find_encoder_by_name(config->codec);
+		if (!codec || codec->type != AVMEDIA_TYPE_VIDEO) {
+			LOG_ERR("unknown video encoder '%s' (see --list-encoders)", config->codec);
+			goto out;
+		}
+		if (is_vaapi(codec)) {
+			/* Asked for by name: an error, not a silent fallback. */
+			if (open_vaapi_device(config->device, &hw_device, &node, node_buffer,
+					      sizeof(node_buffer), why, sizeof(why)) < 0) {
+				LOG_ERR("%s: %s", codec->name, why);
+				goto out;
+			}
+		} else {
+			bool has_yuv420p = false;
+			for (const enum AVPixelFormat *format = codec->pix_fmts; format && *format != AV_PIX_FMT_NONE; format++)
+				has_yuv420p |= *format == AV_PIX_FMT_YUV420P;
+			if (!has_yuv420p) {
+				LOG_ERR("%s does not take yuv420p frames; use libx264", codec->name);
+				goto out;
+			}
+		}
+	}
+
+	encoder = encoder_new(codec, hw_device, config);
+	if (!encoder)
+		goto out;
+	if (probe(codec, hw_device, config, why, sizeof(why)) < 0) {
+		LOG_ERR("%s", why);
+		encoder_destroy(encoder);
+		encoder = NULL;
+		goto out;
+	}
+out:
+	av_buffer_unref(&hw_device);
+	return encoder;
+}
+
+const char *encoder_name(const struct encoder *encoder)
+{
+	return encoder->codec->name;
+}
+
+enum AVCodecID encoder_codec_id(const struct encoder *encoder)
+{
+	return encoder->codec->id;
+}
+
+int encoder_open(struct encoder *encoder, int width, int height, AVRational time_base,
+		 bool global_header)
+{
+	char why[512] = "";
+	int ret = open_context(encoder, width, height, time_base, global_header, why, sizeof(why));
+	if (ret < 0)
+		LOG_ERR("%s", why);
+	return ret;
+}
+
+const AVCodecContext *encoder_context(const struct encoder *encoder)
+{
+	return encoder->context;
+}
+
+/* A frame viewing `frame`'s pixels without copying them; sws_scale_frame()
+ * wants refcounted frames and would copy a plain one. */
+static int wrap_source(const struct frame *frame, int width, int height, AVFrame *source)
+{
+	source->buf[0] = av_buffer_create(frame->data, (size_t)frame->stride * (size_t)frame->height,
+					  noop_free, NULL, AV_BUFFER_FLAG_READONLY);
+	if (!source->buf[0])
+		return AVERROR(ENOMEM);
+	source->data[0] = frame->data;
+	source->linesize[0] = frame->stride;
+	source->format = AV_PIX_FMT_BGR0;
+	source->width = width;
+	source->height = height;
+	source->color_range = AVCOL_RANGE_JPEG;
+	return 0;
+}
+
+static struct SwsContext *make_scaler(int source_width, int source_height, int width, int height,
+				      enum AVPixelFormat format)
+{
+	struct SwsContext *scaler = sws_alloc_context();
+	if (!scaler)
+		return NULL;
+	bool same_size = source_width == width && source_height == height;
+	int ret = av_opt_set_int(scaler, "srcw", source_width, 0);
+	if (ret >= 0)
+		ret = av_opt_set_int(scaler, "srch", source_height, 0);
+	if (ret >= 0)
+		ret = av_opt_set_pixel_fmt(scaler, "src_format", AV_PIX_FMT_BGR0, 0);
+	if (ret >= 0)
+		ret = av_opt_set_int(scaler, "dstw", width, 0);
+	if (ret >= 0)
+		ret = av_opt_set_int(scaler, "dsth", height, 0);
+	if (ret >= 0)
+		ret = av_opt_set_pixel_fmt(scaler, "dst_format", format, 0);
+	/* Same size: only chroma is resampled, the cheap filter is exact
+	 * enough. Another size: a proper scaler. */
+	if (ret >= 0)
+		ret = av_opt_set(scaler, "sws_flags", same_size ? "bilinear" : "bicubic", 0);
+	if (ret >= 0)
+		ret = av_opt_set_int(scaler, "threads", 0, 0); /* one per core */
+	if (ret >= 0)
+		ret = sws_init_context(scaler, NULL, NULL);
+	if (ret >= 0 && format == AV_PIX_FMT_YUV420P) {
+		/* Full-range RGB in, limited-range BT.709 out, as tagged. */
+		const int *bt709 = sws_getCoefficients(SWS_CS_ITU709);
+		ret = sws_setColorspaceDetails(scaler, bt709, 1, bt709, 0, 0, 1 << 16, 1 << 16);
+	}
+	if (ret < 0) {
+		sws_freeContext(scaler);
+		return NULL;
+	}
+	return scaler;
+}
+
+/* The frame at the stream size: the first size is cropped to even, another
+ * size is scaled (the swscale context is kept until the size changes). */
+static int convert_software(struct encoder *encoder, const struct frame *frame, AVFrame *source,
+			    AVFrame *out)
+{
+	bool first_size = frame->width == encoder->input_width && frame->height == encoder->input_height;
+	int source_width = first_size ? encoder->width : frame->width;
+	int source_height = first_size ? encoder->height : frame->height;
+	int ret = wrap_source(frame, source_width, source_height, source);
+	if (ret < 0)
+		return ret;
+	if (!encoder->convert || encoder->convert_width != source_width ||
+	    encoder->convert_height != source_height) {
+		sws_freeContext(encoder->convert);
+		encoder->convert = make_scaler(source_width, source_height, encoder->width,
+					       encoder->height, AV_PIX_FMT_YUV420P);
+		if (!encoder->convert)
+			return AVERROR(EINVAL);
+		encoder->convert_width = source_width;
+		encoder->convert_height = source_height;
+	}
+	/* Reuse the buffer unless the encoder still holds a reference to it. */
+	if (out->buf[0] && !av_frame_is_writable(out))
+		av_frame_unref(out);
+	out->format = AV_PIX_FMT_YUV420P;
+	out->width = encoder->width;
+	out->height = encoder->height;
+	ret = sws_scale_frame(encoder->convert, out, source);
+	if (ret < 0)
+		return ret;
+	out->color_range = AVCOL_RANGE_MPEG;
+	out->colorspace = AVCOL_SPC_BT709;
+	out->color_primaries = AVCOL_PRI_BT709;
+	out->color_trc = AVCOL_TRC_BT709;
+	return 0;
+}
+
+static int convert_vaapi(struct encoder *encoder, const struct frame *frame, AVFrame *source,
+			 AVFrame *out)
+{
+	AVFrame *surface = NULL;
+	const AVFrame *upload_from = source;
+	bool first_size = frame->width == encoder->input_width && frame->height == encoder->input_height;
+	int ret = wrap_source(frame, first_size ? encoder->width : frame->width,
+			      first_size ? encoder->height : frame->height, source);
+	if (ret < 0)
+		goto out;
+	if (!first_size) {
+		if (!encoder->resize || encoder->resize_width != frame->width ||
+		    encoder->resize_height != frame->height) {
+			sws_freeContext(encoder->resize);
+			encoder->resize = make_scaler(frame->width, frame->height, encoder->width,
+						      encoder->height, AV_PIX_FMT_BGR0);
+			if (!encoder->resize) {
+				ret = AVERROR(EINVAL);
+				goto out;
+			}
+			encoder->resize_width = frame->width;
+			encoder->resize_height = frame->height;
+		}
+		if (encoder->resized->buf[0] && !av_frame_is_writable(encoder->resized))
+			av_frame_unref(encoder->resized);
+		encoder->resized->format = AV_PIX_FMT_BGR0;
+		encoder->resized->width = encoder->width;
+		encoder->resized->height = encoder->height;
+		ret = sws_scale_frame(encoder->resize, encoder->resized, source);
+		if (ret < 0)
+			goto out;
+		upload_from = encoder->resized;
+	}
+	surface = av_frame_alloc();
+	if (!surface) {
+		ret = AVERROR(ENOMEM);
+		goto out;
+	}
+	ret = av_hwframe_get_buffer(encoder->upload_frames, surface, 0);
+	if (ret < 0)
+		goto out;
+	ret = av_hwframe_transfer_data(surface, upload_from, 0);
+	if (ret < 0)
+		goto out;
+	surface->pts = encoder->upload_count++;
+	ret = av_buffersrc_add_frame(encoder->buffer_source, surface);
+	if (ret < 0)
+		goto out;
+	/* The converted surface replaces the previous one; the encoder keeps
+	 * its own reference to surfaces it still needs. */
+	av_frame_unref(out);
+	ret = av_buffersink_get_frame(encoder->buffer_sink, out);
+out:
+	av_frame_free(&surface);
+	return ret;
+}
+
+int encoder_convert(struct encoder *encoder, const struct frame *frame, AVFrame *out)
+{
+	AVFrame *source = av_frame_alloc();
+	if (!source)
+		return AVERROR(ENOMEM);
+	int ret = encoder->hw_device ? convert_vaapi(encoder, frame, source, out)
+				     : convert_software(encoder, frame, source, out);
+	av_frame_free(&source);
+	if (ret < 0)
+		LOG_ERR("cannot convert a %dx%d frame for %s: %s", frame->width, frame->height,
+			encoder->codec->name, AV_ERROR_TEXT(ret));
+	return ret;
+}
+
+int encoder_send(struct encoder *encoder, const AVFrame *frame, encoder_packet_sink sink, void *data)
+{
+	int ret = avcodec_send_frame(encoder->context, frame);
+	if (ret < 0) {
+		LOG_ERR("%s: cannot encode: %s", encoder->codec->name, AV_ERROR_TEXT(ret));
+		return ret;
+	}
+	for (;;) {
+		ret = avcodec_receive_packet(encoder->context, encoder->packet);
+		if (ret == AVERROR(EAGAIN) || ret == AVERROR_EOF)
+			return 0;
+		if (ret < 0) {
+			LOG_ERR("%s: cannot encode: %s", encoder->codec->name, AV_ERROR_TEXT(ret));
+			return ret;
+		}
+		ret = sink(data, encoder->packet);
+		av_packet_unref(encoder->packet);
+		if (ret < 0)
+			return ret;
+	}
+}
+
+void encoder_destroy(struct encoder *encoder)
+{
+	if (!encoder)
+		return;
+	avcodec_free_context(&encoder->context);
+	av_packet_free(&encoder->packet);
+	av_frame_free(&encoder->resized);
+	sws_freeContext(encoder->convert);
+	sws_freeContext(encoder->resize);
+	avfilter_graph_free(&encoder->graph);
+	av_buffer_unref(&encoder->upload_frames);
+	av_buffer_unref(&encoder->hw_device);
+	free(encoder);
+}
+
+void encoder_list(void)
+{
+	struct recorder_config config = {.crf = -1, .fps = 60};
+	for (size_t i = 0; i < sizeof(known_encoders) / sizeof(known_encoders[0]); i++) {
+		const AVCodec *codec = avcodec_find_encoder_by_name(known_encoders[i]);
+		if (!codec)
+			continue;
+		if (!is_vaapi(codec)) {
+			printf("%s\t%s (software)\n", codec->name, codec->long_name);
+			continue;
+		}
+		char why[512], node_buffer[64];
+		const char *node = NULL;
+		AVBufferRef *hw_device = NULL;
+		int ret = open_vaapi_device(NULL, &hw_device, &node, node_buffer, sizeof(node_buffer),
+					    why, sizeof(why));
+		if (ret >= 0)
+			ret = probe(codec, hw_device, &config, why, sizeof(why));
+		av_buffer_unref(&hw_device);
+		if (ret >= 0)
+			printf("%s\t%s on %s\n", codec->name, codec->long_name, node);
+		else
+			LOG_INFO("%s is not usable: %s", codec->name, why);
+	}
+}

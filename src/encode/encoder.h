@@ -1,0 +1,60 @@
+#ifndef WLR_ENCODER_H
+#define WLR_ENCODER_H
+
+#include <stdbool.h>
+
+#include <libavcodec/avcodec.h>
+
+#include "frame.h"
+#include "recorder.h"
+
+/* Encoder selection and setup, and the conversion of BGRX frames into what
+ * the encoder takes.
+ *
+ * Selection: with no codec asked for, VA-API (h264_vaapi) is tried on
+ * --device or the first /dev/dri/renderD* node, and checked by opening a
+ * small test encoder; any failure falls back to libx264 with one line saying
+ * why. A codec asked for by name is used or refused: no silent fallback.
+ *
+ * Software path: BGRX -> yuv420p limited range BT.709 with threaded swscale,
+ * libx264 (preset ultrafast, tune zerolatency unless -p overrides them).
+ * VA-API path: BGRX uploaded into a VA-API surface, converted to NV12 on the
+ * GPU by scale_vaapi, encoded by h264_vaapi/hevc_vaapi.
+ *
+ * Odd sizes: the stream size is the frame size rounded down to even (the last
+ * odd column/row is cropped, nothing is scaled). Frames of another size than
+ * the first are scaled to the stream size. */
+
+struct encoder;
+
+/* Picks and configures the encoder, applies the -p KEY=VALUE params (an
+ * unknown key or bad value is an error here). Logs and returns NULL. */
+struct encoder *encoder_create(const struct recorder_config *config);
+
+const char *encoder_name(const struct encoder *encoder);
+enum AVCodecID encoder_codec_id(const struct encoder *encoder);
+
+/* Opens the encoder for frames of `width` x `height` (the first frame). */
+int encoder_open(struct encoder *encoder, int width, int height, AVRational time_base,
+		 bool global_header);
+
+/* The opened codec context (for the muxer's stream parameters). */
+const AVCodecContext *encoder_context(const struct encoder *encoder);
+
+/* Converts `frame` into a frame ready for encoder_send(), stored in `*out`
+ * (which may hold the previous converted frame: it is reused when nothing
+ * else references it). The pts is left to the caller. */
+int encoder_convert(struct encoder *encoder, const struct frame *frame, AVFrame *out);
+
+/* Sends a frame (NULL: flush) and hands every packet that comes out to
+ * `sink`. Returns 0 or a negative AVERROR (from the encoder or the sink). */
+typedef int (*encoder_packet_sink)(void *data, AVPacket *packet);
+int encoder_send(struct encoder *encoder, const AVFrame *frame, encoder_packet_sink sink,
+		 void *data);
+
+void encoder_destroy(struct encoder *encoder);
+
+/* Prints the usable encoders, one per line. */
+void encoder_list(void);
+
+#endif

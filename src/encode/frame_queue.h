@@ -1,0 +1,44 @@
+#ifndef WLR_FRAME_QUEUE_H
+#define WLR_FRAME_QUEUE_H
+
+#include <stdbool.h>
+
+#include "frame.h"
+
+/* A bounded FIFO of frames in front of one consumer thread, backed by a pool
+ * of reusable pixel buffers. The producer never waits: it either gets a free
+ * buffer or the frame is refused. Buffers are reallocated only when a frame
+ * needs more bytes than the buffer holds, so a steady recording allocates
+ * nothing per frame.
+ *
+ * The pool holds `depth` + 1 buffers: `depth` may wait in the queue while the
+ * consumer holds one more (the frame it is encoding, kept as "the most recent
+ * frame" until it pops the next). */
+
+struct frame_queue;
+
+enum frame_queue_event {
+	FRAME_QUEUE_FRAME,  /* a frame was popped */
+	FRAME_QUEUE_KICKED, /* frame_queue_kick() was called, queue empty */
+	FRAME_QUEUE_CLOSED, /* closed and drained */
+};
+
+struct frame_queue *frame_queue_create(int depth);
+void frame_queue_destroy(struct frame_queue *queue);
+
+/* Producer side. Copies `frame` (rows packed to width*4 bytes) and queues it;
+ * false when no buffer is free or the queue is closed. */
+bool frame_queue_push(struct frame_queue *queue, const struct frame *frame);
+
+/* Wakes the consumer without a frame (e.g. a pending still request). */
+void frame_queue_kick(struct frame_queue *queue);
+
+/* No more frames will be pushed; the consumer drains what is queued. */
+void frame_queue_close(struct frame_queue *queue);
+
+/* Consumer side. Blocks until a frame is queued, a kick arrives or the queue
+ * is closed and empty. A popped frame stays valid until it is released. */
+enum frame_queue_event frame_queue_pop(struct frame_queue *queue, struct frame **frame);
+void frame_queue_release(struct frame_queue *queue, struct frame *frame);
+
+#endif

@@ -1,0 +1,258 @@
+#define LOG_MODULE "encode"
+#include "muxer.h"
+
+#include <errno.h>
+#include <stdatomic.h>
+#include <string.h>
+
+#include <libavformat/avformat.h>
+#include <libavutil/opt.h>
+
+#include "log.h"
+
+struct muxer {
+	char *path;
+	AVFormatContext *format;
+	AVStream *stream;
+	AVPacket *held;       /* last packet, waiting for its duration */
+	bool has_held;
+	bool started;
+	bool failed;
+	bool fragmented_mov; /* mp4/mov */
+	_Atomic int64_t bytes_written;
+};
+
+struct container {
+	const char *extension;
+	const char *format_name;
+	bool fragmented;
+};
+
+static const struct container containers[] = {
+	{".mkv", "matroska", false},
+	{".mp4", "mp4", true},
+	{".mov", "mov", true},
+	{".webm", "webm", false},
+};
+
+static const struct container *container_for_path(const char *path)
+{
+	static const struct container stdout_container = {"-", "matroska", false};
+	if (strcmp(path, "-") == 0)
+		return &stdout_container;
+	const char *dot = strrchr(path, '.');
+	const char *slash = strrchr(path, '/');
+	if (!dot || (slash && dot < slash))
+		return NULL;
+	for (size_t i = 0; i < sizeof(containers) / sizeof(containers[0]); i++)
+		if (strcasecmp(dot, containers[i].extension) == 0)
+			return &containers[i];
+	return NULL;
+}
+
+static void log_av_error(const char *what, const char *path, int err)
+{
+	char text[AV_ERROR_MAX_STRING_SIZE];
+	av_strerror(err, text, sizeof(text));
+	LOG_ERR("%s %s: %s", what, path, text);
+}
+
+/* One clear line for the first failure, then silence: the recording is over. */
+static int fail(struct muxer *muxer, const char *what, int err)
+{
+	if (!muxer->failed)
+		log_av_error(what, muxer->path, err);
+	muxer->failed = true;
+	return err;
+}
+
+struct muxer *muxer_create(const char *path, enum AVCodecID codec_id)
+{
+	struct muxer *muxer = NULL;
+	const struct container *container = container_for_path(path);
+	if (!container) {
+		LOG_ERR("%s: unknown container; use a .mkv, .mp4, .mov or .webm file name, or - for Matroska on stdout",
+			path);
+		return NULL;
+	}
+	const AVOutputFormat *oformat = av_guess_format(container->format_name, NULL, NULL);
+	if (!oformat) {
+		LOG_ERR("%s: this FFmpeg has no %s muxer", path, container->format_name);
+		return NULL;
+	}
+	if (avformat_query_codec(oformat, codec_id, FF_COMPLIANCE_NORMAL) != 1) {
+		if (strcmp(container->format_name, "webm") == 0)
+			LOG_ERR("%s: webm needs VP8/VP9/AV1, not %s; use .mkv for H.264/HEVC", path,
+				avcodec_get_name(codec_id));
+		else
+			LOG_ERR("%s: the %s container cannot hold %s", path, container->format_name,
+				avcodec_get_name(codec_id));
+		return NULL;
+	}
+
+	muxer = calloc(1, sizeof(*muxer));
+	if (!muxer)
+		goto fail_nomem;
+	muxer->path = strdup(strcmp(path, "-") == 0 ? "stdout" : path);
+	muxer->held = av_packet_alloc();
+	if (!muxer->path || !muxer->held)
+		goto fail_nomem;
+	int ret = avformat_alloc_output_context2(&muxer->format, oformat, NULL, NULL);
+	if (ret < 0) {
+		log_av_error("cannot set up the muxer for", path, ret);
+		goto fail;
+	}
+	if (container->fragmented) {
+		/* A fragment at each keyframe and at least every second: a crash or
+		 * a full disk loses at most the last second. */
+		ret = av_opt_set(muxer->format->priv_data, "movflags",
+				 "frag_keyframe+empty_moov+default_base_moof", 0);
+		if (ret >= 0)
+			ret = av_opt_set_int(muxer->format->priv_data, "frag_duration", 1000000, 0);
+		if (ret < 0) {
+			log_av_error("cannot set fragmented output for", path, ret);
+			goto fail;
+		}
+	}
+	muxer->fragmented_mov = container->fragmented;
+	const char *url = strcmp(path, "-") == 0 ? "pipe:1" : path;
+	ret = avio_open2(&muxer->format->pb, url, AVIO_FLAG_WRITE, NULL, NULL);
+	if (ret < 0) {
+		log_av_error("cannot open", path, ret);
+		goto fail;
+	}
+	return muxer;
+
+fail_nomem:
+	LOG_ERRNO_P(ENOMEM, "%s", path);
+fail:
+	muxer_destroy(muxer);
+	return NULL;
+}
+
+bool muxer_wants_global_header(const struct muxer *muxer)
+{
+	return muxer->format->oformat->flags & AVFMT_GLOBALHEADER;
+}
+
+int muxer_start(struct muxer *muxer, const AVCodecContext *encoder)
+{
+	muxer->stream = avformat_new_stream(muxer->format, NULL);
+	if (!muxer->stream)
+		return fail(muxer, "cannot add a stream to", AVERROR(ENOMEM));
+	int ret = avcodec_parameters_from_context(muxer->stream->codecpar, encoder);
+	if (ret < 0)
+		return fail(muxer, "cannot describe the stream of", ret);
+	muxer->stream->time_base = encoder->time_base;
+	/* MP4 sample durations are 32-bit: a microsecond timescale would wrap
+	 * after 71 minutes. 90 kHz is the usual video clock. */
+	if (muxer->fragmented_mov && encoder->time_base.den > 90000 * (int64_t)encoder->time_base.num)
+		muxer->stream->time_base = (AVRational){1, 90000};
+	if (encoder->framerate.num > 0)
+		muxer->stream->avg_frame_rate = encoder->framerate;
+	ret = avformat_write_header(muxer->format, NULL);
+	if (ret < 0)
+		return fail(muxer, "cannot write the header of", ret);
+	if (muxer->format->pb->error < 0)
+		return fail(muxer, "cannot write the header of", muxer->format->pb->error);
+	muxer->started = true;
+	muxer->bytes_written = avio_tell(muxer->format->pb);
+	return 0;
+}
+
+AVRational muxer_time_base(const struct muxer *muxer)
+{
+	return muxer->stream->time_base;
+}
+
+static int write_held(struct muxer *muxer, int64_t next_pts)
+{
+	AVPacket *packet = muxer->held;
+	packet->duration = next_pts - packet->pts;
+	if (packet->duration < 1)
+		packet->duration = 1;
+	muxer->has_held = false;
+	/* av_write_frame() takes the packet's reference; the held slot is
+	 * free again either way. */
+	int ret = av_write_frame(muxer->format, packet);
+	av_packet_unref(packet);
+	if (ret < 0)
+		return fail(muxer, "cannot write", ret);
+	if (muxer->format->pb->error < 0)
+		return fail(muxer, "cannot write", muxer->format->pb->error);
+	muxer->bytes_written = avio_tell(muxer->format->pb);
+	return 0;
+}
+
+int muxer_write(struct muxer *muxer, AVPacket *packet, AVRational time_base)
+{
+	if (muxer->failed)
+		return AVERROR(EIO);
+	av_packet_rescale_ts(packet, time_base, muxer->stream->time_base);
+	packet->stream_index = muxer->stream->index;
+	if (muxer->has_held) {
+		if (packet->pts <= muxer->held->pts) {
+			av_packet_unref(packet);
+			return fail(muxer, "non-increasing timestamps for", AVERROR_BUG);
+		}
+		int ret = write_held(muxer, packet->pts);
+		if (ret < 0) {
+			av_packet_unref(packet);
+			return ret;
+		}
+	}
+	av_packet_move_ref(muxer->held, packet);
+	muxer->has_held = true;
+	return 0;
+}
+
+int muxer_finish(struct muxer *muxer, int64_t end_pts, AVRational time_base)
+{
+	int ret = 0;
+	if (muxer->started && !muxer->failed) {
+		if (muxer->has_held)
+			ret = write_held(muxer, av_rescale_q(end_pts, time_base, muxer->stream->time_base));
+		if (ret >= 0) {
+			ret = av_write_trailer(muxer->format);
+			if (ret < 0)
+				fail(muxer, "cannot finish", ret);
+		}
+	}
+	if (muxer->format && muxer->format->pb) {
+		if (muxer->format->pb->error < 0 && !muxer->failed)
+			fail(muxer, "cannot write", muxer->format->pb->error);
+		muxer->bytes_written = avio_tell(muxer->format->pb);
+		int close_ret = avio_closep(&muxer->format->pb);
+		if (close_ret < 0)
+			fail(muxer, "cannot close", close_ret);
+	}
+	if (!muxer->started) {
+		LOG_ERR("%s: no frame was recorded", muxer->path);
+		return AVERROR(ENODATA);
+	}
+	return muxer->failed ? AVERROR(EIO) : 0;
+}
+
+bool muxer_failed(const struct muxer *muxer)
+{
+	return muxer->failed;
+}
+
+int64_t muxer_bytes_written(const struct muxer *muxer)
+{
+	return muxer->bytes_written;
+}
+
+void muxer_destroy(struct muxer *muxer)
+{
+	if (!muxer)
+		return;
+	if (muxer->format) {
+		if (muxer->format->pb)
+			avio_closep(&muxer->format->pb);
+		avformat_free_context(muxer->format);
+	}
+	av_packet_free(&muxer->held);
+	free(muxer->path);
+	free(muxer);
+}

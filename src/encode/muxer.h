@@ -1,0 +1,48 @@
+#ifndef WLR_MUXER_H
+#define WLR_MUXER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <libavcodec/avcodec.h>
+
+/* libavformat output of one video stream. The container comes from the file
+ * extension: .mkv, .mp4, .mov (both fragmented, so an interrupted file still
+ * plays), .webm (VP8/VP9/AV1 only), or "-" for Matroska on stdout.
+ *
+ * Packets are held back by one so that each gets the exact duration up to the
+ * next one, and the last one lasts until the end time given to muxer_finish():
+ * the container duration is the recording's real length. Any write error
+ * stops the muxer for good; muxer_failed() then reports it. */
+
+struct muxer;
+
+/* Checks the extension and that the container accepts `codec_id`, and opens
+ * (creates) the output so an unwritable path fails at once. */
+struct muxer *muxer_create(const char *path, enum AVCodecID codec_id);
+
+/* Whether the encoder must put its headers in extradata. */
+bool muxer_wants_global_header(const struct muxer *muxer);
+
+/* Adds the stream from the opened encoder and writes the header. */
+int muxer_start(struct muxer *muxer, const AVCodecContext *encoder);
+
+/* The stream time base, valid after muxer_start() (Matroska: 1/1000). */
+AVRational muxer_time_base(const struct muxer *muxer);
+
+/* Takes a packet whose timestamps are in `time_base`; pts must be strictly
+ * increasing in the stream time base. Returns 0 or a negative AVERROR. */
+int muxer_write(struct muxer *muxer, AVPacket *packet, AVRational time_base);
+
+/* Writes the held packet lasting until `end_pts` (in `time_base`), the
+ * trailer (unless the muxer failed or never started) and closes the output.
+ * Returns 0 when the file is complete. */
+int muxer_finish(struct muxer *muxer, int64_t end_pts, AVRational time_base);
+
+bool muxer_failed(const struct muxer *muxer);
+int64_t muxer_bytes_written(const struct muxer *muxer);
+
+/* Frees everything; closes the output without a trailer if still open. */
+void muxer_destroy(struct muxer *muxer);
+
+#endif

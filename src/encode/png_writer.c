@@ -1,0 +1,138 @@
+#define LOG_MODULE "png"
+#include "png_writer.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <png.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "log.h"
+
+struct png_error_state {
+	char message[256];
+};
+
+static void on_png_error(png_structp png, png_const_charp message)
+{
+	struct png_error_state *state = png_get_error_ptr(png);
+	snprintf(state->message, sizeof(state->message), "%s", message);
+	png_longjmp(png, 1);
+}
+
+static void on_png_warning(png_structp png, png_const_charp message)
+{
+	(void)png;
+	LOG_WARN("libpng: %s", message);
+}
+
+/* Everything that may longjmp lives here, with no locals that change after
+ * setjmp, so the caller owns all cleanup. */
+static int encode_png(png_structp png, png_infop info, FILE *file, const struct frame *frame)
+{
+	if (setjmp(png_jmpbuf(png)))
+		return -EIO;
+	png_init_io(png, file);
+	png_set_IHDR(png, info, (png_uint_32)frame->width, (png_uint_32)frame->height, 8,
+		     PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
+		     PNG_FILTER_TYPE_DEFAULT);
+	/* Level 1 with the SUB filter: ~3x faster than the defaults at 1080p
+	 * for a few percent more bytes. */
+	png_set_compression_level(png, 1);
+	png_set_filter(png, PNG_FILTER_TYPE_BASE, PNG_FILTER_SUB);
+	png_write_info(png, info);
+	/* Memory holds B,G,R,X: libpng swaps to RGB and drops the 4th byte. */
+	png_set_bgr(png);
+	png_set_filler(png, 0, PNG_FILLER_AFTER);
+	for (int y = 0; y < frame->height; y++)
+		png_write_row(png, frame->data + (size_t)frame->stride * (size_t)y);
+	png_write_end(png, NULL);
+	return 0;
+}
+
+int png_write_frame(const char *path, const struct frame *frame)
+{
+	int ret = 0;
+	FILE *file = NULL;
+	png_structp png = NULL;
+	png_infop info = NULL;
+	struct png_error_state error_state = {{0}};
+	char *tmp_path = NULL;
+
+	if (!frame || !frame->data || frame->width <= 0 || frame->height <= 0 ||
+	    frame->stride < frame->width * 4) {
+		LOG_ERR("%s: no valid frame to write", path);
+		return -EINVAL;
+	}
+	/* O_EXCL with a fresh name rather than mkstemp(): the file then gets
+	 * the usual 0666 & ~umask mode without touching the process umask. */
+	static atomic_uint counter;
+	int fd = -1;
+	for (int attempt = 0; fd < 0 && attempt < 16; attempt++) {
+		free(tmp_path);
+		unsigned suffix = ((unsigned)getpid() * 2654435761u) ^ (atomic_fetch_add(&counter, 1) * 40503u) ^
+				  (unsigned)attempt;
+		if (asprintf(&tmp_path, "%s.tmp-%06x", path, suffix & 0xffffff) < 0) {
+			tmp_path = NULL;
+			ret = -ENOMEM;
+			LOG_ERRNO_P(ENOMEM, "%s", path);
+			goto out;
+		}
+		fd = open(tmp_path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+		if (fd < 0 && errno != EEXIST)
+			break;
+	}
+	if (fd < 0) {
+		ret = -errno;
+		LOG_ERRNO("cannot create %s", tmp_path);
+		free(tmp_path);
+		tmp_path = NULL; /* nothing to unlink */
+		goto out;
+	}
+	file = fdopen(fd, "wb");
+	if (!file) {
+		ret = -errno;
+		LOG_ERRNO("%s", tmp_path);
+		close(fd);
+		goto out;
+	}
+	png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &error_state, on_png_error,
+				      on_png_warning);
+	if (png)
+		info = png_create_info_struct(png);
+	if (!png || !info) {
+		ret = -ENOMEM;
+		LOG_ERR("%s: cannot create the libpng writer", path);
+		goto out;
+	}
+	errno = 0; /* a failed fwrite inside libpng leaves the reason here */
+	if (encode_png(png, info, file, frame) < 0) {
+		ret = errno ? -errno : -EIO;
+		LOG_ERR("%s: writing PNG failed: %s", tmp_path, error_state.message);
+		goto out;
+	}
+	FILE *closing = file;
+	file = NULL;
+	if (fclose(closing) != 0) {
+		ret = -errno;
+		LOG_ERRNO("%s: write", tmp_path);
+		goto out;
+	}
+	if (rename(tmp_path, path) < 0) {
+		ret = -errno;
+		LOG_ERRNO("cannot rename %s to %s", tmp_path, path);
+		goto out;
+	}
+out:
+	if (png)
+		png_destroy_write_struct(&png, info ? &info : NULL);
+	if (file)
+		fclose(file);
+	if (ret < 0 && tmp_path)
+		unlink(tmp_path);
+	free(tmp_path);
+	return ret;
+}

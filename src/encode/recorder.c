@@ -1,0 +1,411 @@
+#define LOG_MODULE "encode"
+#include "recorder.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include <libavutil/log.h>
+#include <libavutil/mathematics.h>
+
+#include "encoder.h"
+#include "frame_queue.h"
+#include "log.h"
+#include "muxer.h"
+#include "png_writer.h"
+
+#define DEFAULT_QUEUE_DEPTH 4
+#define DEFAULT_FPS 60.0
+
+struct recorder {
+	char *path;
+	bool to_stdout;
+	bool cfr;
+	double fps;
+	struct frame_queue *queue;
+	struct encoder *encoder;
+	struct muxer *muxer;
+	char encoder_name[64];
+	int event_fd;
+	pthread_t thread;
+	bool thread_started;
+	atomic_bool failed;
+	atomic_bool seen_frame;
+	atomic_uint_fast64_t frames_submitted, frames_dropped, frames_encoded;
+
+	pthread_mutex_t still_mutex;
+	char *still_path; /* pending still request */
+
+	/* Set by recorder_finish() before the queue is closed. */
+	int64_t end_pts_ns;
+
+	/* Encoder thread only. */
+	bool started;
+	int64_t first_pts_ns;
+	AVRational time_base;       /* encoder: 1/1000000 (VFR) or 1/fps (CFR) */
+	AVRational stream_time_base;
+	AVFrame *current;           /* the most recent converted frame */
+	struct frame *held;         /* ...and its pixels, for still requests */
+	int64_t last_pts;           /* of the last frame given to the encoder */
+	int64_t last_stream_pts;
+	bool any_sent;
+	int64_t next_slot;          /* CFR: the next 1/fps slot to fill */
+	bool current_pending;       /* CFR: `current` not yet encoded */
+};
+
+static void mark_failed(struct recorder *recorder)
+{
+	if (atomic_exchange(&recorder->failed, true))
+		return;
+	uint64_t one = 1;
+	if (write(recorder->event_fd, &one, sizeof(one)) != sizeof(one))
+		LOG_ERRNO("cannot signal the encoder failure");
+}
+
+static int write_packet(void *data, AVPacket *packet)
+{
+	struct recorder *recorder = data;
+	return muxer_write(recorder->muxer, packet, recorder->time_base);
+}
+
+static int send_current(struct recorder *recorder, int64_t pts)
+{
+	recorder->current->pts = pts;
+	int ret = encoder_send(recorder->encoder, recorder->current, write_packet, recorder);
+	if (ret < 0)
+		return ret;
+	recorder->last_pts = pts;
+	recorder->any_sent = true;
+	recorder->current_pending = false;
+	atomic_fetch_add(&recorder->frames_encoded, 1);
+	return 0;
+}
+
+static int start_stream(struct recorder *recorder, const struct frame *frame)
+{
+	recorder->first_pts_ns = frame->pts_ns;
+	recorder->time_base = recorder->cfr ? av_inv_q(av_d2q(recorder->fps, 1001000))
+					    : (AVRational){1, 1000000};
+	int ret = encoder_open(recorder->encoder, frame->width, frame->height, recorder->time_base,
+			       muxer_wants_global_header(recorder->muxer));
+	if (ret < 0)
+		return ret;
+	/* The header needs the size and the codec's extradata, known only now. */
+	ret = muxer_start(recorder->muxer, encoder_context(recorder->encoder));
+	if (ret < 0)
+		return ret;
+	recorder->stream_time_base = muxer_time_base(recorder->muxer);
+	recorder->last_stream_pts = INT64_MIN;
+	recorder->started = true;
+	if (frame->width % 2 || frame->height % 2)
+		LOG_INFO("%dx%d is odd: recording %dx%d (last column/row cropped)", frame->width,
+			 frame->height, frame->width & ~1, frame->height & ~1);
+	return 0;
+}
+
+/* VFR: the frame's own time, made strictly increasing after the container's
+ * rounding (Matroska counts milliseconds): a frame that would land on the
+ * tick of the previous one is moved to the next tick, never dropped. */
+static int encode_vfr(struct recorder *recorder, const struct frame *frame)
+{
+	int64_t pts = av_rescale_q(frame->pts_ns - recorder->first_pts_ns, (AVRational){1, 1000000000},
+				   recorder->time_base);
+	int64_t stream_pts = av_rescale_q(pts, recorder->time_base, recorder->stream_time_base);
+	if (recorder->any_sent && stream_pts <= recorder->last_stream_pts) {
+		stream_pts = recorder->last_stream_pts + 1;
+		pts = av_rescale_q_rnd(stream_pts, recorder->stream_time_base, recorder->time_base,
+				       AV_ROUND_UP);
+	}
+	if (recorder->any_sent && pts <= recorder->last_pts)
+		pts = recorder->last_pts + 1;
+	int ret = encoder_convert(recorder->encoder, frame, recorder->current);
+	if (ret < 0)
+		return ret;
+	ret = send_current(recorder, pts);
+	if (ret < 0)
+		return ret;
+	recorder->last_stream_pts = av_rescale_q(pts, recorder->time_base, recorder->stream_time_base);
+	return 0;
+}
+
+/* CFR: fill every 1/fps slot up to (not including) `slot` with the current
+ * frame, repeating it as needed. */
+static int fill_slots_until(struct recorder *recorder, int64_t slot)
+{
+	while (recorder->next_slot < slot) {
+		int ret = send_current(recorder, recorder->next_slot);
+		if (ret < 0)
+			return ret;
+		recorder->next_slot++;
+	}
+	return 0;
+}
+
+/* CFR: a frame goes into the slot nearest its time. Gaps are filled with the
+ * previous frame; of several frames in one slot the first is encoded and the
+ * later ones replace it as the picture for the following slots. */
+static int encode_cfr(struct recorder *recorder, const struct frame *frame)
+{
+	int64_t slot = av_rescale_q(frame->pts_ns - recorder->first_pts_ns,
+				    (AVRational){1, 1000000000}, recorder->time_base);
+	int ret = 0;
+	if (recorder->any_sent || recorder->current_pending)
+		ret = fill_slots_until(recorder, slot);
+	if (ret < 0)
+		return ret;
+	ret = encoder_convert(recorder->encoder, frame, recorder->current);
+	if (ret < 0)
+		return ret;
+	recorder->current_pending = true;
+	if (slot >= recorder->next_slot) {
+		recorder->next_slot = slot;
+		ret = send_current(recorder, recorder->next_slot);
+		recorder->next_slot++;
+	}
+	return ret;
+}
+
+static int encode_frame(struct recorder *recorder, const struct frame *frame)
+{
+	if (!recorder->started) {
+		int ret = start_stream(recorder, frame);
+		if (ret < 0)
+			return ret;
+	}
+	return recorder->cfr ? encode_cfr(recorder, frame) : encode_vfr(recorder, frame);
+}
+
+/* The end of the last frame in the encoder time base. An end at or before
+ * the last frame (or none) gives the last frame one frame interval. */
+static int64_t end_pts(struct recorder *recorder)
+{
+	int64_t end = av_rescale_q(recorder->end_pts_ns - recorder->first_pts_ns,
+				   (AVRational){1, 1000000000}, recorder->time_base);
+	if (end <= recorder->last_pts)
+		end = recorder->last_pts +
+		      (recorder->cfr ? 1 : av_rescale_q(1, av_inv_q(av_d2q(recorder->fps, 1001000)),
+							recorder->time_base));
+	return end;
+}
+
+static int finish_stream(struct recorder *recorder)
+{
+	int ret = 0;
+	if (recorder->started && !atomic_load(&recorder->failed)) {
+		if (recorder->cfr) {
+			int64_t end = end_pts(recorder);
+			if (recorder->current_pending && end <= recorder->next_slot)
+				end = recorder->next_slot + 1;
+			ret = fill_slots_until(recorder, end);
+		}
+		if (ret >= 0)
+			ret = encoder_send(recorder->encoder, NULL, write_packet, recorder);
+	}
+	int64_t end = recorder->started ? end_pts(recorder) : 0;
+	if (recorder->cfr && end < recorder->next_slot)
+		end = recorder->next_slot;
+	int mux_ret = muxer_finish(recorder->muxer, end, recorder->time_base);
+	if (ret >= 0)
+		ret = mux_ret;
+	return ret;
+}
+
+static void write_pending_still(struct recorder *recorder)
+{
+	if (!recorder->held)
+		return;
+	pthread_mutex_lock(&recorder->still_mutex);
+	char *path = recorder->still_path;
+	recorder->still_path = NULL;
+	pthread_mutex_unlock(&recorder->still_mutex);
+	if (!path)
+		return;
+	if (png_write_frame(path, recorder->held) == 0)
+		LOG_INFO("wrote %s", path);
+	free(path);
+}
+
+static void *encoder_thread(void *data)
+{
+	struct recorder *recorder = data;
+	for (;;) {
+		struct frame *frame;
+		enum frame_queue_event event = frame_queue_pop(recorder->queue, &frame);
+		if (event == FRAME_QUEUE_CLOSED)
+			break;
+		if (event == FRAME_QUEUE_FRAME) {
+			/* After a failure frames are still taken (and stills
+			 * served) but no longer encoded. */
+			if (!atomic_load(&recorder->failed) && encode_frame(recorder, frame) < 0)
+				mark_failed(recorder);
+			frame_queue_release(recorder->queue, recorder->held);
+			recorder->held = frame;
+		}
+		write_pending_still(recorder);
+	}
+	if (finish_stream(recorder) < 0)
+		mark_failed(recorder);
+	write_pending_still(recorder);
+	frame_queue_release(recorder->queue, recorder->held);
+	recorder->held = NULL;
+	return NULL;
+}
+
+static void recorder_destroy(struct recorder *recorder)
+{
+	if (!recorder)
+		return;
+	muxer_destroy(recorder->muxer);
+	encoder_destroy(recorder->encoder);
+	frame_queue_destroy(recorder->queue);
+	av_frame_free(&recorder->current);
+	if (recorder->event_fd >= 0)
+		close(recorder->event_fd);
+	pthread_mutex_destroy(&recorder->still_mutex);
+	free(recorder->still_path);
+	free(recorder->path);
+	free(recorder);
+}
+
+static void quiet_ffmpeg(void)
+{
+	/* libav* talk on stderr at "info" (x264's CPU flags...); only their
+	 * errors matter unless we are debugging. */
+	av_log_set_level(log_get_level() >= LOG_LEVEL_DEBUG ? AV_LOG_VERBOSE : AV_LOG_ERROR);
+}
+
+struct recorder *recorder_create(const struct recorder_config *config)
+{
+	quiet_ffmpeg();
+	if (!config->path) {
+		LOG_ERR("no output file");
+		return NULL;
+	}
+	if (config->fps < 0 || config->queue_depth < 0 || config->bitrate < 0) {
+		LOG_ERR("invalid recording settings (fps %g, queue depth %d, bitrate %lld)",
+			config->fps, config->queue_depth, (long long)config->bitrate);
+		return NULL;
+	}
+	struct recorder *recorder = calloc(1, sizeof(*recorder));
+	if (!recorder) {
+		LOG_ERRNO("recorder");
+		return NULL;
+	}
+	recorder->event_fd = -1;
+	pthread_mutex_init(&recorder->still_mutex, NULL);
+	recorder->path = strdup(config->path);
+	recorder->to_stdout = strcmp(config->path, "-") == 0;
+	recorder->cfr = config->cfr;
+	recorder->fps = config->fps > 0 ? config->fps : DEFAULT_FPS;
+	recorder->current = av_frame_alloc();
+	if (!recorder->path || !recorder->current) {
+		LOG_ERRNO_P(ENOMEM, "recorder");
+		goto fail;
+	}
+	recorder->event_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (recorder->event_fd < 0) {
+		LOG_ERRNO("eventfd");
+		goto fail;
+	}
+	recorder->encoder = encoder_create(config);
+	if (!recorder->encoder)
+		goto fail;
+	snprintf(recorder->encoder_name, sizeof(recorder->encoder_name), "%s",
+		 encoder_name(recorder->encoder));
+	recorder->muxer = muxer_create(config->path, encoder_codec_id(recorder->encoder));
+	if (!recorder->muxer)
+		goto fail;
+	recorder->queue = frame_queue_create(config->queue_depth > 0 ? config->queue_depth
+								     : DEFAULT_QUEUE_DEPTH);
+	if (!recorder->queue)
+		goto fail;
+	int err = pthread_create(&recorder->thread, NULL, encoder_thread, recorder);
+	if (err) {
+		LOG_ERRNO_P(err, "cannot start the encoder thread");
+		goto fail;
+	}
+	recorder->thread_started = true;
+	return recorder;
+fail:
+	/* The output was created by muxer_create(); do not leave an empty file. */
+	if (recorder->muxer && !recorder->to_stdout)
+		unlink(recorder->path);
+	recorder_destroy(recorder);
+	return NULL;
+}
+
+bool recorder_submit(struct recorder *recorder, const struct frame *frame)
+{
+	atomic_fetch_add(&recorder->frames_submitted, 1);
+	if (atomic_load(&recorder->failed))
+		return false;
+	if (!frame_queue_push(recorder->queue, frame)) {
+		atomic_fetch_add(&recorder->frames_dropped, 1);
+		return false;
+	}
+	atomic_store(&recorder->seen_frame, true);
+	return true;
+}
+
+bool recorder_request_still(struct recorder *recorder, const char *path)
+{
+	if (!atomic_load(&recorder->seen_frame))
+		return false;
+	char *copy = strdup(path);
+	if (!copy) {
+		LOG_ERRNO("still request");
+		return false;
+	}
+	pthread_mutex_lock(&recorder->still_mutex);
+	free(recorder->still_path);
+	recorder->still_path = copy;
+	pthread_mutex_unlock(&recorder->still_mutex);
+	frame_queue_kick(recorder->queue);
+	return true;
+}
+
+int recorder_get_fd(struct recorder *recorder)
+{
+	return recorder->event_fd;
+}
+
+bool recorder_failed(struct recorder *recorder)
+{
+	return atomic_load(&recorder->failed);
+}
+
+void recorder_get_stats(struct recorder *recorder, struct recorder_stats *stats)
+{
+	memset(stats, 0, sizeof(*stats));
+	stats->frames_submitted = atomic_load(&recorder->frames_submitted);
+	stats->frames_dropped = atomic_load(&recorder->frames_dropped);
+	stats->frames_encoded = atomic_load(&recorder->frames_encoded);
+	stats->bytes_written = (uint64_t)muxer_bytes_written(recorder->muxer);
+	snprintf(stats->encoder, sizeof(stats->encoder), "%s", recorder->encoder_name);
+}
+
+int recorder_finish(struct recorder *recorder, int64_t end_pts_ns)
+{
+	if (!recorder)
+		return 0;
+	recorder->end_pts_ns = end_pts_ns;
+	frame_queue_close(recorder->queue);
+	if (recorder->thread_started)
+		pthread_join(recorder->thread, NULL);
+	int ret = atomic_load(&recorder->failed) ? -1 : 0;
+	if (!recorder->started && !recorder->to_stdout)
+		unlink(recorder->path); /* no frame: remove the empty file */
+	recorder_destroy(recorder);
+	return ret;
+}
+
+void recorder_list_encoders(void)
+{
+	quiet_ffmpeg();
+	encoder_list();
+}
