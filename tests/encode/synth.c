@@ -1,0 +1,128 @@
+#include "synth.h"
+
+#include <string.h>
+#include <time.h>
+#include <math.h>
+
+void synth_pixel(int index, int width, int height, int x, int y, uint8_t rgb[3])
+{
+	int box_x = (index * 7) % (width > 60 ? width - 48 : 1);
+	int box_y = (index * 5) % (height > 60 ? height - 48 : 1);
+	if (x >= box_x && x < box_x + 48 && y >= box_y && y < box_y + 48) {
+		rgb[0] = 200;
+		rgb[1] = (uint8_t)(60 + (index * 3) % 100);
+		rgb[2] = 90;
+		return;
+	}
+	rgb[0] = (uint8_t)(x * 255 / (width > 1 ? width - 1 : 1));
+	rgb[1] = (uint8_t)(y * 255 / (height > 1 ? height - 1 : 1));
+	rgb[2] = (uint8_t)(64 + abs((x + y + index * 2) % 256 - 128));
+}
+
+struct frame *synth_frame(int index, int width, int height, int stride, int64_t pts_ns)
+{
+	struct frame *frame = calloc(1, sizeof(*frame));
+	CHECK(frame);
+	frame->width = width;
+	frame->height = height;
+	frame->stride = stride ? stride : width * 4;
+	frame->pts_ns = pts_ns;
+	frame->data = malloc((size_t)frame->stride * (size_t)height);
+	CHECK(frame->data);
+	for (int y = 0; y < height; y++) {
+		uint8_t *row = frame->data + (size_t)y * (size_t)frame->stride;
+		for (int x = 0; x < width; x++) {
+			uint8_t rgb[3];
+			synth_pixel(index, width, height, x, y, rgb);
+			row[x * 4 + 0] = rgb[2];
+			row[x * 4 + 1] = rgb[1];
+			row[x * 4 + 2] = rgb[0];
+			row[x * 4 + 3] = (uint8_t)(x * 13 + y); /* X byte: garbage */
+		}
+	}
+	return frame;
+}
+
+void synth_frame_free(struct frame *frame)
+{
+	if (!frame)
+		return;
+	free(frame->data);
+	free(frame);
+}
+
+void synth_expected(int index, int width, int height, int crop_width, int crop_height,
+		    struct rgb_image *out)
+{
+	out->width = crop_width;
+	out->height = crop_height;
+	out->rgb = malloc((size_t)crop_width * (size_t)crop_height * 3);
+	CHECK(out->rgb);
+	for (int y = 0; y < crop_height; y++)
+		for (int x = 0; x < crop_width; x++)
+			synth_pixel(index, width, height, x, y,
+				    out->rgb + ((size_t)y * (size_t)crop_width + (size_t)x) * 3);
+}
+
+const char *synth_tmpdir(void)
+{
+	static char dir[256];
+	if (!dir[0]) {
+		const char *base = getenv("TMPDIR");
+		snprintf(dir, sizeof(dir), "%s/wlr-encode-XXXXXX", base ? base : "/tmp");
+		CHECK(mkdtemp(dir));
+	}
+	return dir;
+}
+
+char *synth_path(const char *name)
+{
+	char *path;
+	CHECK(asprintf(&path, "%s/%s", synth_tmpdir(), name) > 0);
+	return path;
+}
+
+struct recorder_config synth_config(const char *path)
+{
+	return (struct recorder_config){
+		.path = path,
+		.codec = "libx264",
+		.crf = 18,
+		.fps = 60,
+	};
+}
+
+int synth_record(const struct recorder_config *config, int width, int height, int count,
+		 const int64_t *pts_ns, int64_t end_ns, struct recorder_stats *stats)
+{
+	struct recorder *recorder = recorder_create(config);
+	if (!recorder)
+		return -100;
+	for (int i = 0; i < count; i++) {
+		struct frame *frame = synth_frame(i, width, height, 0, pts_ns[i]);
+		/* The recorder never waits; the test does, so no frame is lost. */
+		while (!recorder_submit(recorder, frame)) {
+			CHECK(!recorder_failed(recorder));
+			nanosleep(&(struct timespec){0, 2000000}, NULL);
+		}
+		synth_frame_free(frame);
+	}
+	if (stats)
+		recorder_get_stats(recorder, stats);
+	return recorder_finish(recorder, end_ns);
+}
+
+double synth_min_psnr(const struct decoded_video *video, int width, int height)
+{
+	double lowest = INFINITY;
+	for (int i = 0; i < video->frame_count; i++) {
+		struct rgb_image expected;
+		synth_expected(i, width, height, video->frames[i].image.width,
+			       video->frames[i].image.height, &expected);
+		double psnr = media_psnr(&video->frames[i].image, &expected);
+		if (psnr < lowest)
+			lowest = psnr;
+		media_rgb_image_free(&expected);
+	}
+	return lowest;
+}

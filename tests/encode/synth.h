@@ -1,0 +1,52 @@
+#ifndef WLR_TEST_SYNTH_H
+#define WLR_TEST_SYNTH_H
+
+/* Deterministic synthetic frames for the encoder tests, and small helpers. */
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "frame.h"
+#include "media.h"
+#include "recorder.h"
+
+#define CHECK(cond)                                                                          \
+	do {                                                                                 \
+		if (!(cond)) {                                                               \
+			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
+			exit(1);                                                             \
+		}                                                                            \
+	} while (0)
+
+#define NS_PER_MS INT64_C(1000000)
+
+/* The RGB of pixel (x, y) of frame `index` of a width x height sequence:
+ * smooth gradients plus a 48x48 box moving with the index. */
+void synth_pixel(int index, int width, int height, int x, int y, uint8_t rgb[3]);
+
+/* A BGRX frame (stride may be larger than width*4) filled from synth_pixel. */
+struct frame *synth_frame(int index, int width, int height, int stride, int64_t pts_ns);
+void synth_frame_free(struct frame *frame);
+
+/* The expected RGB image of the top-left crop_width x crop_height pixels. */
+void synth_expected(int index, int width, int height, int crop_width, int crop_height,
+		    struct rgb_image *out);
+
+/* A fresh temporary directory (removed at exit is left to the OS). */
+const char *synth_tmpdir(void);
+/* synth_tmpdir()/name in a static buffer of its own per call slot. */
+char *synth_path(const char *name);
+
+struct recorder_config synth_config(const char *path);
+
+/* Submits `count` frames at pts_ns[i] (content index i) and finishes at
+ * end_ns; the recorder must accept every frame (waits when the queue is full). */
+int synth_record(const struct recorder_config *config, int width, int height, int count,
+		 const int64_t *pts_ns, int64_t end_ns, struct recorder_stats *stats);
+
+/* Checks the decoded video against the synthetic frames, returns the lowest PSNR. */
+double synth_min_psnr(const struct decoded_video *video, int width, int height);
+
+#endif

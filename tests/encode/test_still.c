@@ -1,0 +1,44 @@
+/* A still request during a recording writes one of the recorded frames
+ * exactly (the most recent one the encoder thread holds). */
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "synth.h"
+
+int main(void)
+{
+	struct recorder_config config = synth_config(synth_path("rec.mkv"));
+	struct recorder *recorder = recorder_create(&config);
+	CHECK(recorder);
+	char *still = synth_path("still.png");
+	CHECK(!recorder_request_still(recorder, still)); /* no frame yet */
+	for (int i = 0; i < 5; i++) {
+		struct frame *frame = synth_frame(i, 320, 240, 0, (int64_t)i * 30 * NS_PER_MS);
+		while (!recorder_submit(recorder, frame))
+			nanosleep(&(struct timespec){0, 2000000}, NULL);
+		synth_frame_free(frame);
+	}
+	CHECK(recorder_request_still(recorder, still));
+	/* Written by the encoder thread, at the latest when the recording ends. */
+	for (int i = 0; i < 200 && access(still, F_OK) != 0; i++)
+		nanosleep(&(struct timespec){0, 10000000}, NULL);
+	CHECK(recorder_finish(recorder, 200 * NS_PER_MS) == 0);
+
+	struct rgb_image image;
+	CHECK(media_read_png(still, &image) == 0);
+	int match = -1;
+	for (int i = 0; i < 5 && match < 0; i++) {
+		struct rgb_image expected;
+		synth_expected(i, 320, 240, 320, 240, &expected);
+		if (image.width == 320 && image.height == 240 &&
+		    memcmp(image.rgb, expected.rgb, 320 * 240 * 3) == 0)
+			match = i;
+		media_rgb_image_free(&expected);
+	}
+	printf("still shows frame %d\n", match);
+	CHECK(match >= 0);
+	media_rgb_image_free(&image);
+	free(still);
+	return 0;
+}
