@@ -60,7 +60,7 @@ start() {
 # State letter of a process from /proc (empty when it is gone).
 process_state() {
 	local stat
-	stat=$(cat "/proc/$1/stat" 2>/dev/null) || return 0
+	read -r stat 2>/dev/null <"/proc/$1/stat" || return 0
 	stat=${stat##*) }
 	printf '%s' "${stat%% *}"
 }
@@ -76,7 +76,7 @@ is_running() {
 group_alive() {
 	local stat_file stat fields
 	for stat_file in /proc/[0-9]*/stat; do
-		stat=$(cat "$stat_file" 2>/dev/null) || continue
+		read -r stat 2>/dev/null <"$stat_file" || continue
 		stat=${stat##*) }
 		read -r -a fields <<<"$stat"
 		# fields: state ppid pgrp ...
@@ -178,6 +178,22 @@ write_weston_ini() {
 			printf '\n[screen-share]\ncommand=%s\nstart-on-startup=true\n' "$command"
 		fi
 	} >"$file"
+}
+
+# start_weston NAME ARG...: starts Weston like start does, without meson's
+# MALLOC_PERTURB_: Weston 10 presents a first frame from uninitialised
+# malloc memory (seen: solid 0x5d5d5d with MALLOC_PERTURB_=162 in both the
+# wayland backend and screen-share), which glibc otherwise hands out zeroed,
+# i.e. black. wl-record keeps the variable (see perturb_env).
+start_weston() {
+	local name=$1
+	shift
+	start "$name" env -u MALLOC_PERTURB_ weston "$@"
+}
+
+# Prefix for commands Weston runs for us, giving them back MALLOC_PERTURB_.
+perturb_env() {
+	printf 'env MALLOC_PERTURB_=%s' "${MALLOC_PERTURB_:-0}"
 }
 
 require_weston() {

@@ -10,19 +10,20 @@ require_weston
 W=480
 H=360
 
-# share_case NAME BACKGROUND_RGB: starts Weston with the share pointed at
-# wl-record --screenshot and weston-simple-shm as a client; leaves the PNG
-# at $TEST_DIR/NAME.png and wl-record's exit status checked.
+# share_case NAME BACKGROUND_RGB [WL_RECORD_OPTION...]: starts Weston with
+# the share pointed at wl-record --screenshot and weston-simple-shm as a
+# client; leaves the PNG at $TEST_DIR/NAME.png, wl-record's status checked.
 share_case() {
 	local name=$1 background=$2
+	shift 2
 	local png="$TEST_DIR/$name.png" status_file="$TEST_DIR/$name.status"
 	local socket="weston-$name"
 	# /bin/sh -c runs this; the status file tells the test how it ended.
-	local command="$WL_RECORD --screenshot --timeout 10 $png 2>$TEST_DIR/wl-record-$name.log; echo \$? >$status_file"
+	local command="$(perturb_env) $WL_RECORD --screenshot --timeout 10 $* $png 2>$TEST_DIR/wl-record-$name.log; echo \$? >$status_file"
 	write_weston_ini "$TEST_DIR/$name.ini" "0xff$background" "$command"
 
 	log "case $name: Weston ${W}x$H, background $background"
-	start "weston-$name" weston --backend=headless-backend.so --use-pixman --width="$W" \
+	start_weston "weston-$name" --backend=headless-backend.so --use-pixman --width="$W" \
 		--height="$H" --socket="$socket" --config="$TEST_DIR/$name.ini" --idle-time=0
 	WESTON_PID=$STARTED_PID
 	wait_until 10 "Weston's socket $socket" socket_exists "$socket"
@@ -40,17 +41,19 @@ share_case() {
 	stop_all
 }
 
-# 1. A coloured background: the still is the output, background everywhere
-# simple-shm is not (it may not be mapped yet when the first frame that is
-# not black arrives, so only the corners are checked).
-share_case colour 336699
-"$PNG_CHECK" "$TEST_DIR/colour.png" --size "${W}x$H" --pixel 0,0,336699 --pixel -1,0,336699 \
-	--pixel 0,-1,336699 --pixel -1,-1,336699 ||
-	fail "the still does not show Weston's ${W}x$H output with its 336699 background"
+# weston-simple-shm's 250x250 buffer has a 20-pixel white frame (the only
+# white on screen) around its animation: wherever the shell placed it, the
+# white pixels must span exactly 250x250.
 
-# 2. A black background: the first frame that is not black is the one that
-# shows simple-shm, whose 250x250 buffer has a 20-pixel white frame (the
-# only white on screen) around its animation.
+# 1. A coloured background, the still taken 1.5 s after the first frame:
+# the desktop as it settled, background at the corners, simple-shm mapped.
+share_case colour 336699 --delay 1.5
+"$PNG_CHECK" "$TEST_DIR/colour.png" --size "${W}x$H" --pixel 0,0,336699 --pixel -1,0,336699 \
+	--pixel 0,-1,336699 --pixel -1,-1,336699 --colour-bbox ffffff,250x250 ||
+	fail "the still does not show Weston's ${W}x$H output: 336699 background and simple-shm"
+
+# 2. A black background, no delay: the first frame that is not black is the
+# one that shows simple-shm.
 share_case black 000000
 "$PNG_CHECK" "$TEST_DIR/black.png" --size "${W}x$H" --pixel 0,0,000000 --pixel -1,-1,000000 \
 	--colour-bbox ffffff,250x250 ||
