@@ -212,3 +212,42 @@ weston_module_dir() {
 		fi
 	done
 }
+
+# child_named PID NAME: prints the pid of PID's child whose command is NAME.
+child_named() {
+	local stat_file stat fields comm pid
+	for stat_file in /proc/[0-9]*/stat; do
+		read -r stat 2>/dev/null <"$stat_file" || continue
+		comm=${stat#*(}
+		comm=${comm%%)*}
+		pid=${stat%% *}
+		stat=${stat##*) }
+		read -r -a fields <<<"$stat"
+		if [ "${fields[1]}" = "$1" ] && [ "$comm" = "$2" ]; then
+			printf '%s' "$pid"
+			return 0
+		fi
+	done
+	return 1
+}
+
+# ffprobe_check FILE: an independent reader opens the whole file without a
+# single complaint (a missing trailer or index shows up here).
+ffprobe_check() {
+	command -v ffprobe >/dev/null || { log "ffprobe not installed: not checked"; return 0; }
+	local out
+	if ! out=$(ffprobe -v error -count_packets -show_entries \
+		format=format_name,duration:stream=codec_name,width,height,pix_fmt,nb_read_packets \
+		-of compact=p=0 "$1" 2>"$TEST_DIR/ffprobe.err"); then
+		cat "$TEST_DIR/ffprobe.err"
+		fail "ffprobe cannot read $1"
+	fi
+	if [ -s "$TEST_DIR/ffprobe.err" ]; then
+		cat "$TEST_DIR/ffprobe.err"
+		fail "ffprobe complains about $1"
+	fi
+	log "ffprobe: $(printf '%s' "$out" | tr '\n' ' ')"
+	case $out in
+	*duration=N/A* | *"duration= "*) fail "ffprobe finds no duration in $1" ;;
+	esac
+}
