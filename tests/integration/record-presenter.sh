@@ -1,0 +1,94 @@
+#!/bin/bash
+# Recording known frames: the presenter commits pattern frames at known
+# times; the file must hold exactly those frames, each at the time it was
+# committed (within a millisecond: MKV's time base), each close to the
+# pattern (PSNR), tagged so that players show the right colours.
+. "$TEST_LIB"
+
+FRAMES=24
+INTERVAL=50
+# MKV stores milliseconds: rounding the first and the i-th time costs up to
+# 1 ms on its own; the rest is for scheduling on 2 busy cores (the presenter
+# stamps just before wl_surface_commit, wl-record when it reads it). A
+# frame-clock-quantised or mis-scaled time base is off by far more.
+PTS_TOLERANCE_MS=${WLR_PTS_TOL_MS:-4}
+
+check_recording() { # FILE TIMES SIZE CONTAINER [VIDEO_CHECK_OPTION...]
+	local file=$1 times=$2 size=$3 container=$4
+	shift 4
+	"$VIDEO_CHECK" "$file" --size "$size" --times "$times" --pts-tol-ms "$PTS_TOLERANCE_MS" --pattern \
+		--min-psnr 30 --expect-tags --container "$container" "$@" ||
+		fail "$file does not hold the presented frames"
+	ffprobe_check "$file"
+}
+
+# 1. Matroska through the listening socket; the recording ends when the
+# presenter disconnects.
+log "case mkv: listening socket, present_surface_for_mode, xrgb 320x240"
+start wl-record "$WL_RECORD" --size 640x480 --socket wlr-rec "$TEST_DIR/socket.mkv"
+SERVER=$STARTED_PID
+wait_until 5 "wl-record to listen" socket_exists wlr-rec
+WAYLAND_DISPLAY=wlr-rec start presenter "$PRESENTER" --mode for-mode --format xrgb \
+	--size 320x240 --frames "$FRAMES" --interval-ms "$INTERVAL" --times "$TEST_DIR/socket.times"
+CLIENT=$STARTED_PID
+wait_exit "$CLIENT" 15
+[ "$EXIT_STATUS" -eq 0 ] || fail "presenter exited $EXIT_STATUS"
+wait_exit "$SERVER" 15
+[ "$EXIT_STATUS" -eq 0 ] || fail "wl-record exited $EXIT_STATUS after the presenter disconnected"
+check_recording "$TEST_DIR/socket.mkv" "$TEST_DIR/socket.times" 320x240 matroska \
+	--frames "$FRAMES"
+
+# 2. MP4, wl-record running the presenter (present_surface, argb, a padded
+# stride, not a multiple of 16).
+log "case mp4: -- COMMAND, present_surface, argb 400x304"
+start wl-record-mp4 "$WL_RECORD" --size 400x304 "$TEST_DIR/command.mp4" -- "$PRESENTER" \
+	--mode surface --format argb --size 400x304 --stride-pad 32 --frames "$FRAMES" \
+	--interval-ms "$INTERVAL" --times "$TEST_DIR/command.times"
+wait_exit "$STARTED_PID" 20
+[ "$EXIT_STATUS" -eq 0 ] || fail "wl-record command.mp4 -- presenter exited $EXIT_STATUS"
+check_recording "$TEST_DIR/command.mp4" "$TEST_DIR/command.times" 400x304 mp4 \
+	--frames "$FRAMES"
+
+# 3. Matroska on stdout.
+log "case stdout: wl-record - -- presenter > file"
+setsid "$WL_RECORD" --size 320x240 - -- "$PRESENTER" --size 320x240 --frames 12 \
+	--interval-ms "$INTERVAL" --times "$TEST_DIR/stdout.times" \
+	>"$TEST_DIR/stdout.mkv" 2>"$TEST_DIR/wl-record-stdout.log" &
+STARTED_PIDS+=("$!")
+wait_exit "$!" 20
+[ "$EXIT_STATUS" -eq 0 ] || fail "wl-record - exited $EXIT_STATUS"
+check_recording "$TEST_DIR/stdout.mkv" "$TEST_DIR/stdout.times" 320x240 matroska --frames 12
+
+# 4. --frames stops the recording after that many frames, whatever the
+# client still sends.
+log "case --frames 10"
+start wl-record-frames "$WL_RECORD" --frames 10 --size 320x240 "$TEST_DIR/frames.mkv" -- \
+	"$PRESENTER" --size 320x240 --frames 200 --interval-ms 20 --times "$TEST_DIR/frames.times"
+wait_exit "$STARTED_PID" 20
+log "wl-record --frames 10 exited $EXIT_STATUS"
+[ "$EXIT_STATUS" -le 1 ] || fail "wl-record --frames 10 exited $EXIT_STATUS"
+"$VIDEO_CHECK" "$TEST_DIR/frames.mkv" --frames 10 --pattern --expect-tags ||
+	fail "--frames 10 did not give 10 good frames"
+ffprobe_check "$TEST_DIR/frames.mkv"
+
+# 5. --duration stops after that long.
+log "case --duration 1"
+start wl-record-duration "$WL_RECORD" --duration 1 --size 320x240 "$TEST_DIR/duration.mkv" -- \
+	"$PRESENTER" --size 320x240 --frames 500 --interval-ms 20
+wait_exit "$STARTED_PID" 20
+log "wl-record --duration 1 exited $EXIT_STATUS"
+[ "$EXIT_STATUS" -le 1 ] || fail "wl-record --duration 1 exited $EXIT_STATUS"
+# 1 s at 50 fps: 50 frames, give or take the start and the stop.
+"$VIDEO_CHECK" "$TEST_DIR/duration.mkv" --min-frames 40 --max-frames 53 \
+	--min-duration-ms 900 --pattern ||
+	fail "--duration 1 did not give about one second"
+ffprobe_check "$TEST_DIR/duration.mkv"
+
+# 6. With COMMAND, wl-record's exit status is the command's.
+log "case exit status of COMMAND"
+start wl-record-status "$WL_RECORD" --size 320x240 "$TEST_DIR/status.mkv" -- \
+	sh -c '"$0" --size 320x240 --frames 5 --interval-ms 20; exit 7' "$PRESENTER"
+wait_exit "$STARTED_PID" 20
+[ "$EXIT_STATUS" -eq 7 ] || fail "wl-record returned $EXIT_STATUS, the command exited 7"
+"$VIDEO_CHECK" "$TEST_DIR/status.mkv" --frames 5 --pattern || fail "status.mkv is not complete"
+pass

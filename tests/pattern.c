@@ -1,0 +1,114 @@
+#include "pattern.h"
+
+#include <stddef.h>
+
+/* Solid blocks: fixed colours at fixed fractions of the picture, so a test
+ * can look for them at any size. */
+static const uint32_t block_colours[] = { 0xff0000, 0x00ff00, 0x0000ff, 0xffffff };
+#define BLOCK_COUNT (int)(sizeof(block_colours) / sizeof(block_colours[0]))
+/* Magenta never occurs in the lower half of the gradient, where the box moves. */
+#define BOX_COLOUR 0xff00ff
+
+static int max_int(int a, int b)
+{
+	return a > b ? a : b;
+}
+
+/* Edges of the solid shapes fall on even rows and columns, so that no 2x2
+ * chroma block of a 4:2:0 encoding straddles one. */
+static int even(int value)
+{
+	return value & ~1;
+}
+
+/* Block i covers columns [x0, x0 + w) of the band [h/16, h/16 + h/8). */
+static void block_rect(int index, int width, int height, int *x0, int *y0, int *w, int *h)
+{
+	*w = max_int(even(width / 10), 2);
+	*h = max_int(even(height / 8), 2);
+	*x0 = even(width / 16 + index * (width / 5));
+	*y0 = even(height / 16);
+}
+
+void pattern_box(int frame_index, int width, int height,
+		 int *box_x, int *box_y, int *box_width, int *box_height)
+{
+	*box_width = max_int(even(width / 6), 2);
+	*box_height = max_int(even(height / 6), 2);
+	/* Travels the lower part of the picture, away from the blocks; the
+	 * steps are coprime with typical spans so positions rarely repeat. */
+	int span_x = max_int(width - *box_width, 1);
+	int span_y = max_int(height / 2 - *box_height, 1);
+	unsigned index = frame_index < 0 ? 0u : (unsigned)frame_index;
+	*box_x = even((int)((index * 14u) % (unsigned)span_x));
+	*box_y = even(height / 2 + (int)((index * 6u) % (unsigned)span_y));
+}
+
+static uint32_t gradient(int x, int y, int width, int height)
+{
+	uint32_t red = (uint32_t)(x * 255 / max_int(width - 1, 1));
+	uint32_t green = (uint32_t)(y * 255 / max_int(height - 1, 1));
+	uint32_t blue = (uint32_t)(((x + y) * 255) / max_int(width + height - 2, 1));
+	blue = 255 - blue;
+	return red << 16 | green << 8 | blue;
+}
+
+/* Shapes fade in over EDGE_RAMP pixels: a player's chroma upsampling blurs a
+ * hard edge between saturated colours by a pixel or two, which alone would
+ * cap the PSNR near 31 dB whatever the encoder does. */
+#define EDGE_RAMP 4
+
+/* 0 outside the rectangle, EDGE_RAMP in its core, in between near its edge. */
+static int rect_weight(int x, int y, int x0, int y0, int w, int h)
+{
+	if (x < x0 || x >= x0 + w || y < y0 || y >= y0 + h)
+		return 0;
+	int inside = x - x0;
+	int dist[] = { x0 + w - 1 - x, y - y0, y0 + h - 1 - y };
+	for (int i = 0; i < 3; i++) {
+		if (dist[i] < inside)
+			inside = dist[i];
+	}
+	return inside + 1 < EDGE_RAMP ? inside + 1 : EDGE_RAMP;
+}
+
+static uint32_t blend(uint32_t shape, uint32_t under, int weight)
+{
+	uint32_t out = 0;
+	for (int shift = 0; shift <= 16; shift += 8) {
+		uint32_t a = (shape >> shift) & 0xff, b = (under >> shift) & 0xff;
+		uint32_t mixed = (a * (uint32_t)weight + b * (uint32_t)(EDGE_RAMP - weight) +
+				  EDGE_RAMP / 2) / EDGE_RAMP;
+		out |= mixed << shift;
+	}
+	return out;
+}
+
+uint32_t pattern_pixel(int frame_index, int x, int y, int width, int height)
+{
+	uint32_t colour = gradient(x, y, width, height);
+	for (int i = 0; i < BLOCK_COUNT; i++) {
+		int x0, y0, w, h;
+		block_rect(i, width, height, &x0, &y0, &w, &h);
+		int weight = rect_weight(x, y, x0, y0, w, h);
+		if (weight)
+			colour = blend(block_colours[i], colour, weight);
+	}
+	int bx, by, bw, bh;
+	pattern_box(frame_index, width, height, &bx, &by, &bw, &bh);
+	int weight = rect_weight(x, y, bx, by, bw, bh);
+	if (weight)
+		colour = blend(BOX_COLOUR, colour, weight);
+	return colour;
+}
+
+void pattern_fill(void *data, int stride, int frame_index, int width, int height,
+		  uint8_t alpha)
+{
+	uint32_t alpha_bits = (uint32_t)alpha << 24;
+	for (int y = 0; y < height; y++) {
+		uint32_t *row = (uint32_t *)((uint8_t *)data + (size_t)y * (size_t)stride);
+		for (int x = 0; x < width; x++)
+			row[x] = pattern_pixel(frame_index, x, y, width, height) | alpha_bits;
+	}
+}

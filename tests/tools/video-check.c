@@ -1,0 +1,435 @@
+/* video-check: asserts what a recording written by wl-record holds, decoding
+ * it with an independent reader (tests/common/media.c).
+ *
+ *   video-check FILE [--size WxH] [--frames N | --min-frames N] [--max-frames N]
+ *               [--times FILE [--pts-tol-ms T]] [--pattern [--min-psnr DB]]
+ *               [--pixel X,Y,RRGGBB,TOL]... [--expect-tags] [--container NAME]
+ *               [--min-duration-ms D]
+ *
+ * Always checked: the file decodes, has at least one frame, and presentation
+ * times strictly increase. --times reads the presenter's commit times
+ * ("INDEX NANOSECONDS" per line): frame i must be presenter frame i and its
+ * PTS, relative to the first frame, must equal the commit time relative to
+ * the first commit within --pts-tol-ms (default 1). --pattern compares each
+ * frame i with frame INDEX(i) of tests/pattern.h (i without --times) by PSNR.
+ * --pixel checks a pixel of the last frame, the picture the recording ends
+ * on (negative X/Y count from the far edge; the first frames of a desktop
+ * may still be black). --expect-tags: H.264, yuv420p, colour range and matrix tagged.
+ * Exit status: 0 all checks passed, 1 a check failed, 2 bad command line or
+ * the file cannot be decoded. */
+
+#include <getopt.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "media.h"
+#include "pattern.h"
+
+#define MAX_PIXEL_CHECKS 16
+#define MAX_TIMES 100000
+
+struct pixel_check {
+	int x, y;
+	uint32_t rgb;
+	int tolerance;
+};
+
+struct options {
+	const char *path;
+	int width, height;
+	int exact_frames, min_frames, max_frames; /* -1: not checked */
+	const char *times_path;
+	double pts_tolerance_ms;
+	bool pattern;
+	double min_psnr;
+	struct pixel_check pixels[MAX_PIXEL_CHECKS];
+	int pixel_count;
+	bool expect_tags;
+	const char *container;
+	int64_t min_duration_ms;
+};
+
+struct commit_times {
+	int count;
+	int indices[MAX_TIMES];
+	int64_t ns[MAX_TIMES];
+};
+
+static int read_times(const char *path, struct commit_times *times)
+{
+	FILE *file = fopen(path, "r");
+	if (!file) {
+		perror(path);
+		return -1;
+	}
+	int ret = 0;
+	int index;
+	long long ns;
+	times->count = 0;
+	while (fscanf(file, "%d %lld", &index, &ns) == 2) {
+		if (times->count == MAX_TIMES) {
+			fprintf(stderr, "video-check: more than %d lines in %s\n", MAX_TIMES, path);
+			ret = -1;
+			break;
+		}
+		times->indices[times->count] = index;
+		times->ns[times->count] = ns;
+		times->count++;
+	}
+	if (ret == 0 && !feof(file)) {
+		fprintf(stderr, "video-check: %s: bad line after %d entries\n", path, times->count);
+		ret = -1;
+	}
+	fclose(file);
+	return ret;
+}
+
+static uint32_t image_pixel(const struct rgb_image *image, int x, int y)
+{
+	const uint8_t *p = image->rgb + ((size_t)y * (size_t)image->width + (size_t)x) * 3;
+	return (uint32_t)p[0] << 16 | (uint32_t)p[1] << 8 | p[2];
+}
+
+static int max_channel_diff(uint32_t a, uint32_t b)
+{
+	int worst = 0;
+	for (int shift = 0; shift <= 16; shift += 8) {
+		int diff = abs((int)((a >> shift) & 0xff) - (int)((b >> shift) & 0xff));
+		if (diff > worst)
+			worst = diff;
+	}
+	return worst;
+}
+
+static int check_tags(const struct options *options, const struct decoded_video *video)
+{
+	int failures = 0;
+	if (strcmp(video->codec, "h264") != 0) {
+		printf("FAIL codec %s, expected h264\n", video->codec);
+		failures++;
+	}
+	if (strcmp(video->pix_fmt, "yuv420p") != 0) {
+		printf("FAIL pixel format %s, expected yuv420p (players refuse 4:4:4)\n",
+		       video->pix_fmt);
+		failures++;
+	}
+	if (strcmp(video->color_range, "tv") != 0 && strcmp(video->color_range, "pc") != 0) {
+		printf("FAIL colour range '%s' is not tagged\n", video->color_range);
+		failures++;
+	}
+	if (video->colorspace[0] == '\0' || strcmp(video->colorspace, "unknown") == 0 ||
+	    strcmp(video->colorspace, "unspecified") == 0 ||
+	    strcmp(video->colorspace, "reserved") == 0) {
+		printf("FAIL colour matrix '%s' is not tagged\n", video->colorspace);
+		failures++;
+	}
+	if (!failures)
+		printf("ok   tags: h264 yuv420p range=%s matrix=%s\n", video->color_range,
+		       video->colorspace);
+	return failures;
+}
+
+static int check_count(const struct options *options, const struct decoded_video *video)
+{
+	int count = video->frame_count;
+	if (options->exact_frames >= 0 && count != options->exact_frames) {
+		printf("FAIL %d frames, expected %d\n", count, options->exact_frames);
+		return 1;
+	}
+	if (options->min_frames >= 0 && count < options->min_frames) {
+		printf("FAIL %d frames, expected at least %d\n", count, options->min_frames);
+		return 1;
+	}
+	if (options->max_frames >= 0 && count > options->max_frames) {
+		printf("FAIL %d frames, expected at most %d\n", count, options->max_frames);
+		return 1;
+	}
+	printf("ok   %d frames\n", count);
+	return 0;
+}
+
+static int check_pts_increasing(const struct decoded_video *video)
+{
+	for (int i = 1; i < video->frame_count; i++) {
+		if (video->frames[i].pts_us <= video->frames[i - 1].pts_us) {
+			printf("FAIL frame %d pts %lld us does not follow frame %d pts %lld us\n", i,
+			       (long long)video->frames[i].pts_us, i - 1,
+			       (long long)video->frames[i - 1].pts_us);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static int check_times(const struct options *options, const struct decoded_video *video,
+		       const struct commit_times *times)
+{
+	int failures = 0;
+	if (times->count != video->frame_count) {
+		printf("FAIL %d frames decoded, the presenter committed %d\n", video->frame_count,
+		       times->count);
+		failures++;
+	}
+	int count = video->frame_count < times->count ? video->frame_count : times->count;
+	double worst_ms = 0;
+	for (int i = 0; i < count; i++) {
+		double expected_ms = (double)(times->ns[i] - times->ns[0]) / 1e6;
+		double seen_ms = (double)(video->frames[i].pts_us - video->frames[0].pts_us) / 1e3;
+		double error_ms = fabs(seen_ms - expected_ms);
+		if (error_ms > worst_ms)
+			worst_ms = error_ms;
+		if (error_ms > options->pts_tolerance_ms) {
+			if (failures < 8)
+				printf("FAIL frame %d at %.3f ms, committed at %.3f ms\n", i, seen_ms,
+				       expected_ms);
+			failures++;
+		}
+	}
+	if (!failures)
+		printf("ok   pts of %d frames match commit times (worst %.3f ms)\n", count,
+		       worst_ms);
+	return failures ? 1 : 0;
+}
+
+static int check_pattern(const struct options *options, const struct decoded_video *video,
+			 const struct commit_times *times)
+{
+	struct rgb_image expected = { .width = video->width, .height = video->height };
+	expected.rgb = malloc((size_t)video->width * (size_t)video->height * 3);
+	if (!expected.rgb) {
+		printf("FAIL out of memory\n");
+		return 1;
+	}
+	int failures = 0;
+	double worst = INFINITY, sum = 0;
+	int compared = 0;
+	for (int i = 0; i < video->frame_count; i++) {
+		if (times && i >= times->count)
+			break;
+		const struct rgb_image *image = &video->frames[i].image;
+		if (image->width != video->width || image->height != video->height) {
+			printf("FAIL frame %d is %dx%d\n", i, image->width, image->height);
+			failures++;
+			continue;
+		}
+		int index = times ? times->indices[i] : i;
+		for (int y = 0; y < expected.height; y++) {
+			for (int x = 0; x < expected.width; x++) {
+				uint32_t rgb = pattern_pixel(index, x, y, expected.width,
+							     expected.height);
+				uint8_t *p = expected.rgb +
+					     ((size_t)y * (size_t)expected.width + (size_t)x) * 3;
+				p[0] = (uint8_t)(rgb >> 16);
+				p[1] = (uint8_t)(rgb >> 8);
+				p[2] = (uint8_t)rgb;
+			}
+		}
+		double psnr = media_psnr(image, &expected);
+		compared++;
+		sum += isinf(psnr) ? 99 : psnr;
+		if (psnr < worst)
+			worst = psnr;
+		if (psnr < options->min_psnr) {
+			if (failures < 8)
+				printf("FAIL frame %d vs pattern %d: PSNR %.2f dB < %.2f dB\n", i, index,
+				       psnr, options->min_psnr);
+			failures++;
+		}
+	}
+	free(expected.rgb);
+	if (!failures)
+		printf("ok   %d frames match the pattern: PSNR min %.2f dB, mean %.2f dB\n",
+		       compared, worst, compared ? sum / compared : 0);
+	return failures ? 1 : 0;
+}
+
+static int check_pixels(const struct options *options, const struct decoded_video *video)
+{
+	if (video->frame_count == 0)
+		return 0;
+	int last = video->frame_count - 1;
+	const struct rgb_image *image = &video->frames[last].image;
+	int failures = 0;
+	for (int c = 0; c < options->pixel_count; c++) {
+		const struct pixel_check *check = &options->pixels[c];
+		int x = check->x < 0 ? image->width + check->x : check->x;
+		int y = check->y < 0 ? image->height + check->y : check->y;
+		if (x < 0 || y < 0 || x >= image->width || y >= image->height) {
+			printf("FAIL pixel %d,%d outside the %dx%d frame\n", check->x, check->y,
+			       image->width, image->height);
+			failures++;
+			continue;
+		}
+		uint32_t seen = image_pixel(image, x, y);
+		if (max_channel_diff(seen, check->rgb) > check->tolerance) {
+			printf("FAIL last frame (%d) pixel %d,%d: %06x, expected %06x (+-%d)\n", last, x,
+			       y, seen, check->rgb, check->tolerance);
+			failures++;
+		} else {
+			printf("ok   last frame pixel %d,%d: %06x\n", x, y, seen);
+		}
+	}
+	return failures;
+}
+
+static void usage(void)
+{
+	fprintf(stderr,
+		"usage: video-check FILE [--size WxH] [--frames N | --min-frames N] [--max-frames N]\n"
+		"                   [--times FILE [--pts-tol-ms T]] [--pattern [--min-psnr DB]]\n"
+		"                   [--pixel X,Y,RRGGBB,TOL]... [--expect-tags] [--container NAME]\n"
+		"                   [--min-duration-ms D]\n");
+}
+
+static int parse_options(int argc, char **argv, struct options *options)
+{
+	static const struct option long_options[] = {
+		{ "size", required_argument, NULL, 's' },
+		{ "frames", required_argument, NULL, 'n' },
+		{ "min-frames", required_argument, NULL, 'm' },
+		{ "max-frames", required_argument, NULL, 'M' },
+		{ "times", required_argument, NULL, 't' },
+		{ "pts-tol-ms", required_argument, NULL, 'T' },
+		{ "pattern", no_argument, NULL, 'P' },
+		{ "min-psnr", required_argument, NULL, 'q' },
+		{ "pixel", required_argument, NULL, 'p' },
+		{ "expect-tags", no_argument, NULL, 'g' },
+		{ "container", required_argument, NULL, 'c' },
+		{ "min-duration-ms", required_argument, NULL, 'd' },
+		{ 0 },
+	};
+	*options = (struct options){
+		.exact_frames = -1, .min_frames = -1, .max_frames = -1,
+		.pts_tolerance_ms = 1.0, .min_psnr = 30.0, .min_duration_ms = -1,
+	};
+	int opt;
+	while ((opt = getopt_long(argc, argv, "", long_options, NULL)) != -1) {
+		bool ok = true;
+		char tail;
+		char colour[16];
+		long long value;
+		switch (opt) {
+		case 's':
+			ok = sscanf(optarg, "%dx%d%c", &options->width, &options->height, &tail) == 2;
+			break;
+		case 'n':
+			ok = sscanf(optarg, "%d%c", &options->exact_frames, &tail) == 1;
+			break;
+		case 'm':
+			ok = sscanf(optarg, "%d%c", &options->min_frames, &tail) == 1;
+			break;
+		case 'M':
+			ok = sscanf(optarg, "%d%c", &options->max_frames, &tail) == 1;
+			break;
+		case 't':
+			options->times_path = optarg;
+			break;
+		case 'T':
+			ok = sscanf(optarg, "%lf%c", &options->pts_tolerance_ms, &tail) == 1;
+			break;
+		case 'P':
+			options->pattern = true;
+			break;
+		case 'q':
+			ok = sscanf(optarg, "%lf%c", &options->min_psnr, &tail) == 1;
+			break;
+		case 'p': {
+			struct pixel_check *check = &options->pixels[options->pixel_count];
+			ok = options->pixel_count < MAX_PIXEL_CHECKS &&
+			     sscanf(optarg, "%d,%d,%15[0-9a-fA-F],%d%c", &check->x, &check->y, colour,
+				    &check->tolerance, &tail) == 4 &&
+			     strlen(colour) == 6;
+			if (ok) {
+				check->rgb = (uint32_t)strtoul(colour, NULL, 16);
+				options->pixel_count++;
+			}
+			break;
+		}
+		case 'g':
+			options->expect_tags = true;
+			break;
+		case 'c':
+			options->container = optarg;
+			break;
+		case 'd':
+			ok = sscanf(optarg, "%lld%c", &value, &tail) == 1;
+			options->min_duration_ms = value;
+			break;
+		default:
+			usage();
+			return -1;
+		}
+		if (!ok) {
+			fprintf(stderr, "video-check: bad value '%s'\n", optarg);
+			return -1;
+		}
+	}
+	if (optind != argc - 1) {
+		usage();
+		return -1;
+	}
+	options->path = argv[optind];
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	static struct commit_times times;
+	struct options options;
+	if (parse_options(argc, argv, &options) < 0)
+		return 2;
+	if (options.times_path && read_times(options.times_path, &times) < 0)
+		return 2;
+
+	struct decoded_video video = { 0 };
+	if (media_decode_video(options.path, &video) < 0) {
+		printf("FAIL cannot decode %s\n", options.path);
+		return 2;
+	}
+	printf("%s: container %s, codec %s, %s, range %s, matrix %s, %dx%d, %d frames, "
+	       "duration %.3f s\n", options.path, video.container, video.codec, video.pix_fmt,
+	       video.color_range, video.colorspace, video.width, video.height, video.frame_count,
+	       (double)video.duration_us / 1e6);
+	if (video.frame_count > 0)
+		printf("     first pts %.3f ms, last pts %.3f ms\n",
+		       (double)video.frames[0].pts_us / 1e3,
+		       (double)video.frames[video.frame_count - 1].pts_us / 1e3);
+
+	int failures = 0;
+	if (video.frame_count == 0) {
+		printf("FAIL no frames\n");
+		failures++;
+	}
+	if (options.container && !strstr(video.container, options.container)) {
+		printf("FAIL container %s, expected %s\n", video.container, options.container);
+		failures++;
+	}
+	if (options.width && (video.width != options.width || video.height != options.height)) {
+		printf("FAIL size %dx%d, expected %dx%d\n", video.width, video.height,
+		       options.width, options.height);
+		failures++;
+	}
+	if (options.min_duration_ms >= 0 && video.duration_us < options.min_duration_ms * 1000) {
+		printf("FAIL duration %.3f s, expected at least %.3f s\n",
+		       (double)video.duration_us / 1e6, (double)options.min_duration_ms / 1e3);
+		failures++;
+	}
+	failures += check_count(&options, &video);
+	failures += check_pts_increasing(&video);
+	if (options.expect_tags)
+		failures += check_tags(&options, &video);
+	if (options.times_path)
+		failures += check_times(&options, &video, &times);
+	if (options.pattern && video.frame_count > 0)
+		failures += check_pattern(&options, &video, options.times_path ? &times : NULL);
+	failures += check_pixels(&options, &video);
+
+	media_decoded_video_free(&video);
+	if (failures)
+		printf("video-check: %d check(s) failed\n", failures);
+	return failures ? 1 : 0;
+}
