@@ -60,8 +60,8 @@ static void zero_width(struct client *c) { buffer_in_pool(c, 0, 0, 32, 256, XRGB
 static void zero_height(struct client *c) { buffer_in_pool(c, 0, 64, 0, 256, XRGB, STRIDE_ERR); }
 static void negative_width(struct client *c) { buffer_in_pool(c, 0, -64, 32, 256, XRGB, STRIDE_ERR); }
 static void negative_height(struct client *c) { buffer_in_pool(c, 0, 64, -32, 256, XRGB, STRIDE_ERR); }
-/* offset + stride*height wraps to a small number in 32 bits. */
-static void overflow_offset(struct client *c) { buffer_in_pool(c, INT32_MAX - 200, 16, 1, 64, XRGB, STRIDE_ERR); }
+/* offset + stride*height = 0x7fffff37 + 0x80000100 wraps to 0x37 in 32 bits. */
+static void overflow_offset(struct client *c) { buffer_in_pool(c, INT32_MAX - 200, 1, 2, 0x40000080, XRGB, STRIDE_ERR); }
 /* stride*height = 0x40000000 * 4 wraps to 0 in 32 bits. */
 static void overflow_stride(struct client *c) { buffer_in_pool(c, 0, 1, 4, 0x40000000, XRGB, STRIDE_ERR); }
 /* 4 * 0x40000001 wraps to 4 in 32 bits. */
