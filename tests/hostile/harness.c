@@ -310,14 +310,16 @@ static void registry_global(void *data, struct wl_registry *registry, uint32_t n
 {
 	struct client *c = data;
 	if (strcmp(interface, wl_compositor_interface.name) == 0) {
-		REQUIRE(version >= 3, "wl_compositor v%u has no set_buffer_scale", version);
-		c->compositor = wl_registry_bind(registry, name, &wl_compositor_interface, 3);
+		REQUIRE(version >= 4, "wl_compositor v%u has no damage_buffer", version);
+		c->compositor = wl_registry_bind(registry, name, &wl_compositor_interface, 4);
 	} else if (strcmp(interface, wl_shm_interface.name) == 0) {
 		c->shm = wl_registry_bind(registry, name, &wl_shm_interface, 1);
 		wl_shm_add_listener(c->shm, &shm_listener, c);
 	} else if (strcmp(interface, zwp_fullscreen_shell_v1_interface.name) == 0) {
 		c->shell_name = name;
 		c->shell = wl_registry_bind(registry, name, &zwp_fullscreen_shell_v1_interface, 1);
+	} else if (strcmp(interface, wl_output_interface.name) == 0 && !c->output) {
+		c->output = wl_registry_bind(registry, name, &wl_output_interface, 1);
 	}
 }
 
@@ -343,7 +345,8 @@ struct client *client_connect(const struct wlr *w)
 	wl_registry_add_listener(c->registry, &registry_listener, c);
 	REQUIRE(client_roundtrip(c, 5000) == 0, "registry roundtrip failed");
 	REQUIRE(client_roundtrip(c, 5000) == 0, "format roundtrip failed");
-	REQUIRE(c->compositor && c->shm && c->shell, "wl_compositor, wl_shm or the shell is missing");
+	REQUIRE(c->compositor && c->shm && c->shell && c->output,
+		"wl_compositor, wl_shm, wl_output or the shell is missing");
 	REQUIRE(c->has_xrgb8888, "wl_shm did not announce XRGB8888");
 	return c;
 }

@@ -67,6 +67,7 @@ struct client {
 	struct wl_compositor *compositor;
 	struct wl_shm *shm;
 	struct zwp_fullscreen_shell_v1 *shell;
+	struct wl_output *output;
 	uint32_t shell_name;
 	bool has_xrgb8888;
 };
