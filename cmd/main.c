@@ -221,6 +221,10 @@ out:
 		int status = child_terminate(app.child, 3000);
 		LOG_DBG("the command ended with status %d", status < 0 ? -1 : child_exit_status(status));
 	}
+	for (size_t i = 0; i < sizeof(app.signal_sources) / sizeof(app.signal_sources[0]); i++) {
+		if (app.signal_sources[i])
+			wl_event_source_remove(app.signal_sources[i]);
+	}
 	server_destroy(app.server);
 	/* With a COMMAND its own failure comes first: `wl-record out.mkv -- make
 	 * test` must fail when the tests fail, recorded or not. */

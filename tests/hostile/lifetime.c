@@ -30,9 +30,16 @@ static void attach_destroyed_buffer(void)
 	wl_surface_commit(surface);
 	client_expect_no_error(c);
 	wlr_require_alive(&w, "after committing a destroyed buffer");
+	/* That commit showed nothing (no black frame either: nothing was ever
+	 * shown); the surface still works with a live buffer. */
+	struct wl_buffer *live = client_color_buffer(c, SIZE_W, SIZE_H, COLOUR);
+	wl_surface_attach(surface, live, 0, 0);
+	wl_surface_damage(surface, 0, 0, SIZE_W, SIZE_H);
+	wl_surface_commit(surface);
+	client_expect_no_error(c);
 	wlr_expect_exit(&w, 20000, 0);
 	client_disconnect(c);
-	check_png_uniform(w.output, SIZE_W, SIZE_H, BLACK);
+	check_png_uniform(w.output, SIZE_W, SIZE_H, COLOUR);
 	wlr_finish(&w);
 }
 
