@@ -14,7 +14,7 @@
 
 extern char **environ;
 
-pid_t child_spawn(char **argv, const char *socket_name)
+pid_t child_spawn(char **argv, const char *socket_name, bool stdout_is_ours)
 {
 	/* The child must not take over wl-record's own connection variables. */
 	if (setenv("WAYLAND_DISPLAY", socket_name, 1) < 0) {
@@ -41,8 +41,16 @@ pid_t child_spawn(char **argv, const char *socket_name)
 	posix_spawnattr_setsigdefault(&attr, &defaults);
 	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
 
+	/* When the video goes to stdout, the command's output must not land
+	 * in the middle of it: it goes to stderr instead. */
+	posix_spawn_file_actions_t actions;
+	posix_spawn_file_actions_init(&actions);
+	if (stdout_is_ours)
+		posix_spawn_file_actions_adddup2(&actions, STDERR_FILENO, STDOUT_FILENO);
+
 	pid_t pid;
-	int err = posix_spawnp(&pid, argv[0], NULL, &attr, argv, environ);
+	int err = posix_spawnp(&pid, argv[0], &actions, &attr, argv, environ);
+	posix_spawn_file_actions_destroy(&actions);
 	posix_spawnattr_destroy(&attr);
 	if (err != 0) {
 		LOG_ERRNO_P(err, "cannot run '%s'", argv[0]);

@@ -85,6 +85,12 @@ static bool install_signals(struct app *app)
 static void handle_presenter_gone(struct wl_listener *listener, void *data)
 {
 	struct app *app = wl_container_of(listener, app, presenter_gone);
+	if (app->options->command) {
+		/* COMMAND decides when it is over: it may run several clients
+		 * one after another. */
+		LOG_DBG("the presenting client disconnected; waiting for the command");
+		return;
+	}
 	if (app->screenshot)
 		app_stop(app, EXIT_FAILED, "the client disconnected before a picture was taken");
 	else
@@ -188,7 +194,8 @@ static int run(const struct options *options)
 	wl_signal_add(&app.server->screen.events.presenter_gone, &app.presenter_gone);
 
 	if (options->command) {
-		app.child = child_spawn(options->command, app.server->socket_name);
+		app.child = child_spawn(options->command, app.server->socket_name,
+					strcmp(app.output_path, "-") == 0);
 		if (app.child < 0) {
 			/* As a shell says it: 127 not found, 126 found but not run. */
 			app.child_status = errno == ENOENT ? 127 : 126;

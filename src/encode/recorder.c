@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <sys/resource.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +22,8 @@
 
 #define DEFAULT_QUEUE_DEPTH 4
 #define DEFAULT_FPS 60.0
+/* How much the encoder yields to the compositor thread (see encoder_thread). */
+#define ENCODER_NICE 5
 
 struct recorder {
 	char *path;
@@ -233,6 +236,11 @@ static void write_pending_still(struct recorder *recorder)
 static void *encoder_thread(void *data)
 {
 	struct recorder *recorder = data;
+	/* The compositor thread stamps commits and answers clients; on two
+	 * cores it must not wait behind the encoder. Nice is per thread on
+	 * Linux and inherited by the threads x264 and swscale start from here. */
+	if (setpriority(PRIO_PROCESS, (id_t)gettid(), ENCODER_NICE) < 0)
+		LOG_DBG("cannot lower the encoder thread's priority: %s", strerror(errno));
 	for (;;) {
 		struct frame *frame;
 		enum frame_queue_event event = frame_queue_pop(recorder->queue, &frame);

@@ -248,6 +248,9 @@ ffprobe_check() {
 	fi
 	log "ffprobe: $(printf '%s' "$out" | tr '\n' ' ')"
 	case $out in
-	*duration=N/A* | *"duration= "*) fail "ffprobe finds no duration in $1" ;;
+	*duration=N/A* | *"duration= "*)
+		# A stream written to stdout cannot seek back to store its
+		# duration; every other file must have one (the trailer).
+		[ "${2:-}" = streamed ] || fail "ffprobe finds no duration in $1" ;;
 	esac
 }

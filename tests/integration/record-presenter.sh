@@ -11,7 +11,9 @@ INTERVAL=50
 # 1 ms on its own; the rest is for scheduling on 2 busy cores (the presenter
 # stamps just before wl_surface_commit, wl-record when it reads it). A
 # frame-clock-quantised or mis-scaled time base is off by far more.
-PTS_TOLERANCE_MS=${WLR_PTS_TOL_MS:-4}
+# Measured: standalone within 0.8 ms (MKV) and 0.5 ms (MP4) over 100 frames;
+# with the suite loading both cores, single reads come up to ~2 ms late.
+PTS_TOLERANCE_MS=${WLR_PTS_TOL_MS:-3}
 
 check_recording() { # FILE TIMES SIZE CONTAINER [VIDEO_CHECK_OPTION...]
 	local file=$1 times=$2 size=$3 container=$4
@@ -19,7 +21,7 @@ check_recording() { # FILE TIMES SIZE CONTAINER [VIDEO_CHECK_OPTION...]
 	"$VIDEO_CHECK" "$file" --size "$size" --times "$times" --pts-tol-ms "$PTS_TOLERANCE_MS" --pattern \
 		--min-psnr 30 --expect-tags --container "$container" "$@" ||
 		fail "$file does not hold the presented frames"
-	ffprobe_check "$file"
+	ffprobe_check "$file" "${STREAMED:-}"
 }
 
 # 1. Matroska through the listening socket; the recording ends when the
@@ -57,7 +59,7 @@ setsid "$WL_RECORD" --size 320x240 - -- "$PRESENTER" --size 320x240 --frames 12 
 STARTED_PIDS+=("$!")
 wait_exit "$!" 20
 [ "$EXIT_STATUS" -eq 0 ] || fail "wl-record - exited $EXIT_STATUS"
-check_recording "$TEST_DIR/stdout.mkv" "$TEST_DIR/stdout.times" 320x240 matroska --frames 12
+STREAMED=streamed check_recording "$TEST_DIR/stdout.mkv" "$TEST_DIR/stdout.times" 320x240 matroska --frames 12
 
 # 4. --frames stops the recording after that many frames, whatever the
 # client still sends.
