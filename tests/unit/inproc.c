@@ -134,6 +134,8 @@ bool inproc_roundtrip(struct inproc *t)
 	wl_callback_add_listener(callback, &sync_listener, &done);
 	for (int i = 0; i < 10000 && !done && !wl_display_get_error(t->display); i++)
 		pump(t, 1);
+	if (!done)
+		wl_callback_destroy(callback); /* never answered: a protocol error came first */
 	return !wl_display_get_error(t->display);
 }
 
@@ -165,6 +167,18 @@ void inproc_init(struct inproc *t, int width, int height)
 
 void inproc_finish(struct inproc *t)
 {
+	/* Client proxies are freed locally even after a protocol error. */
+	if (t->surface)
+		wl_surface_destroy(t->surface);
+	if (t->shell)
+		zwp_fullscreen_shell_v1_destroy(t->shell);
+	if (t->output)
+		wl_output_destroy(t->output);
+	if (t->shm)
+		wl_shm_destroy(t->shm);
+	if (t->compositor)
+		wl_compositor_destroy(t->compositor);
+	wl_registry_destroy(t->registry);
 	wl_list_remove(&t->frame_listener.link);
 	wl_display_disconnect(t->display);
 	server_destroy(t->server);

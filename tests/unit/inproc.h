@@ -26,6 +26,8 @@ struct inproc {
 	struct zwp_fullscreen_shell_v1 *shell;
 	uint32_t shell_capabilities;
 
+	struct wl_surface *surface; /* a test's surface, destroyed by inproc_finish */
+
 	struct wl_listener frame_listener;
 	int frames;                /* frames the screen emitted */
 	int frame_width, frame_height;

@@ -180,7 +180,7 @@ static void present_with_method(struct inproc *t, struct test_buffer *buf, uint3
 				int32_t scale, int32_t transform, int bw, int bh)
 {
 	inproc_init(t, 64, 48);
-	struct wl_surface *surface = wl_compositor_create_surface(t->compositor);
+	struct wl_surface *surface = t->surface = wl_compositor_create_surface(t->compositor);
 	zwp_fullscreen_shell_v1_present_surface(t->shell, surface, method, t->output);
 	test_buffer_init(t, buf, bw, bh, WL_SHM_FORMAT_XRGB8888);
 	quad_w = bw, quad_h = bh;
@@ -307,19 +307,19 @@ static void test_errors(void)
 	struct test_buffer buf;
 
 	inproc_init(&t, 64, 48);
-	struct wl_surface *surface = wl_compositor_create_surface(t.compositor);
+	struct wl_surface *surface = t.surface = wl_compositor_create_surface(t.compositor);
 	wl_surface_set_buffer_scale(surface, 0);
 	expect_error(&t, "wl_surface", WL_SURFACE_ERROR_INVALID_SCALE);
 	inproc_finish(&t);
 
 	inproc_init(&t, 64, 48);
-	surface = wl_compositor_create_surface(t.compositor);
+	surface = t.surface = wl_compositor_create_surface(t.compositor);
 	wl_surface_set_buffer_transform(surface, 8);
 	expect_error(&t, "wl_surface", WL_SURFACE_ERROR_INVALID_TRANSFORM);
 	inproc_finish(&t);
 
 	inproc_init(&t, 64, 48);
-	surface = wl_compositor_create_surface(t.compositor);
+	surface = t.surface = wl_compositor_create_surface(t.compositor);
 	test_buffer_init(&t, &buf, 33, 16, WL_SHM_FORMAT_XRGB8888);
 	wl_surface_set_buffer_scale(surface, 2);
 	commit_buffer(surface, &buf);
@@ -328,7 +328,7 @@ static void test_errors(void)
 	inproc_finish(&t);
 
 	inproc_init(&t, 64, 48);
-	surface = wl_compositor_create_surface(t.compositor);
+	surface = t.surface = wl_compositor_create_surface(t.compositor);
 	zwp_fullscreen_shell_v1_present_surface(t.shell, surface, 5, NULL);
 	expect_error(&t, "zwp_fullscreen_shell_v1", ZWP_FULLSCREEN_SHELL_V1_ERROR_INVALID_METHOD);
 	inproc_finish(&t);
@@ -346,7 +346,7 @@ static void test_frame_callbacks_and_release(void)
 {
 	struct inproc t;
 	inproc_init(&t, 64, 48);
-	struct wl_surface *surface = wl_compositor_create_surface(t.compositor);
+	struct wl_surface *surface = t.surface = wl_compositor_create_surface(t.compositor);
 	zwp_fullscreen_shell_v1_present_surface(t.shell, surface, 0, NULL);
 	struct test_buffer buf;
 	test_buffer_init(&t, &buf, 64, 48, WL_SHM_FORMAT_XRGB8888);

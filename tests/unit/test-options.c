@@ -63,9 +63,11 @@ static void test_screenshot_by_extension(void)
 static void test_command(void)
 {
 	struct options o;
-	/* getopt must not take the command's own options. */
-	assert(PARSE(&o, "out.mkv", "--", "weston", "--backend=wayland-backend.so", "-x") ==
-	       OPTIONS_RUN);
+	/* getopt must not take the command's own options. The command points
+	 * into argv, so argv must outlive the checks. */
+	char *argv[] = { "wl-record", "out.mkv", "--", "weston", "--backend=wayland-backend.so",
+			 "-x", NULL };
+	assert(options_parse(6, argv, &o) == OPTIONS_RUN);
 	assert(strcmp(o.output, "out.mkv") == 0);
 	assert(o.command && strcmp(o.command[0], "weston") == 0);
 	assert(strcmp(o.command[1], "--backend=wayland-backend.so") == 0);
