@@ -2,9 +2,10 @@
  * an independent decoder (tests/common/media.c).
  *
  *   png-check FILE --size WxH [--pixel X,Y,RRGGBB[,TOL]]...
- *             [--pattern N [--pattern-rect X,Y,WxH] [--max-diff D]]
+ *             [--pattern N | --any-pattern N] [--pattern-rect X,Y,WxH] [--max-diff D]
  *             [--colour-bbox RRGGBB,WxH]...
  *
+ * --any-pattern N passes when the image is one of frames 0..N-1.
  * --pattern N compares against frame N of tests/pattern.h, exactly unless
  * --max-diff allows a per-channel difference; by default the pattern covers
  * the whole image, --pattern-rect places a pattern of another size (a
@@ -49,6 +50,7 @@ struct options {
 	struct pixel_check pixels[MAX_PIXEL_CHECKS];
 	int pixel_count;
 	int pattern_frame; /* -1: no pattern check */
+	int any_pattern_frames; /* 0: no check; else one of frames 0..N-1 */
 	int rect_x, rect_y, rect_width, rect_height; /* width 0: whole image */
 	int max_diff;
 };
@@ -156,7 +158,10 @@ static int check_colour_bbox(const struct colour_bbox_check *check,
 	return 0;
 }
 
-static int check_pattern(const struct options *options, const struct rgb_image *image)
+/* Pixels of the pattern rectangle that differ from pattern frame `frame` by
+ * more than --max-diff; -1 when the rectangle does not fit. */
+static long pattern_mismatches(const struct options *options, const struct rgb_image *image,
+			       int frame, int *worst, bool show)
 {
 	int rect_x = options->rect_x, rect_y = options->rect_y;
 	int rect_width = options->rect_width ? options->rect_width : image->width;
@@ -165,41 +170,66 @@ static int check_pattern(const struct options *options, const struct rgb_image *
 	    rect_y + rect_height > image->height) {
 		printf("FAIL pattern rectangle %d,%d %dx%d does not fit the %dx%d image\n",
 		       rect_x, rect_y, rect_width, rect_height, image->width, image->height);
-		return 1;
+		return -1;
 	}
 	long mismatches = 0;
-	int worst = 0;
+	*worst = 0;
 	for (int y = 0; y < rect_height; y++) {
 		for (int x = 0; x < rect_width; x++) {
-			uint32_t expected = pattern_pixel(options->pattern_frame, x, y, rect_width,
-							  rect_height);
+			uint32_t expected = pattern_pixel(frame, x, y, rect_width, rect_height);
 			uint32_t seen = image_pixel(image, rect_x + x, rect_y + y);
 			int diff = max_channel_diff(seen, expected);
-			if (diff > worst)
-				worst = diff;
+			if (diff > *worst)
+				*worst = diff;
 			if (diff <= options->max_diff)
 				continue;
-			if (mismatches < MISMATCHES_SHOWN)
+			if (show && mismatches < MISMATCHES_SHOWN)
 				printf("  pixel %d,%d: %06x, pattern %06x\n", rect_x + x, rect_y + y,
 				       seen, expected);
 			mismatches++;
 		}
 	}
+	return mismatches;
+}
+
+static int check_pattern(const struct options *options, const struct rgb_image *image)
+{
+	int worst;
+	long mismatches = pattern_mismatches(options, image, options->pattern_frame, &worst, true);
+	if (mismatches < 0)
+		return 1;
 	if (mismatches) {
-		printf("FAIL pattern frame %d at %d,%d %dx%d: %ld pixels differ by more than %d "
-		       "(worst %d)\n", options->pattern_frame, rect_x, rect_y, rect_width,
-		       rect_height, mismatches, options->max_diff, worst);
+		printf("FAIL pattern frame %d: %ld pixels differ by more than %d (worst %d)\n",
+		       options->pattern_frame, mismatches, options->max_diff, worst);
 		return 1;
 	}
-	printf("ok   pattern frame %d at %d,%d %dx%d (worst channel difference %d)\n",
-	       options->pattern_frame, rect_x, rect_y, rect_width, rect_height, worst);
+	printf("ok   pattern frame %d (worst channel difference %d)\n", options->pattern_frame,
+	       worst);
 	return 0;
+}
+
+/* A still taken while recording shows some presented frame, not a known one. */
+static int check_any_pattern(const struct options *options, const struct rgb_image *image)
+{
+	for (int frame = 0; frame < options->any_pattern_frames; frame++) {
+		int worst;
+		long mismatches = pattern_mismatches(options, image, frame, &worst, false);
+		if (mismatches < 0)
+			return 1;
+		if (mismatches == 0) {
+			printf("ok   pattern frame %d (worst channel difference %d)\n", frame, worst);
+			return 0;
+		}
+	}
+	printf("FAIL the image is none of pattern frames 0..%d\n", options->any_pattern_frames - 1);
+	return 1;
 }
 
 static void usage(void)
 {
 	fprintf(stderr, "usage: png-check FILE --size WxH [--pixel X,Y,RRGGBB[,TOL]]...\n"
-			"                 [--pattern N [--pattern-rect X,Y,WxH] [--max-diff D]]\n"
+			"                 [--pattern N | --any-pattern N] [--pattern-rect X,Y,WxH]\n"
+			"                 [--max-diff D]\n"
 			"                 [--colour-bbox RRGGBB,WxH]...\n");
 }
 
@@ -210,6 +240,7 @@ static int parse_options(int argc, char **argv, struct options *options)
 		{ "pixel", required_argument, NULL, 'p' },
 		{ "pattern", required_argument, NULL, 'P' },
 		{ "pattern-rect", required_argument, NULL, 'r' },
+		{ "any-pattern", required_argument, NULL, 'A' },
 		{ "max-diff", required_argument, NULL, 'd' },
 		{ "colour-bbox", required_argument, NULL, 'b' },
 		{ 0 },
@@ -230,6 +261,10 @@ static int parse_options(int argc, char **argv, struct options *options)
 		case 'P':
 			ok = sscanf(optarg, "%d%c", &options->pattern_frame, &tail) == 1 &&
 			     options->pattern_frame >= 0;
+			break;
+		case 'A':
+			ok = sscanf(optarg, "%d%c", &options->any_pattern_frames, &tail) == 1 &&
+			     options->any_pattern_frames > 0;
 			break;
 		case 'r':
 			ok = sscanf(optarg, "%d,%d,%dx%d%c", &options->rect_x, &options->rect_y,
@@ -291,6 +326,8 @@ int main(int argc, char **argv)
 		failures += check_pixels(&options, &image);
 		if (options.pattern_frame >= 0)
 			failures += check_pattern(&options, &image);
+		if (options.any_pattern_frames > 0)
+			failures += check_any_pattern(&options, &image);
 		for (int i = 0; i < options.bbox_count; i++)
 			failures += check_colour_bbox(&options.bboxes[i], &image);
 	}

@@ -4,7 +4,7 @@
  *   video-check FILE [--size WxH] [--frames N | --min-frames N] [--max-frames N]
  *               [--times FILE [--pts-tol-ms T]] [--pattern [--min-psnr DB]]
  *               [--pixel X,Y,RRGGBB,TOL]... [--expect-tags] [--container NAME]
- *               [--min-duration-ms D]
+ *               [--min-duration-ms D] [--cfr-ms STEP]
  *
  * Always checked: the file decodes, has at least one frame, and presentation
  * times strictly increase. --times reads the presenter's commit times
@@ -14,7 +14,7 @@
  * frame i with frame INDEX(i) of tests/pattern.h (i without --times) by PSNR.
  * --pixel checks a pixel of the last frame, the picture the recording ends
  * on (negative X/Y count from the far edge; the first frames of a desktop
- * may still be black). --expect-tags: H.264, yuv420p, colour range and matrix tagged.
+ * may still be black). --cfr-ms: frame i at i * STEP ms. --expect-tags: H.264, yuv420p, colour range and matrix tagged.
  * Exit status: 0 all checks passed, 1 a check failed, 2 bad command line or
  * the file cannot be decoded. */
 
@@ -51,6 +51,7 @@ struct options {
 	bool expect_tags;
 	const char *container;
 	int64_t min_duration_ms;
+	double cfr_ms; /* 0: no constant-rate check */
 };
 
 struct commit_times {
@@ -282,7 +283,26 @@ static void usage(void)
 		"usage: video-check FILE [--size WxH] [--frames N | --min-frames N] [--max-frames N]\n"
 		"                   [--times FILE [--pts-tol-ms T]] [--pattern [--min-psnr DB]]\n"
 		"                   [--pixel X,Y,RRGGBB,TOL]... [--expect-tags] [--container NAME]\n"
-		"                   [--min-duration-ms D]\n");
+		"                   [--min-duration-ms D] [--cfr-ms STEP]\n");
+}
+
+/* Every frame i at i * step (the container's rounding aside: 0.5 ms). */
+static int check_constant_rate(const struct decoded_video *video, double step_ms)
+{
+	int failures = 0;
+	for (int i = 0; i < video->frame_count; i++) {
+		double expected = i * step_ms;
+		double seen = (double)(video->frames[i].pts_us - video->frames[0].pts_us) / 1e3;
+		if (fabs(seen - expected) > 0.5) {
+			if (failures < 8)
+				printf("FAIL frame %d at %.3f ms, expected %.3f ms\n", i, seen, expected);
+			failures++;
+		}
+	}
+	if (failures)
+		return 1;
+	printf("ok   %d frames at a constant %.3f ms\n", video->frame_count, step_ms);
+	return 0;
 }
 
 static int parse_options(int argc, char **argv, struct options *options)
@@ -300,6 +320,7 @@ static int parse_options(int argc, char **argv, struct options *options)
 		{ "expect-tags", no_argument, NULL, 'g' },
 		{ "container", required_argument, NULL, 'c' },
 		{ "min-duration-ms", required_argument, NULL, 'd' },
+		{ "cfr-ms", required_argument, NULL, 'C' },
 		{ 0 },
 	};
 	*options = (struct options){
@@ -359,6 +380,10 @@ static int parse_options(int argc, char **argv, struct options *options)
 			ok = sscanf(optarg, "%lld%c", &value, &tail) == 1;
 			options->min_duration_ms = value;
 			break;
+		case 'C':
+			ok = sscanf(optarg, "%lf%c", &options->cfr_ms, &tail) == 1 &&
+			     options->cfr_ms > 0;
+			break;
 		default:
 			usage();
 			return -1;
@@ -413,6 +438,8 @@ int main(int argc, char **argv)
 		       options.width, options.height);
 		failures++;
 	}
+	if (options.cfr_ms > 0)
+		failures += check_constant_rate(&video, options.cfr_ms);
 	if (options.min_duration_ms >= 0 && video.duration_us < options.min_duration_ms * 1000) {
 		printf("FAIL duration %.3f s, expected at least %.3f s\n",
 		       (double)video.duration_us / 1e6, (double)options.min_duration_ms / 1e3);
