@@ -1,6 +1,7 @@
 #ifndef WLR_FRAME_H
 #define WLR_FRAME_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -8,11 +9,43 @@
  * out as DRM_FORMAT_XRGB8888 (bytes B, G, R, X in memory; X is undefined),
  * rows `stride` bytes apart. This is the unit that travels the frame path:
  * commit -> copy into the screen -> snapshot into the queue -> encode. */
+/* What changed since the previous frame its consumer took: a rectangle in
+ * frame coordinates (x2, y2 exclusive). */
+struct frame_damage {
+	int x1, y1, x2, y2;
+};
+
 struct frame {
 	uint8_t *data;
 	int width, height;
 	int stride;
 	int64_t pts_ns; /* CLOCK_MONOTONIC time of the commit that completed it */
+	/* False (the zero value) means the whole frame may have changed; a
+	 * consumer that keeps state (the converted previous frame) may only
+	 * skip what lies outside `damage` when this is true. */
+	bool damage_known;
+	struct frame_damage damage;
 };
+
+/* Grows `into` to cover `add` (an unknown damage makes the result unknown). */
+static inline void frame_damage_merge(struct frame *into, const struct frame *add)
+{
+	if (!into->damage_known || !add->damage_known) {
+		into->damage_known = false;
+		return;
+	}
+	struct frame_damage *d = &into->damage;
+	const struct frame_damage *a = &add->damage;
+	if (a->x1 >= a->x2 || a->y1 >= a->y2)
+		return;
+	if (d->x1 >= d->x2 || d->y1 >= d->y2) {
+		*d = *a;
+		return;
+	}
+	d->x1 = a->x1 < d->x1 ? a->x1 : d->x1;
+	d->y1 = a->y1 < d->y1 ? a->y1 : d->y1;
+	d->x2 = a->x2 > d->x2 ? a->x2 : d->x2;
+	d->y2 = a->y2 > d->y2 ? a->y2 : d->y2;
+}
 
 #endif

@@ -20,6 +20,8 @@ static bool hand_on_current(struct frame_pacer *pacer)
 {
 	struct frame frame;
 	screen_get_frame(pacer->screen, &frame, pacer->pending_pts_ns);
+	frame.damage_known = pacer->pending_damage.damage_known;
+	frame.damage = pacer->pending_damage.damage;
 	return hand_on(pacer, &frame);
 }
 
@@ -59,8 +61,14 @@ void frame_pacer_offer(struct frame_pacer *pacer, const struct frame *frame)
 	bool was_pending = pacer->pending;
 	pacer->pending = true;
 	pacer->pending_pts_ns = frame->pts_ns;
-	if (was_pending)
-		return; /* the timer is armed and will take this newer picture */
+	if (was_pending) {
+		/* The timer is armed and will take this newer picture, which
+		 * differs from the last one handed on by both changes. */
+		frame_damage_merge(&pacer->pending_damage, frame);
+		return;
+	}
+	pacer->pending_damage.damage_known = frame->damage_known;
+	pacer->pending_damage.damage = frame->damage;
 
 	int64_t slot = frame_clock_slot(pacer->clock, clock_now_ns());
 	/* In a new period: hand on this very frame, no copy of the screen. */

@@ -24,6 +24,7 @@ struct frame_pacer {
 	bool emitted_any;
 	bool pending;            /* the screen has a picture not yet handed on */
 	int64_t pending_pts_ns;  /* commit time of that picture */
+	struct frame pending_damage; /* what changed since the last frame handed on */
 	/* Returns false when the consumer could not take the frame now. */
 	bool (*consume)(void *data, const struct frame *frame);
 	void *data;

@@ -155,7 +155,7 @@ void screen_get_frame(struct screen *screen, struct frame *frame, int64_t pts_ns
 	};
 }
 
-static void emit_frame(struct screen *screen, int64_t pts_ns)
+static void emit_frame(struct screen *screen, int64_t pts_ns, const pixman_region32_t *damage)
 {
 	/* Black before anything was ever shown is not a picture of the
 	 * compositor; black after content is (the output went blank). */
@@ -164,6 +164,14 @@ static void emit_frame(struct screen *screen, int64_t pts_ns)
 	screen->shown_content = true;
 	struct frame frame;
 	screen_get_frame(screen, &frame, pts_ns);
+	/* Surface damage is in buffer coordinates: it is the frame's own only
+	 * when the surface maps 1:1, i.e. when the frame is its texture. */
+	if (damage && showing_content(screen) && frame.data ==
+	    (uint8_t *)pixman_image_get_data(screen->surface->texture)) {
+		const pixman_box32_t *box = pixman_region32_extents((pixman_region32_t *)damage);
+		frame.damage_known = true;
+		frame.damage = (struct frame_damage){ box->x1, box->y1, box->x2, box->y2 };
+	}
 	wl_signal_emit(&screen->events.frame, &frame);
 }
 
@@ -241,7 +249,7 @@ void screen_present(struct screen *screen, struct surface *surface, enum screen_
 			wl_client_add_destroy_listener(client, &screen->presenter_destroy);
 		}
 	}
-	emit_frame(screen, commit_ns);
+	emit_frame(screen, commit_ns, NULL);
 }
 
 void screen_surface_committed(struct screen *screen, struct surface *surface,
@@ -249,5 +257,5 @@ void screen_surface_committed(struct screen *screen, struct surface *surface,
 {
 	if (surface != screen->surface || !pixman_region32_not_empty((pixman_region32_t *)damage))
 		return;
-	emit_frame(screen, commit_ns);
+	emit_frame(screen, commit_ns, damage);
 }

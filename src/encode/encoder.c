@@ -485,6 +485,33 @@ static struct SwsContext *make_scaler(int source_width, int source_height, int w
 	return scaler;
 }
 
+/* Converts only rows [y1, y2) of `source` into `out`, which already holds
+ * the previous frame: on a desktop most of the picture does not change, and
+ * the conversion is the largest cost outside the encoder. The band is widened
+ * to what 4:2:0 and swscale's slices need; threads still share it. */
+static int convert_rows(struct encoder *encoder, AVFrame *out, const AVFrame *source, int y1,
+			int y2)
+{
+	int align = sws_receive_slice_alignment(encoder->convert);
+	if (align < 2)
+		align = 2;
+	y1 = y1 < 0 ? 0 : y1 / align * align;
+	y2 = y2 > out->height ? out->height : y2;
+	if (y2 <= y1)
+		return 0; /* nothing changed: `out` is already this frame */
+	y2 = (y2 + align - 1) / align * align;
+	if (y2 > out->height)
+		y2 = out->height;
+	int ret = sws_frame_start(encoder->convert, out, source);
+	if (ret < 0)
+		return ret;
+	ret = sws_send_slice(encoder->convert, 0, (unsigned)source->height);
+	if (ret >= 0)
+		ret = sws_receive_slice(encoder->convert, (unsigned)y1, (unsigned)(y2 - y1));
+	sws_frame_end(encoder->convert);
+	return ret;
+}
+
 /* The frame at the stream size: the first size is cropped to even, another
  * size is scaled (the swscale context is kept until the size changes). */
 static int convert_software(struct encoder *encoder, const struct frame *frame, AVFrame *source,
@@ -496,8 +523,10 @@ static int convert_software(struct encoder *encoder, const struct frame *frame, 
 	int ret = wrap_source(frame, source_width, source_height, source);
 	if (ret < 0)
 		return ret;
+	bool keep_previous = true;
 	if (!encoder->convert || encoder->convert_width != source_width ||
 	    encoder->convert_height != source_height) {
+		keep_previous = false;
 		sws_freeContext(encoder->convert);
 		encoder->convert = make_scaler(source_width, source_height, encoder->width,
 					       encoder->height, AV_PIX_FMT_YUV420P);
@@ -509,10 +538,15 @@ static int convert_software(struct encoder *encoder, const struct frame *frame, 
 	/* Reuse the buffer unless the encoder still holds a reference to it. */
 	if (out->buf[0] && !av_frame_is_writable(out))
 		av_frame_unref(out);
+	keep_previous = keep_previous && out->buf[0] && out->format == AV_PIX_FMT_YUV420P &&
+			out->width == encoder->width && out->height == encoder->height;
 	out->format = AV_PIX_FMT_YUV420P;
 	out->width = encoder->width;
 	out->height = encoder->height;
-	ret = sws_scale_frame(encoder->convert, out, source);
+	if (keep_previous && first_size && frame->damage_known)
+		ret = convert_rows(encoder, out, source, frame->damage.y1, frame->damage.y2);
+	else
+		ret = sws_scale_frame(encoder->convert, out, source);
 	if (ret < 0)
 		return ret;
 	out->color_range = AVCOL_RANGE_MPEG;

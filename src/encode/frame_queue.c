@@ -118,6 +118,8 @@ bool frame_queue_push(struct frame_queue *queue, const struct frame *frame)
 	buffer->frame.height = frame->height;
 	buffer->frame.stride = (int)row;
 	buffer->frame.pts_ns = frame->pts_ns;
+	buffer->frame.damage_known = frame->damage_known;
+	buffer->frame.damage = frame->damage;
 	buffer->next = NULL;
 
 	pthread_mutex_lock(&queue->mutex);

@@ -53,6 +53,10 @@ struct recorder {
 	AVRational time_base;       /* encoder: 1/1000000 (VFR) or 1/fps (CFR) */
 	AVRational stream_time_base;
 	AVFrame *current;           /* the most recent converted frame */
+	/* Compositor thread only: damage of frames refused since the last
+	 * accepted one. */
+	bool refused_any;
+	struct frame refused_damage;
 	struct frame *held;         /* ...and its pixels, for still requests */
 	int64_t last_pts;           /* of the last frame given to the encoder */
 	int64_t last_stream_pts;
@@ -364,10 +368,20 @@ bool recorder_submit(struct recorder *recorder, const struct frame *frame)
 	atomic_fetch_add(&recorder->frames_submitted, 1);
 	if (atomic_load(&recorder->failed))
 		return false;
-	if (!frame_queue_push(recorder->queue, frame)) {
+	/* A refused frame's changes are part of the next accepted one. */
+	struct frame queued = *frame;
+	if (recorder->refused_any)
+		frame_damage_merge(&queued, &recorder->refused_damage);
+	if (!frame_queue_push(recorder->queue, &queued)) {
 		atomic_fetch_add(&recorder->frames_dropped, 1);
+		if (recorder->refused_any)
+			frame_damage_merge(&recorder->refused_damage, frame);
+		else
+			recorder->refused_damage = *frame;
+		recorder->refused_any = true;
 		return false;
 	}
+	recorder->refused_any = false;
 	atomic_store(&recorder->seen_frame, true);
 	return true;
 }
