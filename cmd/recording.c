@@ -224,6 +224,9 @@ int recording_finish(struct recording *recording)
 				 recording->app->output_path, stats.frames_encoded,
 				 (double)(end_ns - recording->start_ns) / 1e9, stats.frames_dropped,
 				 size, stats.encoder);
+		if (ret == 0 && stats.latency_p50_ms > 0)
+			LOG_DBG("commit to packet: median %.1f ms, 99th percentile %.1f ms",
+				stats.latency_p50_ms, stats.latency_p99_ms);
 	}
 	frame_pacer_finish(&recording->pacer);
 	free(recording);

@@ -14,6 +14,7 @@
 #include <libavutil/log.h>
 #include <libavutil/mathematics.h>
 
+#include "clock.h"
 #include "encoder.h"
 #include "frame_queue.h"
 #include "log.h"
@@ -21,6 +22,8 @@
 #include "png_writer.h"
 
 #define DEFAULT_QUEUE_DEPTH 4
+#define LATENCY_BUCKET_NS 500000 /* histogram of commit-to-packet times */
+#define LATENCY_BUCKETS 2000
 #define DEFAULT_FPS 60.0
 /* How much the encoder yields to the compositor thread (see encoder_thread). */
 #define ENCODER_NICE 5
@@ -57,6 +60,9 @@ struct recorder {
 	 * accepted one. */
 	bool refused_any;
 	struct frame refused_damage;
+	pthread_mutex_t latency_mutex;
+	uint32_t latency[LATENCY_BUCKETS];
+	uint64_t latency_count;
 	struct frame *held;         /* ...and its pixels, for still requests */
 	int64_t last_pts;           /* of the last frame given to the encoder */
 	int64_t last_stream_pts;
@@ -74,9 +80,40 @@ static void mark_failed(struct recorder *recorder)
 		LOG_ERRNO("cannot signal the encoder failure");
 }
 
+/* Commit-to-packet latency: what a frame waits in the queue plus conversion
+ * and encoding. Only meaningful where packets carry commit times (VFR). */
+static void note_latency(struct recorder *recorder, const AVPacket *packet)
+{
+	if (recorder->cfr || packet->pts == AV_NOPTS_VALUE)
+		return;
+	int64_t commit_ns = recorder->first_pts_ns +
+			    av_rescale_q(packet->pts, recorder->time_base, (AVRational){1, 1000000000});
+	int64_t bucket = (clock_now_ns() - commit_ns) / LATENCY_BUCKET_NS;
+	if (bucket < 0)
+		bucket = 0;
+	if (bucket >= LATENCY_BUCKETS)
+		bucket = LATENCY_BUCKETS - 1;
+	pthread_mutex_lock(&recorder->latency_mutex);
+	recorder->latency[bucket]++;
+	recorder->latency_count++;
+	pthread_mutex_unlock(&recorder->latency_mutex);
+}
+
+static double latency_percentile(struct recorder *recorder, double fraction)
+{
+	uint64_t rank = (uint64_t)((double)recorder->latency_count * fraction), seen = 0;
+	for (int i = 0; i < LATENCY_BUCKETS; i++) {
+		seen += recorder->latency[i];
+		if (seen > rank)
+			return (i + 0.5) * LATENCY_BUCKET_NS / 1e6;
+	}
+	return 0;
+}
+
 static int write_packet(void *data, AVPacket *packet)
 {
 	struct recorder *recorder = data;
+	note_latency(recorder, packet);
 	return muxer_write(recorder->muxer, packet, recorder->time_base);
 }
 
@@ -279,6 +316,7 @@ static void recorder_destroy(struct recorder *recorder)
 	if (recorder->event_fd >= 0)
 		close(recorder->event_fd);
 	pthread_mutex_destroy(&recorder->still_mutex);
+	pthread_mutex_destroy(&recorder->latency_mutex);
 	free(recorder->still_path);
 	free(recorder->path);
 	free(recorder);
@@ -315,6 +353,7 @@ struct recorder *recorder_create(const struct recorder_config *config, enum reco
 	}
 	recorder->event_fd = -1;
 	pthread_mutex_init(&recorder->still_mutex, NULL);
+	pthread_mutex_init(&recorder->latency_mutex, NULL);
 	recorder->path = strdup(config->path);
 	recorder->to_stdout = strcmp(config->path, "-") == 0;
 	recorder->cfr = config->cfr;
@@ -421,6 +460,12 @@ void recorder_get_stats(struct recorder *recorder, struct recorder_stats *stats)
 	stats->frames_encoded = atomic_load(&recorder->frames_encoded);
 	stats->bytes_written = (uint64_t)muxer_bytes_written(recorder->muxer);
 	snprintf(stats->encoder, sizeof(stats->encoder), "%s", recorder->encoder_name);
+	pthread_mutex_lock(&recorder->latency_mutex);
+	if (recorder->latency_count) {
+		stats->latency_p50_ms = latency_percentile(recorder, 0.5);
+		stats->latency_p99_ms = latency_percentile(recorder, 0.99);
+	}
+	pthread_mutex_unlock(&recorder->latency_mutex);
 }
 
 int recorder_finish(struct recorder *recorder, int64_t end_pts_ns, struct recorder_stats *stats)

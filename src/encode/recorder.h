@@ -29,6 +29,8 @@ struct recorder_stats {
 	uint64_t frames_encoded;   /* given to the encoder (CFR repeats included) */
 	uint64_t bytes_written;
 	char encoder[64];          /* e.g. "libx264" or "h264_vaapi" */
+	double latency_p50_ms;     /* commit to encoded packet, median; 0 when unknown (CFR) */
+	double latency_p99_ms;
 };
 
 /* Checks the configuration (container from the extension, codec present,
