@@ -13,7 +13,13 @@ struct pool_buffer {
 	struct frame frame;
 	size_t capacity;
 	struct pool_buffer *next; /* in the free list or the queue */
+	uint64_t content_seq;     /* producer only: the accepted frame it holds, 0 none */
 };
+
+/* Damage of the last accepted frames, so a buffer that comes back to the
+ * producer is brought up to date by copying only what changed since the
+ * frame it holds. More than the pool size: a buffer is never older. */
+#define DAMAGE_HISTORY 64
 
 struct frame_queue {
 	pthread_mutex_t mutex;
@@ -26,6 +32,9 @@ struct frame_queue {
 	int depth;
 	bool kicked;
 	bool closed;
+	/* Producer only. */
+	uint64_t seq;                         /* accepted frames so far */
+	struct frame history[DAMAGE_HISTORY]; /* damage of frame seq, at seq % DAMAGE_HISTORY */
 };
 
 struct frame_queue *frame_queue_create(int depth)
@@ -33,6 +42,11 @@ struct frame_queue *frame_queue_create(int depth)
 	struct frame_queue *queue = calloc(1, sizeof(*queue));
 	if (!queue) {
 		LOG_ERRNO("frame queue");
+		return NULL;
+	}
+	if (depth + 1 >= DAMAGE_HISTORY) {
+		LOG_ERR("frame queue depth %d: at most %d", depth, DAMAGE_HISTORY - 2);
+		free(queue);
 		return NULL;
 	}
 	queue->depth = depth;
@@ -75,6 +89,27 @@ static void return_to_pool_locked(struct frame_queue *queue, struct pool_buffer 
 	queue->free_list = buffer;
 }
 
+/* Rows of `buffer` that differ from `frame`: all of them unless the buffer
+ * holds an earlier frame of the same size and every frame since says what
+ * it changed. */
+static void stale_rows(const struct frame_queue *queue, const struct pool_buffer *buffer,
+		       const struct frame *frame, int *y1, int *y2)
+{
+	if (!buffer->content_seq || buffer->frame.width != frame->width ||
+	    buffer->frame.height != frame->height || !frame->damage_known ||
+	    queue->seq - buffer->content_seq >= DAMAGE_HISTORY - 1)
+		return;
+	struct frame changed = *frame;
+	for (uint64_t seq = buffer->content_seq + 1; seq <= queue->seq; seq++)
+		frame_damage_merge(&changed, &queue->history[seq % DAMAGE_HISTORY]);
+	if (!changed.damage_known)
+		return;
+	int top = changed.damage.y1 < 0 ? 0 : changed.damage.y1;
+	int bottom = changed.damage.y2 > frame->height ? frame->height : changed.damage.y2;
+	*y1 = top < bottom ? top : 0;
+	*y2 = top < bottom ? bottom : 0;
+}
+
 bool frame_queue_push(struct frame_queue *queue, const struct frame *frame)
 {
 	if (frame->width <= 0 || frame->height <= 0 || frame->stride < frame->width * 4)
@@ -106,14 +141,21 @@ bool frame_queue_push(struct frame_queue *queue, const struct frame *frame)
 		free(buffer->frame.data);
 		buffer->frame.data = data;
 		buffer->capacity = needed;
+		buffer->content_seq = 0; /* fresh memory holds no frame */
 	}
+	int y1 = 0, y2 = frame->height;
+	stale_rows(queue, buffer, frame, &y1, &y2);
 	if ((size_t)frame->stride == row) {
-		memcpy(buffer->frame.data, frame->data, needed);
+		memcpy(buffer->frame.data + row * (size_t)y1,
+		       frame->data + row * (size_t)y1, row * (size_t)(y2 - y1));
 	} else {
-		for (int y = 0; y < frame->height; y++)
+		for (int y = y1; y < y2; y++)
 			memcpy(buffer->frame.data + row * (size_t)y,
 			       frame->data + (size_t)frame->stride * (size_t)y, row);
 	}
+	uint64_t seq = ++queue->seq;
+	queue->history[seq % DAMAGE_HISTORY] = *frame;
+	buffer->content_seq = seq;
 	buffer->frame.width = frame->width;
 	buffer->frame.height = frame->height;
 	buffer->frame.stride = (int)row;

@@ -10,7 +10,8 @@
  * times strictly increase. --times reads the presenter's commit times
  * ("INDEX NANOSECONDS" per line): frame i must be presenter frame i and its
  * PTS, relative to the first frame, must equal the commit time relative to
- * the first commit within --pts-tol-ms (default 1). --pattern compares each
+ * the first commit, give or take the median offset of all frames (the file's
+ * start), within --pts-tol-ms (default 1). --pattern compares each
  * frame i with frame INDEX(i) of tests/pattern.h (i without --times) by PSNR.
  * --pixel checks a pixel of the last frame, the picture the recording ends
  * on (negative X/Y count from the far edge; the first frames of a desktop
@@ -166,6 +167,12 @@ static int check_pts_increasing(const struct decoded_video *video)
 	return 0;
 }
 
+static int compare_doubles(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
 static int check_times(const struct options *options, const struct decoded_video *video,
 		       const struct commit_times *times)
 {
@@ -176,9 +183,21 @@ static int check_times(const struct options *options, const struct decoded_video
 		failures++;
 	}
 	int count = video->frame_count < times->count ? video->frame_count : times->count;
+	/* The file starts at its first frame, stamped when wl-record read that
+	 * commit: a late read of frame 0 alone would shift every other frame.
+	 * Compare spacing instead: each frame against the median offset. */
+	double *offsets = calloc((size_t)(count > 0 ? count : 1), sizeof(*offsets));
+	if (!offsets)
+		return 1;
+	for (int i = 0; i < count; i++)
+		offsets[i] = (double)(video->frames[i].pts_us - video->frames[0].pts_us) / 1e3 -
+			     (double)(times->ns[i] - times->ns[0]) / 1e6;
+	qsort(offsets, (size_t)count, sizeof(*offsets), compare_doubles);
+	double median_ms = count ? offsets[count / 2] : 0;
+	free(offsets);
 	double worst_ms = 0;
 	for (int i = 0; i < count; i++) {
-		double expected_ms = (double)(times->ns[i] - times->ns[0]) / 1e6;
+		double expected_ms = (double)(times->ns[i] - times->ns[0]) / 1e6 + median_ms;
 		double seen_ms = (double)(video->frames[i].pts_us - video->frames[0].pts_us) / 1e3;
 		double error_ms = fabs(seen_ms - expected_ms);
 		if (error_ms > worst_ms)
