@@ -38,11 +38,13 @@ static bool frame_is_black(const struct frame *frame)
 static void take(struct screenshot *screenshot, const struct frame *frame)
 {
 	screenshot->done = true;
+	int64_t start_ns = clock_now_ns();
 	if (png_write_frame(screenshot->app->output_path, frame) < 0) {
 		app_stop(screenshot->app, EXIT_FAILED, "the PNG could not be written");
 		return;
 	}
 	LOG_INFO("wrote %s (%dx%d)", screenshot->app->output_path, frame->width, frame->height);
+	LOG_DBG("the PNG took %.1f ms", (double)(clock_now_ns() - start_ns) / 1e6);
 	app_stop(screenshot->app, EXIT_OK, NULL);
 }
 
