@@ -36,6 +36,16 @@ wait_exit "$LIMITED" 30
 "$VIDEO_CHECK" "$TEST_DIR/limited.mkv" --min-frames 2 --pattern --min-psnr 30 ||
 	fail "nothing playable before the write failure"
 
+# 2b. stdout closed early (EPIPE): a clear line and status 1, not a death by
+# SIGPIPE.
+log "case stdout closed early"
+set +o pipefail
+"$WL_RECORD" - -- "$PRESENTER" "${presenter_args[@]}" --frames 40 2>"$TEST_DIR/epipe.log" |
+	head -c 1000 >/dev/null
+status=${PIPESTATUS[0]}
+[ "$status" -eq 1 ] || fail "wl-record with a closed stdout exited $status, expected 1"
+grep -q "Broken pipe" "$TEST_DIR/epipe.log" || fail "no line says the pipe broke: $(cat "$TEST_DIR/epipe.log")"
+
 # 3. Stills while recording: SIGUSR1, then --snap through the pid file. Each
 # writes a PNG beside the recording that equals one presented frame, and the
 # recording goes on and ends complete.
