@@ -1,0 +1,86 @@
+#!/bin/bash
+# `meson install --destdir` puts every file where its users look under the
+# prefix: the binary (which runs), the man page (which renders, and covers
+# every option --help lists), the three completions (which know every
+# option), README and the example config (naming the installed binary).
+#   install.sh  (env: MESON, BUILD_ROOT, PREFIX, BINDIR, MANDIR, DATADIR, HAVE_SCDOC)
+set -u
+fail() { echo "install: FAIL: $*" >&2; exit 1; }
+for var in MESON BUILD_ROOT PREFIX BINDIR MANDIR DATADIR HAVE_SCDOC; do
+	[ -n "${!var:-}" ] || fail "$var is not set"
+done
+DESTDIR=$(mktemp -d "${TMPDIR:-/tmp}/wlr-install.XXXXXX") || exit 1
+trap 'rm -rf "$DESTDIR"' EXIT
+
+abs() { case $1 in /*) printf '%s' "$1" ;; *) printf '%s/%s' "$PREFIX" "$1" ;; esac; }
+ROOT=$DESTDIR$PREFIX
+BIN=$DESTDIR$(abs "$BINDIR")/wl-record
+MAN=$DESTDIR$(abs "$MANDIR")/man1/wl-record.1
+SHARE=$DESTDIR$(abs "$DATADIR")
+
+$MESON install -C "$BUILD_ROOT" --destdir "$DESTDIR" --no-rebuild --quiet >"$DESTDIR.log" 2>&1 ||
+	{ cat "$DESTDIR.log"; rm -f "$DESTDIR.log"; fail "meson install failed"; }
+rm -f "$DESTDIR.log"
+echo "installed under $ROOT:"
+(cd "$DESTDIR" && find . -type f | sort)
+
+# Nothing outside the prefix.
+outside=$(cd "$DESTDIR" && find . -type f | grep -v "^\.$PREFIX/")
+[ -z "$outside" ] || fail "installed outside $PREFIX: $outside"
+
+[ -x "$BIN" ] || fail "no executable $BIN"
+"$BIN" --version | grep -q "^wl-record [0-9]" || fail "the installed binary does not run"
+
+for file in "$SHARE/bash-completion/completions/wl-record" \
+	"$SHARE/zsh/site-functions/_wl-record" \
+	"$SHARE/fish/vendor_completions.d/wl-record.fish" \
+	"$SHARE/doc/wl-record/README.md" "$SHARE/doc/wl-record/examples/weston.ini"; do
+	[ -s "$file" ] || fail "missing $file"
+done
+grep -q "^command=$(abs "$BINDIR")/wl-record " "$SHARE/doc/wl-record/examples/weston.ini" ||
+	fail "the installed example does not name $(abs "$BINDIR")/wl-record"
+
+# Every long option --help shows is known to the completions and the man page.
+OPTIONS=$("$BIN" --help | grep -o -E -- '--[a-z][a-z-]+' | sort -u)
+[ "$(echo "$OPTIONS" | wc -l)" -ge 20 ] || fail "--help lists only: $OPTIONS"
+for option in $OPTIONS; do
+	name=${option#--}
+	grep -q -- "$option\\b" "$SHARE/bash-completion/completions/wl-record" ||
+		fail "the bash completion lacks $option"
+	grep -q -E -- "$option(\\[|\\})" "$SHARE/zsh/site-functions/_wl-record" ||
+		fail "the zsh completion lacks $option"
+	grep -q -- "-l $name " "$SHARE/fish/vendor_completions.d/wl-record.fish" ||
+		fail "the fish completion lacks $option"
+done
+
+# The bash completion really completes (when bash-completion is installed).
+if [ -f /usr/share/bash-completion/bash_completion ]; then
+	got=$(bash -c '
+		. /usr/share/bash-completion/bash_completion
+		. "$1"
+		COMP_WORDS=(wl-record --scr); COMP_CWORD=1; COMP_LINE="wl-record --scr"; COMP_POINT=${#COMP_LINE}
+		_wl_record wl-record --scr wl-record
+		printf "%s\n" "${COMPREPLY[@]}"' bash "$SHARE/bash-completion/completions/wl-record")
+	[ "$got" = "--screenshot" ] || fail "bash completes --scr to '$got'"
+	echo "bash completion: --scr -> $got"
+fi
+
+if [ "$HAVE_SCDOC" = true ]; then
+	[ -s "$MAN" ] || fail "no man page at $MAN"
+	if command -v man >/dev/null; then
+		text=$(MANWIDTH=200 man -l "$MAN" 2>/dev/null) || fail "man cannot render $MAN"
+	else
+		text=$(cat "$MAN")
+	fi
+	for option in $OPTIONS; do
+		grep -q -- "$option" <<<"$text" || fail "the man page does not document $option"
+	done
+	for section in SYNOPSIS CONNECTING OPTIONS SIGNALS "EXIT STATUS" FILES ENVIRONMENT; do
+		grep -q "^$section" <<<"$text" || fail "the man page has no $section section"
+	done
+	grep -q "$(abs "$DATADIR")/doc/wl-record/examples/weston.ini" <<<"$text" ||
+		fail "the man page does not point at the installed example"
+else
+	echo "scdoc not found at configure time: the man page is not checked"
+fi
+echo "install: PASS"
