@@ -56,4 +56,20 @@ wait_exit "$TOGGLED" 5
 [ "$EXIT_STATUS" = 0 ] || fail "the toggled recording exited $EXIT_STATUS"
 [ ! -e "$TEST_DIR/never.mkv" ] || fail "the stopping --toggle recorded"
 [ ! -s "$TEST_DIR/toggle2.out" ] || fail "the stopping --toggle printed a path"
+
+# Requests that do not go together are bad command lines (status 2).
+for args in "--toggle --screenshot" "--toggle --stop" "--toggle --snap" "--toggle x.png"; do
+	# shellcheck disable=SC2086
+	"$WL_RECORD" $args 2>"$TEST_DIR/bad.err"
+	status=$?
+	[ "$status" = 2 ] || fail "wl-record $args exited $status, not 2"
+	[ "$(wc -l <"$TEST_DIR/bad.err")" = 1 ] || fail "wl-record $args: $(cat "$TEST_DIR/bad.err")"
+done
+# A name whose strftime expansion does not fit is refused before anything starts.
+LONG=$(printf '%%c%.0s' $(seq 300))
+"$WL_RECORD" "$TEST_DIR/$LONG.mkv" 2>"$TEST_DIR/long.err"
+status=$?
+[ "$status" = 2 ] || fail "an over-long expanded name exited $status, not 2"
+grep -q "expands to nothing or too much" "$TEST_DIR/long.err" || fail "$(cat "$TEST_DIR/long.err")"
+[ -z "$(ls "$TEST_DIR"/*%* 2>/dev/null)" ] || fail "a file was created for the over-long name"
 pass
