@@ -65,6 +65,18 @@ if [ -f /usr/share/bash-completion/bash_completion ]; then
 	echo "bash completion: --scr -> $got"
 fi
 
+# zsh and fish (when installed): the files parse, and fish completes.
+if command -v zsh >/dev/null; then
+	zsh -n "$SHARE/zsh/site-functions/_wl-record" || fail "zsh cannot parse _wl-record"
+fi
+if command -v fish >/dev/null; then
+	got=$(PATH=$(dirname "$BIN"):$PATH fish --no-config -c \
+		'source $argv[1]; complete -C "wl-record --tog"' "$SHARE/fish/vendor_completions.d/wl-record.fish" |
+		cut -f1)
+	[ "$got" = "--toggle" ] || fail "fish completes --tog to '$got'"
+	echo "fish completion: --tog -> $got"
+fi
+
 if [ "$HAVE_SCDOC" = true ]; then
 	[ -s "$MAN" ] || fail "no man page at $MAN"
 	if command -v man >/dev/null; then
