@@ -30,6 +30,20 @@ outside=$(cd "$DESTDIR" && find . -type f | grep -v "^\.$PREFIX/")
 
 [ -x "$BIN" ] || fail "no executable $BIN"
 "$BIN" --version | grep -q "^wl-record [0-9]" || fail "the installed binary does not run"
+# --version: the libraries found at run time and the encoders that work here
+# (libx264 works everywhere; stderr stays clean).
+version=$("$BIN" --version 2>"$DESTDIR/version.err")
+grep -q -E "^FFmpeg .*libavcodec [0-9]+\.[0-9]+\.[0-9]+" <<<"$version" || fail "--version: $version"
+grep -q -E "^libva ([0-9]+\.[0-9]+\.[0-9]+ |: not loaded)" <<<"$version" || fail "--version: $version"
+grep -q "^libx264" <<<"$version" || fail "--version lists no libx264: $version"
+[ ! -s "$DESTDIR/version.err" ] || fail "--version wrote to stderr: $(cat "$DESTDIR/version.err")"
+rm -f "$DESTDIR/version.err"
+# --help: one screen, grouped.
+help=$("$BIN" --help)
+[ "$(wc -l <<<"$help")" -le 45 ] || fail "--help is $(wc -l <<<"$help") lines long"
+for group in Output: Connection Encoding: "A running recording"; do
+	grep -q "^$group" <<<"$help" || fail "--help has no group '$group'"
+done
 
 for file in "$SHARE/bash-completion/completions/wl-record" \
 	"$SHARE/zsh/site-functions/_wl-record" \
