@@ -1,60 +1,47 @@
 #include "help.h"
 
-#include <libavcodec/avcodec.h>
-#include <libavformat/avformat.h>
-#include <libavutil/avutil.h>
-#include <libswscale/swscale.h>
-
+/* Short on purpose: one line per option, grouped; wl-record(1) has the rest. */
 void print_help(FILE *out)
 {
 	fputs(
 "Usage: wl-record [OPTIONS] [FILE] [-- COMMAND [ARG...]]\n"
-"Records what a Wayland compositor presents to it (fullscreen shell) as H.264\n"
-"video, or takes a PNG still.\n"
+"Records what a Wayland compositor presents to it (fullscreen shell) as video,\n"
+"or takes a PNG still. Without FILE: $XDG_VIDEOS_DIR (~/Videos) or, for stills,\n"
+"$XDG_PICTURES_DIR (~/Pictures)/wl-record-DATE_TIME.mkv/.png. The path written\n"
+"is printed on stdout.\n"
 "\n"
 "Output:\n"
-"  FILE, -o, --output FILE  .mkv (default), .mp4, .mov, .webm: record; .png: still;\n"
-"                           - : Matroska on stdout\n"
-"  -s, --screenshot         write one PNG still and exit\n"
-"      --delay SECONDS      screenshot: take the picture this long after the first\n"
-"                           frame (0: the first frame that is not all black)\n"
-"      --timeout SECONDS    screenshot: give up after this long without a frame (10)\n"
+"  FILE, -o, --output FILE  .mkv .mp4 .mov .webm: video; .png: still; -: MKV on\n"
+"                           stdout; strftime patterns expand (%Y-%m-%d_%H%M%S)\n"
+"  -s, --screenshot         take one PNG still and exit\n"
+"      --delay SECONDS      still: take it this long after the first frame\n"
+"      --timeout SECONDS    still: give up after this long without a frame (10)\n"
 "      --duration SECONDS   stop recording after this long\n"
 "      --frames N           stop after N frames\n"
 "\n"
-"Compositor:\n"
-"      --size WxH           output mode until a client asks for another (1920x1080)\n"
-"      --fps N              frame rate: frame callbacks and recording cap (60)\n"
-"      --socket NAME        listen on $XDG_RUNTIME_DIR/NAME (default wl-record-N);\n"
-"                           ignored when WAYLAND_SERVER_SOCKET hands over a client\n"
-"  -- COMMAND [ARG...]      run COMMAND connected to wl-record; stop when it exits\n"
+"Connection (Weston's screen-share: none needed, WAYLAND_SERVER_SOCKET is used):\n"
+"      --socket NAME        listen on $XDG_RUNTIME_DIR/NAME (default wl-record-N)\n"
+"  -- COMMAND [ARG...]      run COMMAND on that socket; stop when it exits\n"
+"      --size WxH           output mode offered to clients (1920x1080)\n"
+"      --fps N              frame rate (60)\n"
 "\n"
 "Encoding:\n"
-"      --codec NAME         libx264, h264_vaapi, hevc_vaapi, ... (default: VA-API\n"
-"                           when a render node works, else libx264)\n"
-"      --device PATH        VA-API render node (default: first /dev/dri/renderD*)\n"
-"      --bitrate RATE       target bit rate, e.g. 8M (default: quality-based)\n"
-"      --crf N              quality for libx264 (default 23; lower is better)\n"
-"  -p, --codec-param K=V    encoder option, e.g. -p preset=veryfast (repeatable)\n"
-"      --cfr                constant frame rate at --fps (repeats frames)\n"
-"      --list-encoders      list the encoders usable here and exit\n"
+"      --codec NAME         h264_vaapi, libx264, ... (default: VA-API if usable)\n"
+"      --device PATH        VA-API render node (default: first renderD*)\n"
+"      --bitrate RATE       e.g. 8M (default: quality-based)\n"
+"      --crf N              quality, lower is better (libx264: 23)\n"
+"  -p, --codec-param K=V    encoder option, e.g. -p preset=veryfast\n"
+"      --cfr                constant frame rate (repeats frames)\n"
+"      --list-encoders      list the encoders usable here\n"
 "\n"
-"Control of a running instance:\n"
-"      --snap               ask it for a PNG still beside its recording (SIGUSR1)\n"
-"      --stop               ask it to finish its recording (SIGINT)\n"
-"      --pid-file PATH      pid file (default $XDG_RUNTIME_DIR/wl-record.pid)\n"
+"A running recording (found through $XDG_RUNTIME_DIR/wl-record.pid):\n"
+"      --stop               finish it (as SIGINT)\n"
+"      --snap               save a PNG still of it beside its file (SIGUSR1)\n"
+"      --toggle             stop it if one runs, else record (for hotkeys)\n"
+"      --pid-file PATH      another pid file\n"
 "\n"
 "  -v, --verbose  -q, --quiet  -h, --help  -V, --version\n"
-"\n"
-"Exit status: 0 done, 1 failed, 2 bad command line; with COMMAND, its status.\n",
+"Exit status: 0 done, 1 failed, 2 bad command line; with COMMAND, its status.\n"
+"More in wl-record(1).\n",
 	      out);
-}
-
-void print_version(FILE *out)
-{
-	unsigned c = avcodec_version(), f = avformat_version(), s = swscale_version();
-	fprintf(out, "wl-record %s (libavcodec %u.%u.%u, libavformat %u.%u.%u, libswscale %u.%u.%u)\n",
-		WL_RECORD_VERSION, AV_VERSION_MAJOR(c), AV_VERSION_MINOR(c), AV_VERSION_MICRO(c),
-		AV_VERSION_MAJOR(f), AV_VERSION_MINOR(f), AV_VERSION_MICRO(f),
-		AV_VERSION_MAJOR(s), AV_VERSION_MINOR(s), AV_VERSION_MICRO(s));
 }

@@ -14,6 +14,7 @@
 #include "control.h"
 #include "log.h"
 #include "options.h"
+#include "output_name.h"
 #include "recorder.h"
 #include "recording.h"
 #include "screenshot.h"
@@ -140,14 +141,43 @@ static bool connect_clients(struct app *app)
 	return true;
 }
 
-static const char *default_output(bool screenshot, char *buf, size_t size)
+static const char *pid_file_path(const struct options *options, char *buf, unsigned size)
+{
+	return options->pid_file ? options->pid_file : control_default_pid_file(buf, size);
+}
+
+/* FILE with its strftime patterns expanded, or the default name; false
+ * (with `*status` set) when there is none. */
+static bool choose_output_path(const struct options *options, char *buf, size_t size,
+			       int *status)
 {
 	time_t now = time(NULL);
 	struct tm tm;
 	localtime_r(&now, &tm);
-	strftime(buf, size, screenshot ? "wl-record-%Y-%m-%d_%H-%M-%S.png"
-				       : "wl-record-%Y-%m-%d_%H-%M-%S.mkv", &tm);
-	return buf;
+	if (options->output) {
+		if (output_expand_name(options->output, &tm, buf, size))
+			return true;
+		LOG_ERR("the file name '%s' expands to nothing or too much", options->output);
+		*status = EXIT_USAGE;
+		return false;
+	}
+	if (output_default_path(options->screenshot ? OUTPUT_PICTURE : OUTPUT_VIDEO, &tm, buf,
+				size))
+		return true;
+	LOG_ERR("cannot make a default file name: give FILE");
+	*status = EXIT_FAILED;
+	return false;
+}
+
+/* One line on stdout that scripts and hotkey wrappers can take: the file
+ * that is now complete. Not when the video itself went to stdout. */
+static void print_output_path(const char *path)
+{
+	if (strcmp(path, "-") == 0 || access(path, F_OK) != 0)
+		return;
+	printf("%s\n", path);
+	if (fflush(stdout) != 0)
+		LOG_WARN("cannot print the file name on stdout");
 }
 
 static int run(const struct options *options)
@@ -155,13 +185,14 @@ static int run(const struct options *options)
 	struct app app = { .options = options, .status = EXIT_FAILED };
 	wl_list_init(&app.client_destroy.link);
 	wl_list_init(&app.presenter_gone.link);
-	char name_buf[256], pid_buf[4096];
-	const char *pid_file = options->pid_file ? options->pid_file
-				: control_default_pid_file(pid_buf, sizeof(pid_buf));
+	char path_buf[4096], pid_buf[4096];
+	const char *pid_file = pid_file_path(options, pid_buf, sizeof(pid_buf));
 	bool wrote_pid_file = false;
+	pid_t previous_recording = 0;
 
-	app.output_path = options->output ? options->output
-			  : default_output(options->screenshot, name_buf, sizeof(name_buf));
+	if (!choose_output_path(options, path_buf, sizeof(path_buf), &app.status))
+		goto out;
+	app.output_path = path_buf;
 
 	struct server_config config = {
 		.width = options->width, .height = options->height, .fps = options->fps,
@@ -187,7 +218,7 @@ static int run(const struct options *options)
 			goto out;
 		}
 		if (pid_file)
-			wrote_pid_file = control_write_pid_file(pid_file);
+			wrote_pid_file = control_write_pid_file(pid_file, &previous_recording);
 	}
 
 	if (!connect_clients(&app))
@@ -223,7 +254,7 @@ out:
 	screenshot_destroy(app.screenshot);
 	app.screenshot = NULL;
 	if (wrote_pid_file)
-		control_remove_pid_file(pid_file);
+		control_remove_pid_file(pid_file, previous_recording);
 	wl_list_remove(&app.presenter_gone.link);
 	wl_list_remove(&app.client_destroy.link);
 	if (app.child > 0) {
@@ -235,11 +266,32 @@ out:
 			wl_event_source_remove(app.signal_sources[i]);
 	}
 	server_destroy(app.server);
+	if (app.status == EXIT_OK && app.output_path)
+		print_output_path(app.output_path);
 	/* With a COMMAND its own failure comes first: `wl-record out.mkv -- make
 	 * test` must fail when the tests fail, recorded or not. */
 	if (app.child_exited && (app.child_status != 0 || app.status == EXIT_OK))
 		return app.child_status;
 	return app.status;
+}
+
+/* A hotkey bound to `wl-record --toggle`: the first press records, the
+ * second stops that recording (and waits until its file is complete). */
+static int toggle(const char *pid_file, const struct options *options)
+{
+	pid_t running = control_running_pid(pid_file);
+	if (!running)
+		return run(options);
+	if (kill(running, SIGINT) < 0) {
+		LOG_ERRNO("cannot stop the running recording (pid %d)", (int)running);
+		return EXIT_FAILED;
+	}
+	LOG_INFO("stopping the running recording (pid %d)", (int)running);
+	if (!control_wait_gone(running, 30)) {
+		LOG_WARN("the recording (pid %d) is still finishing after 30 s", (int)running);
+		return EXIT_FAILED;
+	}
+	return EXIT_OK;
 }
 
 int main(int argc, char **argv)
@@ -260,12 +312,13 @@ int main(int argc, char **argv)
 		recorder_list_encoders();
 		return EXIT_OK;
 	}
+	char buf[4096];
+	const char *pid_file = pid_file_path(&options, buf, sizeof(buf));
 	if (options.snap || options.stop) {
-		char buf[4096];
-		const char *pid_file = options.pid_file ? options.pid_file
-					: control_default_pid_file(buf, sizeof(buf));
 		return control_signal_running(pid_file, options.snap ? SIGUSR1 : SIGINT,
 					      options.snap ? "signal" : "stop");
 	}
+	if (options.toggle)
+		return toggle(pid_file, &options);
 	return run(&options);
 }

@@ -14,6 +14,7 @@ enum {
 	OPT_SIZE = 256, OPT_FPS, OPT_SOCKET, OPT_TIMEOUT, OPT_DURATION, OPT_FRAMES, OPT_CODEC,
 	OPT_DEVICE, OPT_BITRATE, OPT_CRF, OPT_CFR, OPT_LIST_ENCODERS, OPT_SNAP, OPT_STOP,
 	OPT_PID_FILE, OPT_DELAY,
+	OPT_TOGGLE,
 };
 
 static const struct option long_options[] = {
@@ -35,6 +36,7 @@ static const struct option long_options[] = {
 	{ "list-encoders", no_argument, NULL, OPT_LIST_ENCODERS },
 	{ "snap", no_argument, NULL, OPT_SNAP },
 	{ "stop", no_argument, NULL, OPT_STOP },
+	{ "toggle", no_argument, NULL, OPT_TOGGLE },
 	{ "pid-file", required_argument, NULL, OPT_PID_FILE },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "quiet", no_argument, NULL, 'q' },
@@ -209,6 +211,9 @@ enum options_result options_parse(int argc, char **argv, struct options *options
 		case OPT_STOP:
 			options->stop = true;
 			break;
+		case OPT_TOGGLE:
+			options->toggle = true;
+			break;
 		case OPT_PID_FILE:
 			options->pid_file = optarg;
 			break;
@@ -244,7 +249,9 @@ enum options_result options_parse(int argc, char **argv, struct options *options
 		options->screenshot = true;
 	if (options->screenshot && options->output && !path_has_extension(options->output, "png"))
 		return bad("--screenshot writes PNG: '%s' does not end in .png", options->output);
-	if (options->snap && options->stop)
-		return bad("%s", "--snap and --stop are separate requests; give one");
+	if (options->snap + options->stop + options->toggle > 1)
+		return bad("%s", "--snap, --stop and --toggle are separate requests; give one");
+	if (options->toggle && options->screenshot)
+		return bad("%s", "--toggle starts or stops a recording, not a still");
 	return OPTIONS_RUN;
 }

@@ -7,7 +7,7 @@
 #define OPTIONS_MAX_CODEC_PARAMS 32
 
 struct options {
-	const char *output;      /* FILE or -o; NULL when not given */
+	const char *output;      /* FILE or -o, strftime patterns unexpanded; NULL when not given */
 	bool screenshot;         /* --screenshot, or an output ending in .png */
 	int width, height;       /* --size */
 	double fps;
@@ -25,6 +25,7 @@ struct options {
 	bool list_encoders;
 	bool snap;               /* ask the running instance for a PNG still */
 	bool stop;               /* ask the running instance to stop */
+	bool toggle;             /* stop the running instance if any, else record */
 	const char *pid_file;
 	int verbosity;           /* -1 quiet, 0 normal, 1 verbose */
 	char **command;          /* after "--", NULL-terminated; NULL when none */

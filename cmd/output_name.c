@@ -1,0 +1,170 @@
+#include "output_name.h"
+
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define BASE_PATTERN "wl-record-%Y-%m-%d_%H-%M-%S"
+#define MAX_SUFFIX 1000
+
+static const char *home_dir(void)
+{
+	const char *home = getenv("HOME");
+	if (home && *home)
+		return home;
+	const struct passwd *pw = getpwuid(getuid());
+	return pw && pw->pw_dir && *pw->pw_dir ? pw->pw_dir : NULL;
+}
+
+static bool is_dir(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static bool path_exists(const char *path)
+{
+	struct stat st;
+	return lstat(path, &st) == 0;
+}
+
+/* True when `path` names `home` itself ("$HOME" or "$HOME/"): xdg-user-dirs
+ * writes that for a disabled directory. */
+static bool is_home(const char *path, const char *home)
+{
+	size_t n = strlen(home);
+	while (n > 1 && home[n - 1] == '/')
+		n--;
+	if (strncmp(path, home, n) != 0)
+		return false;
+	for (const char *p = path + n; *p; p++) {
+		if (*p != '/')
+			return false;
+	}
+	return true;
+}
+
+/* Parses the quoted value at `p` (just after KEY=) into `out`, expanding a
+ * leading $HOME. False for anything that is not "…" with an absolute result. */
+static bool parse_value(const char *p, const char *home, char *out, size_t size)
+{
+	if (*p++ != '"')
+		return false;
+	size_t len = 0;
+	if (strncmp(p, "$HOME", 5) == 0 && (p[5] == '/' || p[5] == '"')) {
+		if (!home)
+			return false;
+		len = strlen(home);
+		if (len >= size)
+			return false;
+		memcpy(out, home, len);
+		p += 5;
+	}
+	for (;; p++) {
+		char c = *p;
+		if (c == '\0' || c == '\n')
+			return false; /* no closing quote */
+		if (c == '"')
+			break;
+		if (c == '\\') {
+			c = *++p;
+			if (c == '\0' || c == '\n')
+				return false;
+		}
+		if (len + 1 >= size)
+			return false;
+		out[len++] = c;
+	}
+	out[len] = '\0';
+	return out[0] == '/';
+}
+
+bool user_dirs_lookup(const char *file, const char *key, const char *home, char *out,
+		      size_t size)
+{
+	FILE *f = fopen(file, "r");
+	if (!f)
+		return false;
+	char line[4096], value[4096];
+	size_t key_len = strlen(key);
+	bool found = false;
+	while (fgets(line, sizeof(line), f)) {
+		const char *p = line + strspn(line, " \t");
+		if (strncmp(p, key, key_len) != 0 || p[key_len] != '=')
+			continue;
+		/* As the shell that sources the file: the last assignment wins. */
+		if (parse_value(p + key_len + 1, home, value, sizeof(value))) {
+			found = !(home && is_home(value, home));
+			if (found && (size_t)snprintf(out, size, "%s", value) >= size)
+				found = false;
+		}
+	}
+	fclose(f);
+	return found;
+}
+
+static bool user_dirs_file(char *out, size_t size, const char *home)
+{
+	const char *config = getenv("XDG_CONFIG_HOME");
+	int n;
+	if (config && config[0] == '/')
+		n = snprintf(out, size, "%s/user-dirs.dirs", config);
+	else if (home)
+		n = snprintf(out, size, "%s/.config/user-dirs.dirs", home);
+	else
+		return false;
+	return n > 0 && (size_t)n < size;
+}
+
+void output_default_dir(enum output_kind kind, char *out, size_t size)
+{
+	const char *key = kind == OUTPUT_VIDEO ? "XDG_VIDEOS_DIR" : "XDG_PICTURES_DIR";
+	const char *fallback = kind == OUTPUT_VIDEO ? "Videos" : "Pictures";
+	const char *home = home_dir();
+	char file[4096], dir[4096];
+
+	const char *env = getenv(key);
+	if (env && env[0] == '/' && is_dir(env) && (size_t)snprintf(out, size, "%s", env) < size)
+		return;
+	if (user_dirs_file(file, sizeof(file), home) &&
+	    user_dirs_lookup(file, key, home, dir, sizeof(dir)) && is_dir(dir) &&
+	    (size_t)snprintf(out, size, "%s", dir) < size)
+		return;
+	if (home && (size_t)snprintf(dir, sizeof(dir), "%s/%s", home, fallback) < sizeof(dir) &&
+	    is_dir(dir) && (size_t)snprintf(out, size, "%s", dir) < size)
+		return;
+	snprintf(out, size, ".");
+}
+
+bool output_default_path(enum output_kind kind, const struct tm *tm, char *out, size_t size)
+{
+	char dir[4096], base[64];
+	output_default_dir(kind, dir, sizeof(dir));
+	if (strftime(base, sizeof(base), BASE_PATTERN, tm) == 0)
+		return false;
+	const char *ext = kind == OUTPUT_VIDEO ? "mkv" : "png";
+	/* Two presses of a hotkey within a second must not share a file. */
+	for (int i = 1; i <= MAX_SUFFIX; i++) {
+		int n = i == 1 ? snprintf(out, size, "%s/%s.%s", dir, base, ext)
+			       : snprintf(out, size, "%s/%s-%d.%s", dir, base, i, ext);
+		if (n < 0 || (size_t)n >= size)
+			return false;
+		if (!path_exists(out))
+			return true;
+	}
+	return false;
+}
+
+bool output_expand_name(const char *pattern, const struct tm *tm, char *out, size_t size)
+{
+	if (!strchr(pattern, '%')) {
+		int n = snprintf(out, size, "%s", pattern);
+		return n > 0 && (size_t)n < size;
+	}
+	/* strftime returns 0 both for "too long" and for an empty result. */
+	size_t n = strftime(out, size, pattern, tm);
+	return n > 0 && n < size;
+}

@@ -1,0 +1,56 @@
+# bash completion for wl-record
+
+_wl_record()
+{
+	local cur prev words cword
+	_init_completion || return
+
+	# After "--": the command line of COMMAND.
+	local i
+	for ((i = 1; i < cword; i++)); do
+		if [[ ${words[i]} == -- ]]; then
+			_command_offset $((i + 1))
+			return
+		fi
+	done
+
+	case $prev in
+	-o | --output)
+		_filedir '@(mkv|mp4|mov|webm|png)'
+		return
+		;;
+	--pid-file)
+		_filedir
+		return
+		;;
+	--codec)
+		COMPREPLY=($(compgen -W "$(wl-record --list-encoders 2>/dev/null | cut -f1)" -- "$cur"))
+		return
+		;;
+	--device)
+		COMPREPLY=($(compgen -G "/dev/dri/renderD*" -- "$cur"))
+		return
+		;;
+	--size)
+		COMPREPLY=($(compgen -W "1280x720 1920x1080 2560x1440 3840x2160" -- "$cur"))
+		return
+		;;
+	--fps)
+		COMPREPLY=($(compgen -W "24 25 30 50 60" -- "$cur"))
+		return
+		;;
+	--socket | --timeout | --delay | --duration | --frames | --bitrate | --crf | -p | --codec-param)
+		return
+		;;
+	esac
+
+	if [[ $cur == -* ]]; then
+		COMPREPLY=($(compgen -W '-o --output -s --screenshot --delay --timeout --duration
+			--frames --socket --size --fps --codec --device --bitrate --crf -p
+			--codec-param --cfr --list-encoders --stop --snap --toggle --pid-file
+			-v --verbose -q --quiet -h --help -V --version --' -- "$cur"))
+		return
+	fi
+	_filedir '@(mkv|mp4|mov|webm|png)'
+}
+complete -F _wl_record wl-record

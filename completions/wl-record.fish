@@ -1,0 +1,30 @@
+# fish completion for wl-record
+
+function __wl_record_encoders
+    wl-record --list-encoders 2>/dev/null | string replace -r '\t.*' ''
+end
+
+complete -c wl-record -s o -l output -r -F -d 'Output file (.mkv .mp4 .mov .webm .png, - for stdout)'
+complete -c wl-record -s s -l screenshot -d 'Take one PNG still and exit'
+complete -c wl-record -l delay -x -d 'Screenshot: take it this long after the first frame'
+complete -c wl-record -l timeout -x -d 'Screenshot: give up after this long without a frame'
+complete -c wl-record -l duration -x -d 'Stop recording after this many seconds'
+complete -c wl-record -l frames -x -d 'Stop after N frames'
+complete -c wl-record -l socket -x -d 'Listen on $XDG_RUNTIME_DIR/NAME'
+complete -c wl-record -l size -x -a '1280x720 1920x1080 2560x1440 3840x2160' -d 'Output mode offered to clients'
+complete -c wl-record -l fps -x -a '24 25 30 50 60' -d 'Frame rate'
+complete -c wl-record -l codec -x -a '(__wl_record_encoders)' -d 'Encoder'
+complete -c wl-record -l device -r -a "(__fish_complete_path /dev/dri/renderD)" -d "VA-API render node"
+complete -c wl-record -l bitrate -x -d 'Target bit rate, e.g. 8M'
+complete -c wl-record -l crf -x -d 'Constant quality, lower is better'
+complete -c wl-record -s p -l codec-param -x -d 'Encoder option KEY=VALUE'
+complete -c wl-record -l cfr -d 'Constant frame rate (repeats frames)'
+complete -c wl-record -l list-encoders -d 'List the encoders usable here'
+complete -c wl-record -l stop -d 'Finish the running recording'
+complete -c wl-record -l snap -d 'Save a still of the running recording'
+complete -c wl-record -l toggle -d 'Stop the running recording, or record'
+complete -c wl-record -l pid-file -r -F -d 'Pid file of the running recording'
+complete -c wl-record -s v -l verbose -d 'Debug messages'
+complete -c wl-record -s q -l quiet -d 'Errors only'
+complete -c wl-record -s h -l help -d 'Show the options'
+complete -c wl-record -s V -l version -d 'Show versions and usable encoders'

@@ -1,0 +1,86 @@
+#!/bin/bash
+# wl-record without FILE, as a user or a hotkey wrapper runs it: the video
+# lands in a (fake) $HOME's Videos, the still in XDG_PICTURES_DIR from
+# user-dirs.dirs, and the only line wl-record itself prints on stdout is the
+# path written. The presenter (run as COMMAND) supplies known frames.
+. "$TEST_LIB"
+
+export HOME="$TEST_DIR/home"
+mkdir -p "$HOME/Videos" "$HOME/.config"
+unset XDG_CONFIG_HOME XDG_VIDEOS_DIR XDG_PICTURES_DIR
+mkdir "$TEST_DIR/cwd"
+cd "$TEST_DIR/cwd" || fail "cd"
+
+PRESENT=("$PRESENTER" --mode for-mode --format xrgb --size 320x240 --frames 6 --interval-ms 30)
+DATE_RE='[0-9]{4}-[0-9]{2}-[0-9]{2}_[0-9]{2}-[0-9]{2}-[0-9]{2}'
+
+# run_wl_record NAME ARG...: wl-record with its stdout in NAME.out (the
+# presenter's own lines go to stderr: wl-record's stdout is the subject).
+run_wl_record() {
+	local name=$1
+	shift
+	timeout 30 "$WL_RECORD" --size 320x240 "$@" -- sh -c 'exec "$@" >&2' sh "${PRESENT[@]}" \
+		>"$TEST_DIR/$name.out" 2>"$TEST_DIR/$name.log"
+	EXIT_STATUS=$?
+	[ "$EXIT_STATUS" = 0 ] || fail "wl-record $* exited $EXIT_STATUS"
+	[ "$(wc -l <"$TEST_DIR/$name.out")" = 1 ] ||
+		fail "wl-record $* printed $(wc -l <"$TEST_DIR/$name.out") lines on stdout, not one"
+	PRINTED=$(cat "$TEST_DIR/$name.out")
+	log "$name: printed $PRINTED"
+}
+
+# 1. A recording with no FILE: ~/Videos/wl-record-DATE.mkv, path printed.
+run_wl_record video
+[[ $PRINTED =~ ^$HOME/Videos/wl-record-$DATE_RE\.mkv$ ]] ||
+	fail "the recording went to '$PRINTED', not ~/Videos/wl-record-DATE.mkv"
+[ -f "$PRINTED" ] || fail "the printed path $PRINTED does not exist"
+"$VIDEO_CHECK" "$PRINTED" --size 320x240 --min-frames 1 ||
+	fail "$PRINTED is not a 320x240 recording"
+ffprobe_check "$PRINTED"
+[ -z "$(ls -A "$TEST_DIR/cwd")" ] || fail "files in the current folder: $(ls "$TEST_DIR/cwd")"
+
+# 2. The same second again: a new name, never the first file overwritten.
+FIRST=$PRINTED
+run_wl_record video2
+[ "$PRINTED" != "$FIRST" ] || fail "the second recording reused $FIRST"
+[[ $PRINTED =~ ^$HOME/Videos/wl-record-$DATE_RE(-[0-9]+)?\.mkv$ ]] ||
+	fail "the second recording went to '$PRINTED'"
+
+# 3. A still with user-dirs.dirs naming another folder, the way
+# xdg-user-dirs-update writes it.
+mkdir "$HOME/Bilder"
+printf '# written by xdg-user-dirs-update\nXDG_PICTURES_DIR="$HOME/Bilder"\n' \
+	>"$HOME/.config/user-dirs.dirs"
+run_wl_record still --screenshot
+[[ $PRINTED =~ ^$HOME/Bilder/wl-record-$DATE_RE\.png$ ]] ||
+	fail "the still went to '$PRINTED', not \$XDG_PICTURES_DIR/wl-record-DATE.png"
+"$PNG_CHECK" "$PRINTED" --size 320x240 --pattern 0 || fail "$PRINTED is not the first frame"
+
+# 4. XDG_CONFIG_HOME moves user-dirs.dirs; its XDG_VIDEOS_DIR wins over ~/Videos.
+mkdir -p "$TEST_DIR/config" "$TEST_DIR/clips"
+printf 'XDG_VIDEOS_DIR="%s"\n' "$TEST_DIR/clips" >"$TEST_DIR/config/user-dirs.dirs"
+XDG_CONFIG_HOME="$TEST_DIR/config" run_wl_record config
+[[ $PRINTED =~ ^$TEST_DIR/clips/wl-record-$DATE_RE\.mkv$ ]] ||
+	fail "with XDG_CONFIG_HOME the recording went to '$PRINTED'"
+
+# 5. No Videos folder at all: the current folder.
+rm -rf "$HOME/Videos"
+run_wl_record here
+[[ $PRINTED =~ ^\./wl-record-$DATE_RE\.mkv$ ]] || fail "without ~/Videos: '$PRINTED'"
+[ -f "$TEST_DIR/cwd/${PRINTED#./}" ] || fail "$PRINTED is not in the current folder"
+
+# 6. strftime patterns in a given name.
+YEAR=$(date +%Y)
+run_wl_record pattern "$TEST_DIR/rec-%Y-%%.mp4"
+[ "$PRINTED" = "$TEST_DIR/rec-$YEAR-%.mp4" ] || fail "rec-%Y-%%.mp4 became '$PRINTED'"
+[ -f "$PRINTED" ] || fail "$PRINTED was not written"
+
+# 7. The video itself on stdout: nothing else may be printed there.
+timeout 30 "$WL_RECORD" --size 320x240 - -- "${PRESENT[@]}" >"$TEST_DIR/stdout.mkv" \
+	2>"$TEST_DIR/stdout.log" || fail "wl-record - exited $?"
+"$VIDEO_CHECK" "$TEST_DIR/stdout.mkv" --size 320x240 --min-frames 1 ||
+	fail "the video on stdout is not the presented frames"
+if tail -c 300 "$TEST_DIR/stdout.mkv" | grep -a -q -e "wl-record-" -e "stdout.mkv"; then
+	fail "a path was printed into the video on stdout"
+fi
+pass

@@ -1,0 +1,112 @@
+#!/bin/bash
+# `meson install --destdir` puts every file where its users look under the
+# prefix: the binary (which runs), the man page (which renders, and covers
+# every option --help lists), the three completions (which know every
+# option), README and the example config (naming the installed binary).
+#   install.sh  (env: MESON, BUILD_ROOT, PREFIX, BINDIR, MANDIR, DATADIR, HAVE_SCDOC)
+set -u
+fail() { echo "install: FAIL: $*" >&2; exit 1; }
+for var in MESON BUILD_ROOT PREFIX BINDIR MANDIR DATADIR HAVE_SCDOC; do
+	[ -n "${!var:-}" ] || fail "$var is not set"
+done
+DESTDIR=$(mktemp -d "${TMPDIR:-/tmp}/wlr-install.XXXXXX") || exit 1
+trap 'rm -rf "$DESTDIR"' EXIT
+
+abs() { case $1 in /*) printf '%s' "$1" ;; *) printf '%s/%s' "$PREFIX" "$1" ;; esac; }
+ROOT=$DESTDIR$PREFIX
+BIN=$DESTDIR$(abs "$BINDIR")/wl-record
+MAN=$DESTDIR$(abs "$MANDIR")/man1/wl-record.1
+SHARE=$DESTDIR$(abs "$DATADIR")
+
+$MESON install -C "$BUILD_ROOT" --destdir "$DESTDIR" --no-rebuild --quiet >"$DESTDIR.log" 2>&1 ||
+	{ cat "$DESTDIR.log"; rm -f "$DESTDIR.log"; fail "meson install failed"; }
+rm -f "$DESTDIR.log"
+echo "installed under $ROOT:"
+(cd "$DESTDIR" && find . -type f | sort)
+
+# Nothing outside the prefix.
+outside=$(cd "$DESTDIR" && find . -type f | grep -v "^\.$PREFIX/")
+[ -z "$outside" ] || fail "installed outside $PREFIX: $outside"
+
+[ -x "$BIN" ] || fail "no executable $BIN"
+"$BIN" --version | grep -q "^wl-record [0-9]" || fail "the installed binary does not run"
+# --version: the libraries found at run time and the encoders that work here
+# (libx264 works everywhere; stderr stays clean).
+version=$("$BIN" --version 2>"$DESTDIR/version.err")
+grep -q -E "^FFmpeg .*libavcodec [0-9]+\.[0-9]+\.[0-9]+" <<<"$version" || fail "--version: $version"
+grep -q -E "^libva ([0-9]+\.[0-9]+\.[0-9]+ |: not loaded)" <<<"$version" || fail "--version: $version"
+grep -q "^libx264" <<<"$version" || fail "--version lists no libx264: $version"
+[ ! -s "$DESTDIR/version.err" ] || fail "--version wrote to stderr: $(cat "$DESTDIR/version.err")"
+rm -f "$DESTDIR/version.err"
+# --help: one screen, grouped.
+help=$("$BIN" --help)
+[ "$(wc -l <<<"$help")" -le 45 ] || fail "--help is $(wc -l <<<"$help") lines long"
+for group in Output: Connection Encoding: "A running recording"; do
+	grep -q "^$group" <<<"$help" || fail "--help has no group '$group'"
+done
+
+for file in "$SHARE/bash-completion/completions/wl-record" \
+	"$SHARE/zsh/site-functions/_wl-record" \
+	"$SHARE/fish/vendor_completions.d/wl-record.fish" \
+	"$SHARE/doc/wl-record/README.md" "$SHARE/doc/wl-record/examples/weston.ini"; do
+	[ -s "$file" ] || fail "missing $file"
+done
+grep -q "^command=$(abs "$BINDIR")/wl-record " "$SHARE/doc/wl-record/examples/weston.ini" ||
+	fail "the installed example does not name $(abs "$BINDIR")/wl-record"
+
+# Every long option --help shows is known to the completions and the man page.
+OPTIONS=$("$BIN" --help | grep -o -E -- '--[a-z][a-z-]+' | sort -u)
+[ "$(echo "$OPTIONS" | wc -l)" -ge 20 ] || fail "--help lists only: $OPTIONS"
+for option in $OPTIONS; do
+	name=${option#--}
+	grep -q -- "$option\\b" "$SHARE/bash-completion/completions/wl-record" ||
+		fail "the bash completion lacks $option"
+	grep -q -E -- "$option(\\[|\\})" "$SHARE/zsh/site-functions/_wl-record" ||
+		fail "the zsh completion lacks $option"
+	grep -q -- "-l $name " "$SHARE/fish/vendor_completions.d/wl-record.fish" ||
+		fail "the fish completion lacks $option"
+done
+
+# The bash completion really completes (when bash-completion is installed).
+if [ -f /usr/share/bash-completion/bash_completion ]; then
+	got=$(bash -c '
+		. /usr/share/bash-completion/bash_completion
+		. "$1"
+		COMP_WORDS=(wl-record --scr); COMP_CWORD=1; COMP_LINE="wl-record --scr"; COMP_POINT=${#COMP_LINE}
+		_wl_record wl-record --scr wl-record
+		printf "%s\n" "${COMPREPLY[@]}"' bash "$SHARE/bash-completion/completions/wl-record")
+	[ "$got" = "--screenshot" ] || fail "bash completes --scr to '$got'"
+	echo "bash completion: --scr -> $got"
+fi
+
+# zsh and fish (when installed): the files parse, and fish completes.
+if command -v zsh >/dev/null; then
+	zsh -n "$SHARE/zsh/site-functions/_wl-record" || fail "zsh cannot parse _wl-record"
+fi
+if command -v fish >/dev/null; then
+	got=$(PATH=$(dirname "$BIN"):$PATH fish --no-config -c \
+		'source $argv[1]; complete -C "wl-record --tog"' "$SHARE/fish/vendor_completions.d/wl-record.fish" |
+		cut -f1)
+	[ "$got" = "--toggle" ] || fail "fish completes --tog to '$got'"
+	echo "fish completion: --tog -> $got"
+fi
+
+if [ "$HAVE_SCDOC" = true ]; then
+	[ -s "$MAN" ] || fail "no man page at $MAN"
+	if command -v man >/dev/null; then
+		text=$(MANWIDTH=200 man -l "$MAN" 2>/dev/null) || fail "man cannot render $MAN"
+	else
+		text=$(cat "$MAN")
+	fi
+	for option in $OPTIONS; do
+		grep -q -- "$option" <<<"$text" || fail "the man page does not document $option"
+	done
+	for section in SYNOPSIS CONNECTING OPTIONS SIGNALS "EXIT STATUS" FILES ENVIRONMENT; do
+		grep -q "^$section" <<<"$text" || fail "the man page has no $section section"
+	done
+	grep -q "$(abs "$DATADIR")/doc/wl-record/examples/weston.ini" <<<"$text" ||
+		fail "the man page does not point at the installed example"
+else
+	echo "scdoc not found at configure time: the man page is not checked"
+fi
+echo "install: PASS"
