@@ -135,7 +135,7 @@ enum options_result options_parse(int argc, char **argv, struct options *options
 
 	int n_params = 0;
 	opterr = 0;
-	optind = 1;
+	optind = 0; /* 0, not 1: glibc then also forgets a half-read "-abc" of a previous parse */
 	int c;
 	while ((c = getopt_long(parse_argc, argv, ":o:sp:vqhV", long_options, NULL)) != -1) {
 		int64_t i64;
