@@ -37,6 +37,7 @@ void print_help(FILE *out)
 "      --crf N              quality for libx264 (default 23; lower is better)\n"
 "  -p, --codec-param K=V    encoder option, e.g. -p preset=veryfast (repeatable)\n"
 "      --cfr                constant frame rate at --fps (repeats frames)\n"
+"  -y, --overwrite          replace FILE if it exists (default: refuse)\n"
 "      --list-encoders      list the encoders usable here and exit\n"
 "\n"
 "Control of a running instance:\n"
