@@ -120,6 +120,18 @@ struct muxer *muxer_create(const char *path, enum AVCodecID codec_id, bool overw
 			goto fail;
 		}
 	}
+	/* What is muxed reaches the file at once, not when a 32 KiB buffer
+	 * fills (a small recording would be all lost to SIGKILL), and a
+	 * Matroska cluster closes every second (libavformat: 5 s): a killed
+	 * recording loses about the last second. */
+	muxer->format->flags |= AVFMT_FLAG_FLUSH_PACKETS;
+	if (!container->fragmented) {
+		ret = av_opt_set_int(muxer->format->priv_data, "cluster_time_limit", 1000, 0);
+		if (ret < 0) {
+			log_av_error("cannot set the cluster length for", path, ret);
+			goto fail;
+		}
+	}
 	muxer->fragmented_mov = container->fragmented;
 	const char *url = strcmp(path, "-") == 0 ? "pipe:1" : path;
 	if (!overwrite && url == path) {

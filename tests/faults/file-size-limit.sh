@@ -1,0 +1,1 @@
+. "$TEST_LIB"; skip "not written yet"
