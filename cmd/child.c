@@ -30,11 +30,11 @@ pid_t child_spawn(char **argv, const char *socket_name, bool stdout_is_ours)
 		return -1;
 	}
 	/* Our signals are blocked (they arrive through the event loop) and
-	 * SIGPIPE is ignored; the command gets the ordinary defaults. */
+	 * SIGPIPE and SIGXFSZ are ignored; the command gets the ordinary defaults. */
 	sigset_t empty, defaults;
 	sigemptyset(&empty);
 	sigemptyset(&defaults);
-	int reset[] = { SIGINT, SIGTERM, SIGHUP, SIGUSR1, SIGCHLD, SIGPIPE };
+	int reset[] = { SIGINT, SIGTERM, SIGHUP, SIGUSR1, SIGCHLD, SIGPIPE, SIGXFSZ };
 	for (size_t i = 0; i < sizeof(reset) / sizeof(reset[0]); i++)
 		sigaddset(&defaults, reset[i]);
 	posix_spawnattr_setsigmask(&attr, &empty);

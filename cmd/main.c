@@ -77,8 +77,10 @@ static bool install_signals(struct app *app)
 			return false;
 		}
 	}
-	/* A closed stdout or pipe must be a write error, not a silent death. */
+	/* A closed stdout or pipe, or a file past `ulimit -f`, must be a write
+	 * error (the file is then finalised), not a silent death. */
 	signal(SIGPIPE, SIG_IGN);
+	signal(SIGXFSZ, SIG_IGN);
 	return true;
 }
 
