@@ -32,6 +32,7 @@ void print_help(FILE *out)
 "      --crf N              quality, lower is better (libx264: 23)\n"
 "  -p, --codec-param K=V    encoder option, e.g. -p preset=veryfast\n"
 "      --cfr                constant frame rate (repeats frames)\n"
+"  -y, --overwrite          replace FILE if it exists (default: refuse)\n"
 "      --list-encoders      list the encoders usable here\n"
 "\n"
 "A running recording (found through $XDG_RUNTIME_DIR/wl-record.pid):\n"

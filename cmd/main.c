@@ -193,6 +193,12 @@ static int run(const struct options *options)
 	if (!choose_output_path(options, path_buf, sizeof(path_buf), &app.status))
 		goto out;
 	app.output_path = path_buf;
+	/* Refused now, not after waiting for a picture (the PNG writer and the
+	 * muxer refuse too, without a window between check and create). */
+	if (options->screenshot && !options->overwrite && access(app.output_path, F_OK) == 0) {
+		LOG_ERR("%s already exists: give --overwrite (-y) to replace it", app.output_path);
+		goto out;
+	}
 
 	struct server_config config = {
 		.width = options->width, .height = options->height, .fps = options->fps,

@@ -33,6 +33,7 @@ static const struct option long_options[] = {
 	{ "crf", required_argument, NULL, OPT_CRF },
 	{ "codec-param", required_argument, NULL, 'p' },
 	{ "cfr", no_argument, NULL, OPT_CFR },
+	{ "overwrite", no_argument, NULL, 'y' },
 	{ "list-encoders", no_argument, NULL, OPT_LIST_ENCODERS },
 	{ "snap", no_argument, NULL, OPT_SNAP },
 	{ "stop", no_argument, NULL, OPT_STOP },
@@ -137,9 +138,9 @@ enum options_result options_parse(int argc, char **argv, struct options *options
 
 	int n_params = 0;
 	opterr = 0;
-	optind = 1;
+	optind = 0; /* 0, not 1: glibc then also forgets a half-read "-abc" of a previous parse */
 	int c;
-	while ((c = getopt_long(parse_argc, argv, ":o:sp:vqhV", long_options, NULL)) != -1) {
+	while ((c = getopt_long(parse_argc, argv, ":o:sp:yvqhV", long_options, NULL)) != -1) {
 		int64_t i64;
 		switch (c) {
 		case 'o':
@@ -216,6 +217,9 @@ enum options_result options_parse(int argc, char **argv, struct options *options
 			break;
 		case OPT_PID_FILE:
 			options->pid_file = optarg;
+			break;
+		case 'y':
+			options->overwrite = true;
 			break;
 		case 'v':
 			options->verbosity = 1;

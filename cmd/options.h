@@ -22,6 +22,7 @@ struct options {
 	int crf;                 /* -1: encoder default */
 	const char *codec_params[OPTIONS_MAX_CODEC_PARAMS + 1]; /* NULL-terminated */
 	bool cfr;
+	bool overwrite;          /* --overwrite, -y: replace an existing FILE */
 	bool list_encoders;
 	bool snap;               /* ask the running instance for a PNG still */
 	bool stop;               /* ask the running instance to stop */

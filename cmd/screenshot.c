@@ -39,7 +39,9 @@ static void take(struct screenshot *screenshot, const struct frame *frame)
 {
 	screenshot->done = true;
 	int64_t start_ns = clock_now_ns();
-	if (png_write_frame(screenshot->app->output_path, frame) < 0) {
+	const char *path = screenshot->app->output_path;
+	if ((screenshot->app->options->overwrite ? png_write_frame(path, frame)
+						   : png_create_frame(path, frame)) < 0) {
 		app_stop(screenshot->app, EXIT_FAILED, "the PNG could not be written");
 		return;
 	}

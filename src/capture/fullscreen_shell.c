@@ -2,6 +2,7 @@
 #include "fullscreen_shell.h"
 
 #include <stdlib.h>
+#include <sys/types.h>
 #include <wayland-server-protocol.h>
 
 #include "clock.h"
@@ -201,6 +202,28 @@ static bool give_role(struct fullscreen_shell *shell, struct surface *surface,
 	return true;
 }
 
+/* One presenting client at a time: the first client to present owns the
+ * output until it disconnects (then wl-record finishes, or with a COMMAND
+ * serves the next one). Two clients taking turns would splice two unrelated
+ * desktops into one recording. The protocol has no error for "busy", so the
+ * second client gets wl_display's implementation error: a limit of this
+ * compositor, not a bug of the client's, and a clear message either way. */
+static bool claim_output(struct fullscreen_shell *shell, struct wl_client *client)
+{
+	struct wl_client *owner = shell->server->screen.presenter;
+	if (!owner && shell->pending.surface)
+		owner = wl_resource_get_client(shell->pending.surface->resource);
+	if (!owner || owner == client)
+		return true;
+	pid_t pid = 0;
+	wl_client_get_credentials(owner, &pid, NULL, NULL);
+	LOG_WARN("refusing a second presenting client: pid %d is presenting", (int)pid);
+	wl_client_post_implementation_error(client, "wl-record records one presenting client at "
+					    "a time, and another client (pid %d) is presenting",
+					    (int)pid);
+	return false;
+}
+
 /* An output argument that names another global is a client bug the protocol
  * has no error for; wl-record has one output, so any is taken to mean it. */
 static void shell_handle_present_surface(struct wl_client *client, struct wl_resource *resource,
@@ -213,6 +236,8 @@ static void shell_handle_present_surface(struct wl_client *client, struct wl_res
 				       "unknown present method %u", method);
 		return;
 	}
+	if (!claim_output(shell, client))
+		return;
 	if (!surface_resource) {
 		/* Nothing presented: the output goes black now. */
 		set_pending(shell, NULL, SCREEN_METHOD_DEFAULT, NULL, 0);
@@ -234,6 +259,8 @@ static void shell_handle_present_surface_for_mode(struct wl_client *client,
 {
 	struct fullscreen_shell *shell = shell_from_resource(resource);
 	struct surface *surface = surface_from_resource(surface_resource);
+	if (!claim_output(shell, client))
+		return;
 
 	struct wl_resource *feedback = wl_resource_create(
 		client, &zwp_fullscreen_shell_mode_feedback_v1_interface, 1, feedback_id);

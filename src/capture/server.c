@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "fullscreen_shell.h"
 #include "log.h"
@@ -60,8 +62,42 @@ void server_destroy(struct server *server)
 	free(server);
 }
 
+/* Whoever can replace the socket there can pose as wl-record and be sent the
+ * whole screen: the directory must be the user's alone, as libwayland's
+ * clients assume. */
+static bool runtime_dir_is_safe(void)
+{
+	const char *dir = getenv("XDG_RUNTIME_DIR");
+	if (!dir || !*dir) {
+		LOG_ERR("XDG_RUNTIME_DIR is not set: cannot create the listening socket");
+		return false;
+	}
+	struct stat st;
+	if (stat(dir, &st) < 0) {
+		LOG_ERRNO("XDG_RUNTIME_DIR %s is unusable", dir);
+		return false;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		LOG_ERR("XDG_RUNTIME_DIR %s is not a directory", dir);
+		return false;
+	}
+	if (st.st_uid != geteuid()) {
+		LOG_ERR("XDG_RUNTIME_DIR %s belongs to uid %u, not to this user (uid %u): refusing "
+			"to listen there", dir, (unsigned)st.st_uid, (unsigned)geteuid());
+		return false;
+	}
+	if (st.st_mode & (S_IWGRP | S_IWOTH)) {
+		LOG_ERR("XDG_RUNTIME_DIR %s is writable by others (mode %04o): refusing to listen "
+			"there; it should be mode 0700", dir, (unsigned)(st.st_mode & 07777));
+		return false;
+	}
+	return true;
+}
+
 bool server_listen(struct server *server, const char *name)
 {
+	if (!runtime_dir_is_safe())
+		return false;
 	if (name) {
 		if (wl_display_add_socket(server->display, name) < 0) {
 			LOG_ERRNO("cannot listen on $XDG_RUNTIME_DIR/%s", name);

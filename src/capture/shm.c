@@ -16,7 +16,6 @@
  * destroy pools right after create_buffer (Weston's screen-share does). */
 struct shm_pool {
 	struct wl_resource *resource; /* NULL once the client destroyed it */
-	int fd;
 	uint8_t *data;
 	size_t size;
 	int refs;
@@ -38,7 +37,6 @@ static void pool_unref(struct shm_pool *pool)
 		return;
 	if (pool->data)
 		munmap(pool->data, pool->size);
-	close(pool->fd);
 	free(pool);
 }
 
@@ -205,21 +203,22 @@ static void shm_handle_create_pool(struct wl_client *client, struct wl_resource 
 
 	/* MAP_SHARED read-only: we never write to client memory. */
 	void *data = mmap(NULL, (size_t)size, PROT_READ, MAP_SHARED, fd, 0);
+	int map_errno = errno;
+	/* The mapping keeps the memory (resize uses mremap): holding one fd
+	 * per pool would let one client use up wl-record's descriptors. */
+	close(fd);
 	if (data == MAP_FAILED) {
 		wl_resource_post_error(resource, WL_SHM_ERROR_INVALID_FD,
-				       "cannot map the pool's fd: %s", strerror(errno));
-		close(fd);
+				       "cannot map the pool's fd: %s", strerror(map_errno));
 		return;
 	}
 
 	struct shm_pool *pool = calloc(1, sizeof(*pool));
 	if (!pool) {
 		munmap(data, (size_t)size);
-		close(fd);
 		wl_client_post_no_memory(client);
 		return;
 	}
-	pool->fd = fd;
 	pool->data = data;
 	pool->size = (size_t)size;
 	pool->refs = 1;

@@ -2,8 +2,11 @@
 #include "muxer.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdatomic.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <libavformat/avformat.h>
 #include <libavutil/opt.h>
@@ -66,7 +69,8 @@ static int fail(struct muxer *muxer, const char *what, int err)
 	return err;
 }
 
-struct muxer *muxer_create(const char *path, enum AVCodecID codec_id, bool *bad_config)
+struct muxer *muxer_create(const char *path, enum AVCodecID codec_id, bool overwrite,
+			   bool *bad_config)
 {
 	struct muxer *muxer = NULL;
 	*bad_config = true;
@@ -116,8 +120,36 @@ struct muxer *muxer_create(const char *path, enum AVCodecID codec_id, bool *bad_
 			goto fail;
 		}
 	}
+	/* What is muxed reaches the file at once, not when a 32 KiB buffer
+	 * fills (a small recording would be all lost to SIGKILL), and a
+	 * Matroska cluster closes every second (libavformat: 5 s): a killed
+	 * recording loses about the last second. */
+	muxer->format->flags |= AVFMT_FLAG_FLUSH_PACKETS;
+	if (!container->fragmented) {
+		ret = av_opt_set_int(muxer->format->priv_data, "cluster_time_limit", 1000, 0);
+		if (ret < 0) {
+			log_av_error("cannot set the cluster length for", path, ret);
+			goto fail;
+		}
+	}
 	muxer->fragmented_mov = container->fragmented;
 	const char *url = strcmp(path, "-") == 0 ? "pipe:1" : path;
+	if (!overwrite && url == path) {
+		/* Created here, exclusively, so an existing recording is never
+		 * truncated; avio then opens the new empty file. */
+		int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+		struct stat st;
+		if (fd >= 0) {
+			close(fd);
+		} else if (errno != EEXIST) {
+			LOG_ERRNO("cannot create %s", path);
+			goto fail;
+		} else if (stat(path, &st) < 0 || S_ISREG(st.st_mode)) {
+			/* A FIFO or device (/dev/null) holds no recording to lose. */
+			LOG_ERR("%s already exists: give --overwrite (-y) to replace it", path);
+			goto fail;
+		}
+	}
 	ret = avio_open2(&muxer->format->pb, url, AVIO_FLAG_WRITE, NULL, NULL);
 	if (ret < 0) {
 		log_av_error("cannot open", path, ret);

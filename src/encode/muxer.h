@@ -21,7 +21,9 @@ struct muxer;
  * (creates) the output so an unwritable path fails at once. */
 /* `bad_config` is set when the path or codec is refused (before any file is
  * opened), as opposed to a file that cannot be opened. */
-struct muxer *muxer_create(const char *path, enum AVCodecID codec_id, bool *bad_config);
+/* An existing file is an error unless `overwrite`. */
+struct muxer *muxer_create(const char *path, enum AVCodecID codec_id, bool overwrite,
+			   bool *bad_config);
 
 /* Whether the encoder must put its headers in extradata. */
 bool muxer_wants_global_header(const struct muxer *muxer);

@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <png.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,7 +54,7 @@ static int encode_png(png_structp png, png_infop info, FILE *file, const struct 
 	return 0;
 }
 
-int png_write_frame(const char *path, const struct frame *frame)
+static int write_png(const char *path, const struct frame *frame, bool replace)
 {
 	int ret = 0;
 	FILE *file = NULL;
@@ -121,11 +122,22 @@ int png_write_frame(const char *path, const struct frame *frame)
 		LOG_ERRNO("%s: write", tmp_path);
 		goto out;
 	}
-	if (rename(tmp_path, path) < 0) {
+	if (replace && rename(tmp_path, path) < 0) {
 		ret = -errno;
 		LOG_ERRNO("cannot rename %s to %s", tmp_path, path);
 		goto out;
 	}
+	/* link() fails where the name exists: nothing is ever replaced. */
+	if (!replace && link(tmp_path, path) < 0) {
+		ret = -errno;
+		if (errno == EEXIST)
+			LOG_ERR("%s already exists: give --overwrite (-y) to replace it", path);
+		else
+			LOG_ERRNO("cannot create %s", path);
+		goto out;
+	}
+	if (!replace)
+		unlink(tmp_path);
 out:
 	if (png)
 		png_destroy_write_struct(&png, info ? &info : NULL);
@@ -135,4 +147,14 @@ out:
 		unlink(tmp_path);
 	free(tmp_path);
 	return ret;
+}
+
+int png_write_frame(const char *path, const struct frame *frame)
+{
+	return write_png(path, frame, true);
+}
+
+int png_create_frame(const char *path, const struct frame *frame)
+{
+	return write_png(path, frame, false);
 }

@@ -9,4 +9,7 @@
  * value after logging one clear line. */
 int png_write_frame(const char *path, const struct frame *frame);
 
+/* The same, but fails (-EEXIST, logged) when `path` already exists. */
+int png_create_frame(const char *path, const struct frame *frame);
+
 #endif

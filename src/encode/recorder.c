@@ -377,7 +377,8 @@ struct recorder *recorder_create(const struct recorder_config *config, enum reco
 	snprintf(recorder->encoder_name, sizeof(recorder->encoder_name), "%s",
 		 encoder_name(recorder->encoder));
 	bool bad_config;
-	recorder->muxer = muxer_create(config->path, encoder_codec_id(recorder->encoder), &bad_config);
+	recorder->muxer = muxer_create(config->path, encoder_codec_id(recorder->encoder),
+				       config->overwrite, &bad_config);
 	if (!recorder->muxer) {
 		*error = bad_config ? RECORDER_ERROR_CONFIG : RECORDER_ERROR_RUNTIME;
 		goto fail;

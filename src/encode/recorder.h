@@ -21,6 +21,7 @@ struct recorder_config {
 	bool cfr;                  /* constant frame rate: repeat frames to fill gaps */
 	const char *const *codec_params; /* "KEY=VALUE" strings, NULL-terminated, may be NULL */
 	int queue_depth;           /* frames that may wait for the encoder, 0 = default */
+	bool overwrite;            /* replace an existing file (default: refuse) */
 };
 
 struct recorder_stats {

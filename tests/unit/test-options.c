@@ -112,6 +112,19 @@ static void test_extension(void)
 	assert(!path_has_extension("mkv", "mkv"));
 }
 
+/* Found by fuzz/fuzz_options.c (fuzz/regressions/options): a parse that
+ * stopped inside "-Zpx=1" left getopt pointing into that argv, and the next
+ * parse took "-p x=1" from it (freed memory in the fuzzer) instead of its
+ * own arguments. */
+static void test_reparse_after_error_mid_cluster(void)
+{
+	struct options o;
+	assert(PARSE(&o, "-Zpx=1") == OPTIONS_BAD);
+	assert(PARSE(&o, "out.mkv") == OPTIONS_RUN);
+	assert(o.output && strcmp(o.output, "out.mkv") == 0);
+	assert(o.codec_params[0] == NULL);
+}
+
 int main(void)
 {
 	test_defaults();
@@ -120,6 +133,7 @@ int main(void)
 	test_command();
 	test_bad();
 	test_extension();
+	test_reparse_after_error_mid_cluster();
 	printf("options: all checks passed\n");
 	return 0;
 }

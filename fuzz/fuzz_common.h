@@ -1,0 +1,18 @@
+#ifndef WLR_FUZZ_COMMON_H
+#define WLR_FUZZ_COMMON_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifndef LOG_MODULE
+#define LOG_MODULE "fuzz"
+#endif
+#include "log.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* Errors are the expected outcome of most inputs: printing each one would
+ * slow the fuzzer down by orders of magnitude. WLR_FUZZ_VERBOSE=1 keeps them. */
+void fuzz_quiet_logs(void);
+
+#endif
