@@ -27,6 +27,9 @@ struct options {
 	bool stop;               /* ask the running instance to stop */
 	const char *pid_file;
 	int verbosity;           /* -1 quiet, 0 normal, 1 verbose */
+	bool no_fullscreen_shell; /* --no-fullscreen-shell: offer xdg-shell only */
+	uint32_t background;     /* --background: XRGB8888 behind xdg-shell windows */
+	bool compose_all;        /* --compose-all: every toplevel, not only the newest */
 	char **command;          /* after "--", NULL-terminated; NULL when none */
 };
 

@@ -9,8 +9,12 @@
 #include "fullscreen_shell.h"
 #include "log.h"
 #include "output.h"
+#include "seat.h"
 #include "shm.h"
+#include "subcompositor.h"
 #include "surface.h"
+#include "viewporter.h"
+#include "xdg_shell.h"
 
 struct server *server_create(const struct server_config *config)
 {
@@ -34,8 +38,17 @@ struct server *server_create(const struct server_config *config)
 	if (!server->output || !compositor_create_global(server) ||
 	    !shm_create_global(server->display))
 		goto fail;
-	server->fullscreen_shell = fullscreen_shell_create(server);
-	if (!server->fullscreen_shell)
+	if (!config->no_fullscreen_shell) {
+		server->fullscreen_shell = fullscreen_shell_create(server);
+		if (!server->fullscreen_shell)
+			goto fail;
+	}
+	/* Desktop clients: xdg-shell and what its clients expect beside it. */
+	server->screen.background = config->background;
+	server->screen.policy = config->compose_all ? SCREEN_POLICY_ALL : SCREEN_POLICY_TOPMOST;
+	server->xdg_shell = xdg_shell_create(server);
+	if (!server->xdg_shell || !subcompositor_create_global(server) ||
+	    !viewporter_create_global(server) || !seat_create_global(server))
 		goto fail;
 	return server;
 
@@ -52,6 +65,7 @@ void server_destroy(struct server *server)
 		/* Clients first: their resources point into what follows. */
 		wl_display_destroy_clients(server->display);
 		fullscreen_shell_destroy(server->fullscreen_shell);
+		xdg_shell_destroy(server->xdg_shell);
 		frame_clock_finish(&server->frame_clock);
 		output_destroy(server->output);
 		screen_finish(&server->screen);

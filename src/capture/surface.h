@@ -35,7 +35,8 @@ struct surface {
 	struct surface_state pending;
 
 	/* wl-record's copy of the last committed buffer: the client's buffer is
-	 * released as soon as its damage is copied here. x8r8g8b8, buffer size. */
+	 * released as soon as its damage is copied here. x8r8g8b8 for opaque
+	 * buffers, a8r8g8b8 for buffers with alpha; buffer size. */
 	pixman_image_t *texture;
 	bool mapped;                 /* has content (a non-NULL buffer is attached) */
 	int32_t scale;
@@ -46,6 +47,9 @@ struct surface {
 
 	struct {
 		struct wl_signal destroy;
+		/* After the new state is current, before the role's commit:
+		 * for state kept beside the surface (subsurfaces, viewports). */
+		struct wl_signal commit;
 	} events;
 };
 
