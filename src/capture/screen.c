@@ -149,7 +149,7 @@ static void view_origin(const struct screen *screen, const struct screen_view *v
 	int gw = view->geometry_width, gh = view->geometry_height, gx = view->geometry_x,
 	    gy = view->geometry_y;
 	if (gw <= 0 || gh <= 0) {
-		surface_get_size(view->root, &gw, &gh);
+		surface_get_shown_size(view->root, &gw, &gh);
 		gx = gy = 0;
 	}
 	*x = (gw < screen->width ? (screen->width - gw) / 2 : 0) - gx;

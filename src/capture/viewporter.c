@@ -2,6 +2,7 @@
 #include "viewporter.h"
 
 #include <stdlib.h>
+#include <string.h>
 #include <wayland-server-core.h>
 
 #include "log.h"
@@ -80,6 +81,8 @@ static void viewport_surface_committed(struct wl_listener *listener, void *data)
 				       "source rectangle extends outside the %dx%d surface", sw, sh);
 		return;
 	}
+	if (memcmp(&viewport->current, &viewport->pending, sizeof(viewport->current)) != 0)
+		screen_damage_all(&viewport->surface->server->screen); /* shown on the role's flush */
 	viewport->current = viewport->pending;
 }
 
@@ -244,4 +247,11 @@ bool surface_get_view(const struct surface *surface, double *src_x, double *src_
 		*dst_h = (int)*src_h;
 	}
 	return true;
+}
+
+void surface_get_shown_size(const struct surface *surface, int *width, int *height)
+{
+	double x, y, w, h;
+	if (!surface_get_view(surface, &x, &y, &w, &h, width, height))
+		*width = *height = 0;
 }

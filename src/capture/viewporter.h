@@ -14,4 +14,7 @@ bool viewporter_create_global(struct server *server);
 bool surface_get_view(const struct surface *surface, double *src_x, double *src_y, double *src_w,
 		      double *src_h, int *dst_w, int *dst_h);
 
+/* The surface's size as shown (a viewport's destination, else its own). */
+void surface_get_shown_size(const struct surface *surface, int *width, int *height);
+
 #endif

@@ -71,6 +71,7 @@ struct xdg_surface {
 	struct xdg_positioner_rules rules;
 	int32_t popup_x, popup_y;   /* relative to the parent's window geometry */
 	bool popup_mapped;
+	bool popup_moved;           /* repositioned: redraw on the next commit */
 };
 
 static const struct xdg_wm_base_interface wm_base_impl;
@@ -118,7 +119,7 @@ static struct geometry window_geometry(const struct xdg_surface *xdg)
 		return xdg->geometry;
 	struct geometry g = { .set = true };
 	if (xdg->surface)
-		surface_get_size(xdg->surface, &g.width, &g.height);
+		surface_get_shown_size(xdg->surface, &g.width, &g.height);
 	return g;
 }
 
@@ -281,8 +282,8 @@ static void xdg_surface_commit(struct surface *surface, const pixman_region32_t 
 					       "a buffer was committed before the first configure");
 			return;
 		}
-		xdg->initial_commit_done = true;
 		send_configure(xdg);
+		xdg->initial_commit_done = true;
 		return;
 	}
 	if (!surface->mapped) {
@@ -302,10 +303,15 @@ static void xdg_surface_commit(struct surface *surface, const pixman_region32_t 
 			screen_map_view(screen, &xdg->view, commit_ns);
 			return;
 		}
-	} else if (!xdg->popup_mapped) {
-		xdg->popup_mapped = true;
-		output_send_enter(surface->server->output, surface->resource);
-		geometry_changed = true;
+	} else {
+		if (!xdg->popup_mapped) {
+			xdg->popup_mapped = true;
+			output_send_enter(surface->server->output, surface->resource);
+			geometry_changed = true;
+		}
+		if (xdg->popup_moved)
+			geometry_changed = true;
+		xdg->popup_moved = false;
 	}
 	if (geometry_changed)
 		screen_damage_all(screen);
@@ -454,6 +460,7 @@ static void popup_handle_reposition(struct wl_client *client, struct wl_resource
 	}
 	popup->rules = *rules;
 	place_popup(popup);
+	popup->popup_moved = true;
 	xdg_popup_send_repositioned(resource, token);
 	send_popup_configure(popup);
 }
