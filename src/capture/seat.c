@@ -77,11 +77,11 @@ static void seat_bind(struct wl_client *client, void *data, uint32_t version, ui
 		wl_seat_send_name(resource, "seat0");
 }
 
-bool seat_create_global(struct server *server)
+struct wl_global *seat_create_global(struct server *server)
 {
-	if (!wl_global_create(server->display, &wl_seat_interface, SEAT_VERSION, server, seat_bind)) {
+	struct wl_global *global = wl_global_create(server->display, &wl_seat_interface,
+						    SEAT_VERSION, server, seat_bind);
+	if (!global)
 		LOG_ERR("cannot create the wl_seat global");
-		return false;
-	}
-	return true;
+	return global;
 }

@@ -7,6 +7,6 @@ struct server;
 
 /* A wl_seat with no input devices: toolkits want one to exist; recording
  * has no input to give them. */
-bool seat_create_global(struct server *server);
+struct wl_global *seat_create_global(struct server *server);
 
 #endif

@@ -16,6 +16,25 @@
 #include "viewporter.h"
 #include "xdg_shell.h"
 
+/* Weston 10's screen-share (the client handed over in WAYLAND_SERVER_SOCKET)
+ * makes a second weston_seat for any wl_seat its parent offers, and the main
+ * Weston then crashes (seen: SIGSEGV right after the registry). wl-record has
+ * no input to forward anyway: that client does not see the seat. */
+static bool global_filter(const struct wl_client *client, const struct wl_global *global,
+			  void *data)
+{
+	const struct server *server = data;
+	return !(global == server->seat && client == server->adopted_client);
+}
+
+static void adopted_client_destroyed(struct wl_listener *listener, void *data)
+{
+	struct server *server = wl_container_of(listener, server, adopted_client_destroy);
+	wl_list_remove(&server->adopted_client_destroy.link);
+	wl_list_init(&server->adopted_client_destroy.link);
+	server->adopted_client = NULL;
+}
+
 struct server *server_create(const struct server_config *config)
 {
 	struct server *server = calloc(1, sizeof(*server));
@@ -23,6 +42,8 @@ struct server *server_create(const struct server_config *config)
 		LOG_ERRNO("cannot allocate the compositor");
 		return NULL;
 	}
+	wl_list_init(&server->adopted_client_destroy.link);
+	server->adopted_client_destroy.notify = adopted_client_destroyed;
 	server->display = wl_display_create();
 	if (!server->display) {
 		LOG_ERR("cannot create the Wayland display");
@@ -48,8 +69,12 @@ struct server *server_create(const struct server_config *config)
 	server->screen.policy = config->compose_all ? SCREEN_POLICY_ALL : SCREEN_POLICY_TOPMOST;
 	server->xdg_shell = xdg_shell_create(server);
 	if (!server->xdg_shell || !subcompositor_create_global(server) ||
-	    !viewporter_create_global(server) || !seat_create_global(server))
+	    !viewporter_create_global(server))
 		goto fail;
+	server->seat = seat_create_global(server);
+	if (!server->seat)
+		goto fail;
+	wl_display_set_global_filter(server->display, global_filter, server);
 	return server;
 
 fail:
@@ -71,6 +96,7 @@ void server_destroy(struct server *server)
 		screen_finish(&server->screen);
 		wl_display_destroy(server->display);
 	}
+	wl_list_remove(&server->adopted_client_destroy.link);
 	free(server);
 }
 
@@ -99,8 +125,13 @@ bool server_listen(struct server *server, const char *name)
 struct wl_client *server_adopt_client_fd(struct server *server, int fd)
 {
 	struct wl_client *client = wl_client_create(server->display, fd);
-	if (!client)
+	if (!client) {
 		LOG_ERRNO("cannot serve the client on fd %d", fd);
+		return NULL;
+	}
+	wl_list_remove(&server->adopted_client_destroy.link);
+	server->adopted_client = client;
+	wl_client_add_destroy_listener(client, &server->adopted_client_destroy);
 	return client;
 }
 

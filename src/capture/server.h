@@ -29,6 +29,9 @@ struct server {
 	struct frame_clock frame_clock;
 	struct fullscreen_shell *fullscreen_shell; /* NULL when disabled */
 	struct xdg_shell *xdg_shell;
+	struct wl_global *seat;
+	struct wl_client *adopted_client; /* handed over by WAYLAND_SERVER_SOCKET */
+	struct wl_listener adopted_client_destroy;
 	char socket_name[64];
 };
 

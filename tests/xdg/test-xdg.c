@@ -172,6 +172,9 @@ static const struct xdg_popup_listener popup_listener = {
 static void setup(struct inproc *t, struct globals *g, int width, int height)
 {
 	inproc_init(t, width, height);
+	/* The harness hands its client over like Weston's screen-share does;
+	 * here it stands for a desktop client, which sees the wl_seat. */
+	t->server->adopted_client = NULL;
 	t->server->screen.background = BACKGROUND;
 	*g = (struct globals){ 0 };
 	struct wl_registry *registry = wl_display_get_registry(t->display);
