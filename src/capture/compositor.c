@@ -313,7 +313,8 @@ static void surface_handle_commit(struct wl_client *client, struct wl_resource *
 
 	frame_clock_schedule(&surface->server->frame_clock, &pending->frame_callbacks);
 
-	wl_signal_emit(&surface->events.commit, surface);
+	struct surface_commit_event event = { surface, &damage, commit_ns };
+	wl_signal_emit(&surface->events.commit, &event);
 	if (surface->role && surface->role->commit)
 		surface->role->commit(surface, &damage, commit_ns);
 

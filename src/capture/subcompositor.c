@@ -179,7 +179,9 @@ static struct subsurface_parent *ensure_parent(struct surface *surface)
 	parent->surface_destroy.notify = parent_surface_destroyed;
 	wl_signal_add(&surface->events.destroy, &parent->surface_destroy);
 	parent->surface_commit.notify = parent_surface_committed;
-	wl_signal_add(&surface->events.commit, &parent->surface_commit);
+	/* First of the commit listeners: the children's new state must be in
+	 * place before a shell listener draws the picture. */
+	wl_list_insert(&surface->events.commit.listener_list, &parent->surface_commit.link);
 	return parent;
 }
 

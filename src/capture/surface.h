@@ -18,6 +18,12 @@ struct surface_role {
 	void (*commit)(struct surface *surface, const pixman_region32_t *damage, int64_t commit_ns);
 };
 
+struct surface_commit_event {
+	struct surface *surface;
+	const pixman_region32_t *damage; /* as given to surface_role.commit */
+	int64_t commit_ns;
+};
+
 struct surface_state {
 	bool attached;               /* attach was requested (buffer may be NULL) */
 	struct wl_resource *buffer;
@@ -47,8 +53,9 @@ struct surface {
 
 	struct {
 		struct wl_signal destroy;
-		/* After the new state is current, before the role's commit:
-		 * for state kept beside the surface (subsurfaces, viewports). */
+		/* struct surface_commit_event *: after the new state is
+		 * current, before the role's commit; for state kept beside the
+		 * surface (xdg-shell, subsurfaces, viewports). */
 		struct wl_signal commit;
 	} events;
 };

@@ -65,6 +65,7 @@ static struct viewport *viewport_of_surface(const struct surface *surface)
 static void viewport_surface_committed(struct wl_listener *listener, void *data)
 {
 	struct viewport *viewport = wl_container_of(listener, viewport, surface_commit);
+	(void)data; /* struct surface_commit_event: the surface is ours already */
 	struct viewport_state *state = &viewport->pending;
 	if (state->has_source && !state->has_destination &&
 	    (state->src_w != (int)state->src_w || state->src_h != (int)state->src_h)) {
@@ -189,7 +190,9 @@ static void viewporter_handle_get_viewport(struct wl_client *client, struct wl_r
 	viewport->surface_destroy.notify = viewport_surface_destroyed;
 	wl_signal_add(&surface->events.destroy, &viewport->surface_destroy);
 	viewport->surface_commit.notify = viewport_surface_committed;
-	wl_signal_add(&surface->events.commit, &viewport->surface_commit);
+	/* Before the shell's commit listener, which places the surface by its
+	 * shown size. */
+	wl_list_insert(&surface->events.commit.listener_list, &viewport->surface_commit.link);
 	wl_resource_set_implementation(viewport->resource, &viewport_impl, viewport,
 				       viewport_resource_destroy);
 }

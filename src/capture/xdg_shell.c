@@ -52,6 +52,7 @@ struct xdg_surface {
 	struct wl_list wm_base_link;
 	struct surface *surface; /* NULL once the wl_surface is gone */
 	struct wl_listener surface_destroy;
+	struct wl_listener surface_commit;
 
 	enum xdg_role role;
 	struct wl_resource *role_resource; /* xdg_toplevel or xdg_popup */
@@ -264,11 +265,14 @@ static void unmap(struct xdg_surface *xdg)
 
 /* ---- commit ---- */
 
-static void xdg_surface_commit(struct surface *surface, const pixman_region32_t *damage,
-			       int64_t commit_ns)
+static void xdg_surface_committed(struct wl_listener *listener, void *data)
 {
-	struct xdg_surface *xdg = surface->role_data;
-	if (!xdg || xdg->role == XDG_ROLE_NONE)
+	struct xdg_surface *xdg = wl_container_of(listener, xdg, surface_commit);
+	const struct surface_commit_event *event = data;
+	struct surface *surface = event->surface;
+	const pixman_region32_t *damage = event->damage;
+	int64_t commit_ns = event->commit_ns;
+	if (xdg->role == XDG_ROLE_NONE)
 		return;
 	struct screen *screen = &surface->server->screen;
 
@@ -319,10 +323,6 @@ static void xdg_surface_commit(struct surface *surface, const pixman_region32_t 
 	screen_flush(screen, commit_ns);
 }
 
-static const struct surface_role xdg_surface_role = {
-	.name = "xdg_surface",
-	.commit = xdg_surface_commit,
-};
 
 /* ---- xdg_toplevel ---- */
 
@@ -615,7 +615,7 @@ static void detach_surface(struct xdg_surface *xdg)
 	unmap(xdg);
 	dismiss_popups(xdg);
 	wl_list_remove(&xdg->surface_destroy.link);
-	xdg->surface->role_data = NULL;
+	wl_list_remove(&xdg->surface_commit.link);
 	xdg->surface = NULL;
 }
 
@@ -665,9 +665,13 @@ static void wm_base_handle_get_xdg_surface(struct wl_client *client, struct wl_r
 {
 	struct wm_base *wm_base = wm_base_from_resource(resource);
 	struct surface *surface = surface_from_resource(surface_resource);
-	if (surface->role == &xdg_surface_role && surface->role_data) {
+	/* Not a surface role of its own: Weston 10's wayland backend makes
+	 * its output surface an xdg toplevel and then presents it through the
+	 * fullscreen shell when both are offered; the presentation then wins
+	 * on the screen. Any role taken before is still an error. */
+	if (surface->role || wl_signal_get(&surface->events.destroy, xdg_surface_surface_destroyed)) {
 		wl_resource_post_error(resource, XDG_WM_BASE_ERROR_ROLE,
-				       "wl_surface@%u already has an xdg_surface",
+				       "wl_surface@%u already has a role or an xdg_surface",
 				       wl_resource_get_id(surface_resource));
 		return;
 	}
@@ -682,14 +686,9 @@ static void wm_base_handle_get_xdg_surface(struct wl_client *client, struct wl_r
 		wl_client_post_no_memory(client);
 		return;
 	}
-	if (!surface_set_role(surface, &xdg_surface_role, xdg, resource, XDG_WM_BASE_ERROR_ROLE)) {
-		free(xdg);
-		return;
-	}
 	xdg->resource = wl_resource_create(client, &xdg_surface_interface,
 					   wl_resource_get_version(resource), id);
 	if (!xdg->resource) {
-		surface->role_data = NULL;
 		free(xdg);
 		wl_client_post_no_memory(client);
 		return;
@@ -699,6 +698,8 @@ static void wm_base_handle_get_xdg_surface(struct wl_client *client, struct wl_r
 	xdg->surface = surface;
 	xdg->surface_destroy.notify = xdg_surface_surface_destroyed;
 	wl_signal_add(&surface->events.destroy, &xdg->surface_destroy);
+	xdg->surface_commit.notify = xdg_surface_committed;
+	wl_signal_add(&surface->events.commit, &xdg->surface_commit);
 	wl_list_init(&xdg->popups);
 	wl_list_init(&xdg->popup_link);
 	xdg->view.impl = &view_impl;

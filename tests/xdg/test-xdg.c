@@ -783,6 +783,36 @@ static void test_fullscreen_shell_wins(void)
 	teardown(&t, &g);
 }
 
+static void test_toplevel_presented_by_fullscreen_shell(void)
+{
+	/* Weston 10's wayland backend, offered both shells, makes its output
+	 * surface an xdg toplevel and then presents that same surface through
+	 * the fullscreen shell. That must work, and show the presentation. */
+	struct inproc t;
+	struct globals g;
+	setup(&t, &g, 64, 48);
+	struct window w;
+	create_toplevel(&t, &g, &w);
+	wl_surface_commit(w.surface);
+	CHECK(inproc_roundtrip(&t));
+	xdg_surface_ack_configure(w.xdg_surface, w.serial);
+	zwp_fullscreen_shell_v1_present_surface(t.shell, w.surface,
+						ZWP_FULLSCREEN_SHELL_V1_PRESENT_METHOD_CENTER, t.output);
+	struct test_buffer b;
+	test_buffer_init(&t, &b, 32, 24, WL_SHM_FORMAT_XRGB8888);
+	solid(&b, GREEN);
+	commit_buffer(w.surface, &b);
+	CHECK(inproc_roundtrip(&t));
+	CHECK(t.frames >= 1);
+	CHECK_PIXEL(&t, 16, 12, GREEN);
+	CHECK_PIXEL(&t, 47, 35, GREEN);
+	CHECK_PIXEL(&t, 15, 11, BACKGROUND); /* --background also borders presentations */
+	destroy_window(&w);
+	test_buffer_finish(&b);
+	CHECK(inproc_roundtrip(&t));
+	teardown(&t, &g);
+}
+
 int main(void)
 {
 	test_globals_and_seat();
@@ -798,6 +828,7 @@ int main(void)
 	test_subsurface_loop_error();
 	test_viewport();
 	test_fullscreen_shell_wins();
+	test_toplevel_presented_by_fullscreen_shell();
 	printf("all xdg tests passed\n");
 	return 0;
 }
