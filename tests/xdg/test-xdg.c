@@ -24,6 +24,7 @@ struct globals {
 	uint32_t seat_capabilities;
 	bool seat_announced;
 	int pings;
+	bool ignore_pings;
 };
 
 static void seat_capabilities(void *data, struct wl_seat *seat, uint32_t capabilities)
@@ -43,8 +44,10 @@ static const struct wl_seat_listener seat_listener = {
 
 static void wm_base_ping(void *data, struct xdg_wm_base *wm_base, uint32_t serial)
 {
-	((struct globals *)data)->pings++;
-	xdg_wm_base_pong(wm_base, serial);
+	struct globals *g = data;
+	g->pings++;
+	if (!g->ignore_pings)
+		xdg_wm_base_pong(wm_base, serial);
 }
 
 static const struct xdg_wm_base_listener wm_base_listener = { .ping = wm_base_ping };
@@ -813,6 +816,34 @@ static void test_toplevel_presented_by_fullscreen_shell(void)
 	teardown(&t, &g);
 }
 
+static void test_unanswered_ping(void)
+{
+	/* A client that never answers pings is pinged, reported, and still
+	 * shown: nothing blocks on it. */
+	struct inproc t;
+	struct globals g;
+	setup(&t, &g, 64, 48);
+	g.ignore_pings = true;
+	struct window w;
+	struct test_buffer b;
+	test_buffer_init(&t, &b, 64, 48, WL_SHM_FORMAT_XRGB8888);
+	solid(&b, RED);
+	map_toplevel(&t, &g, &w, &b);
+	for (int i = 0; i < 80 && g.pings == 0; i++)
+		inproc_run_for(&t, 100);
+	CHECK(g.pings == 1);
+	solid(&b, GREEN);
+	int frames = t.frames;
+	commit_buffer(w.surface, &b);
+	CHECK(inproc_roundtrip(&t));
+	CHECK(t.frames == frames + 1);
+	CHECK_PIXEL(&t, 5, 5, GREEN);
+	destroy_window(&w);
+	test_buffer_finish(&b);
+	CHECK(inproc_roundtrip(&t));
+	teardown(&t, &g);
+}
+
 int main(void)
 {
 	test_globals_and_seat();
@@ -829,6 +860,7 @@ int main(void)
 	test_viewport();
 	test_fullscreen_shell_wins();
 	test_toplevel_presented_by_fullscreen_shell();
+	test_unanswered_ping();
 	printf("all xdg tests passed\n");
 	return 0;
 }
