@@ -8,6 +8,7 @@
  *     --differs X,Y,WxH,PCT    at least PCT% of its pixels are not
  *     --min-frames N           (video) at least N frames
  *     --min-changes N          (video) at least N frames differ from the one before
+ *     --any-frame              (video) later --differs pass when any frame passes
  *
  * A PNG is checked as it is; for a video the checks look at the last frame.
  * "Is" and "is not" allow a per-channel difference of T (default 0; H.264
@@ -95,11 +96,15 @@ int main(int argc, char **argv)
 		failed = 1;
 	}
 	uint32_t ref = 0;
+	bool any_frame = false;
 	for (int i = 4; i < argc && !failed; i++) {
 		const char *opt = argv[i], *arg = i + 1 < argc ? argv[i + 1] : "";
 		int x, y, w, h, pct, n;
 		i++;
-		if (strcmp(opt, "--tolerance") == 0 && sscanf(arg, "%d", &tolerance) == 1) {
+		if (strcmp(opt, "--any-frame") == 0 && is_video) {
+			any_frame = true;
+			i--; /* takes no argument */
+		} else if (strcmp(opt, "--tolerance") == 0 && sscanf(arg, "%d", &tolerance) == 1) {
 		} else if (strcmp(opt, "--ref") == 0 && sscanf(arg, "%x", &ref) == 1) {
 		} else if (strcmp(opt, "--ref-at") == 0 && sscanf(arg, "%d,%d", &x, &y) == 2 &&
 			   x >= 0 && y >= 0 && x < image->width && y < image->height) {
@@ -117,6 +122,11 @@ int main(int argc, char **argv)
 		} else if (strcmp(opt, "--differs") == 0 &&
 			   sscanf(arg, "%d,%d,%dx%d,%d", &x, &y, &w, &h, &pct) == 5) {
 			long d = count_differing(image, x, y, w, h, ref);
+			for (int f = 0; any_frame && f < video.frame_count; f++) {
+				long df = count_differing(&video.frames[f].image, x, y, w, h, ref);
+				if (df > d)
+					d = df;
+			}
 			long need = ((long)w * h * pct + 99) / 100;
 			printf("region-check: %ld of %d pixels of %dx%d+%d+%d differ from %06x\n", d,
 			       w * h, w, h, x, y, ref);
