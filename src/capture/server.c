@@ -143,4 +143,5 @@ void server_set_output_size(struct server *server, int width, int height, int re
 	if (!screen_resize(&server->screen, width, height))
 		return;
 	output_set_mode(server->output, width, height, refresh_mhz);
+	xdg_shell_output_resized(server->xdg_shell);
 }

@@ -821,3 +821,17 @@ void xdg_shell_destroy(struct xdg_shell *shell)
 		wl_event_source_remove(shell->ping_timer);
 	free(shell);
 }
+
+void xdg_shell_output_resized(struct xdg_shell *shell)
+{
+	if (!shell)
+		return;
+	struct wm_base *wm_base;
+	wl_list_for_each(wm_base, &shell->wm_bases, link) {
+		struct xdg_surface *xdg;
+		wl_list_for_each(xdg, &wm_base->surfaces, wm_base_link) {
+			if (xdg->role == XDG_ROLE_TOPLEVEL && xdg->initial_commit_done)
+				send_toplevel_configure(xdg);
+		}
+	}
+}

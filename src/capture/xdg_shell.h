@@ -9,4 +9,7 @@ struct xdg_shell;
 struct xdg_shell *xdg_shell_create(struct server *server);
 void xdg_shell_destroy(struct xdg_shell *shell);
 
+/* The output changed size: every toplevel is configured to the new one. */
+void xdg_shell_output_resized(struct xdg_shell *shell);
+
 #endif

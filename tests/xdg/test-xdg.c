@@ -359,6 +359,15 @@ static void test_max_size_and_geometry(void)
 	CHECK_PIXEL(&t, 47, 33, RED);
 	CHECK_PIXEL(&t, 11, 14, BACKGROUND);
 
+	/* A new output size (a fullscreen-shell mode switch) reconfigures. */
+	int configures = w.configures;
+	server_set_output_size(t.server, 40, 30, 60000);
+	CHECK(inproc_roundtrip(&t));
+	CHECK(w.configures == configures + 1 && w.width == 30 && w.height == 30);
+	server_set_output_size(t.server, 64, 48, 60000);
+	CHECK(inproc_roundtrip(&t));
+	CHECK(w.width == 30 && w.height == 48);
+
 	/* Asking for another state is answered with the same configure. */
 	int before = w.configures;
 	xdg_toplevel_unset_fullscreen(w.toplevel);
