@@ -301,7 +301,15 @@ static void xdg_surface_committed(struct wl_listener *listener, void *data)
 	}
 
 	if (xdg->role == XDG_ROLE_TOPLEVEL) {
+		/* Without a set geometry the window is the surface: a new
+		 * buffer size moves it on the screen too. */
+		struct screen_view before = xdg->view;
 		update_view_geometry(xdg);
+		if (before.geometry_x != xdg->view.geometry_x ||
+		    before.geometry_y != xdg->view.geometry_y ||
+		    before.geometry_width != xdg->view.geometry_width ||
+		    before.geometry_height != xdg->view.geometry_height)
+			geometry_changed = true;
 		if (!xdg->view.mapped) {
 			output_send_enter(surface->server->output, surface->resource);
 			screen_map_view(screen, &xdg->view, commit_ns);

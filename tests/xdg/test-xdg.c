@@ -314,11 +314,27 @@ static void test_configure_ack_map(void)
 	CHECK_PIXEL(&t, 22, 29, BACKGROUND);
 	CHECK_PIXEL(&t, 0, 0, BACKGROUND);
 
+	/* Growing (still smaller than the output: composed, not passed
+	 * through) and shrinking again: what the bigger one covered is
+	 * cleared. */
+	struct test_buffer medium;
+	test_buffer_init(&t, &medium, 40, 30, WL_SHM_FORMAT_XRGB8888);
+	solid(&medium, WHITE);
+	commit_buffer(w.surface, &medium);
+	CHECK(inproc_roundtrip(&t));
+	CHECK_PIXEL(&t, 12, 9, WHITE);
+	commit_buffer(w.surface, &small);
+	CHECK(inproc_roundtrip(&t));
+	CHECK_PIXEL(&t, 12, 9, BACKGROUND);
+	CHECK_PIXEL(&t, 22, 19, BLUE);
+	test_buffer_finish(&medium);
+
 	/* Unmapping shows the background again. */
+	int frames = t.frames;
 	wl_surface_attach(w.surface, NULL, 0, 0);
 	wl_surface_commit(w.surface);
 	CHECK(inproc_roundtrip(&t));
-	CHECK(t.frames == 4);
+	CHECK(t.frames == frames + 1);
 	CHECK_PIXEL(&t, 30, 20, BACKGROUND);
 
 	destroy_window(&w);
