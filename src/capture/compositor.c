@@ -239,7 +239,8 @@ static bool copy_buffer_damage(struct surface *surface, struct client_buffer *bu
 	return buffer->impl->end_read(buffer);
 }
 
-static bool ensure_texture(struct surface *surface, int width, int height, pixman_format_code_t format)
+static bool ensure_texture(struct surface *surface, int width, int height,
+			   pixman_format_code_t format)
 {
 	if (surface->texture && pixman_image_get_width(surface->texture) == width &&
 	    pixman_image_get_height(surface->texture) == height &&
