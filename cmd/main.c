@@ -202,6 +202,8 @@ static int run(const struct options *options)
 
 	struct server_config config = {
 		.width = options->width, .height = options->height, .fps = options->fps,
+		.no_fullscreen_shell = options->no_fullscreen_shell,
+		.background = options->background, .compose_all = options->compose_all,
 	};
 	app.server = server_create(&config);
 	if (!app.server)

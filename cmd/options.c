@@ -15,6 +15,7 @@ enum {
 	OPT_DEVICE, OPT_BITRATE, OPT_CRF, OPT_CFR, OPT_LIST_ENCODERS, OPT_SNAP, OPT_STOP,
 	OPT_PID_FILE, OPT_DELAY,
 	OPT_TOGGLE,
+	OPT_NO_FULLSCREEN_SHELL, OPT_BACKGROUND, OPT_COMPOSE_ALL,
 };
 
 static const struct option long_options[] = {
@@ -39,6 +40,9 @@ static const struct option long_options[] = {
 	{ "stop", no_argument, NULL, OPT_STOP },
 	{ "toggle", no_argument, NULL, OPT_TOGGLE },
 	{ "pid-file", required_argument, NULL, OPT_PID_FILE },
+	{ "no-fullscreen-shell", no_argument, NULL, OPT_NO_FULLSCREEN_SHELL },
+	{ "background", required_argument, NULL, OPT_BACKGROUND },
+	{ "compose-all", no_argument, NULL, OPT_COMPOSE_ALL },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
@@ -113,6 +117,29 @@ static bool parse_bitrate(const char *s, int64_t *out)
 	if (*end || v < 1e3 || v > 1e10)
 		return false;
 	*out = (int64_t)v;
+	return true;
+}
+
+/* "#rrggbb", "rrggbb", "0xrrggbb", or black/white/gray: XRGB8888. */
+static bool parse_color(const char *s, uint32_t *out)
+{
+	static const struct { const char *name; uint32_t rgb; } names[] = {
+		{ "black", 0x000000 }, { "white", 0xffffff }, { "gray", 0x808080 },
+		{ "grey", 0x808080 },
+	};
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		if (strcasecmp(s, names[i].name) == 0) {
+			*out = names[i].rgb;
+			return true;
+		}
+	}
+	if (s[0] == '#')
+		s++;
+	else if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+		s += 2;
+	if (strlen(s) != 6 || strspn(s, "0123456789abcdefABCDEF") != 6)
+		return false;
+	*out = (uint32_t)strtoul(s, NULL, 16);
 	return true;
 }
 
@@ -220,6 +247,17 @@ enum options_result options_parse(int argc, char **argv, struct options *options
 			break;
 		case 'y':
 			options->overwrite = true;
+			break;
+		case OPT_NO_FULLSCREEN_SHELL:
+			options->no_fullscreen_shell = true;
+			break;
+		case OPT_BACKGROUND:
+			if (!parse_color(optarg, &options->background))
+				return bad("--background: '%s' is not a colour (#rrggbb, black, white, gray)",
+					   optarg);
+			break;
+		case OPT_COMPOSE_ALL:
+			options->compose_all = true;
 			break;
 		case 'v':
 			options->verbosity = 1;

@@ -29,6 +29,9 @@ struct options {
 	bool toggle;             /* stop the running instance if any, else record */
 	const char *pid_file;
 	int verbosity;           /* -1 quiet, 0 normal, 1 verbose */
+	bool no_fullscreen_shell; /* --no-fullscreen-shell: offer xdg-shell only */
+	uint32_t background;     /* --background: XRGB8888 behind xdg-shell windows */
+	bool compose_all;        /* --compose-all: every toplevel, not only the newest */
 	char **command;          /* after "--", NULL-terminated; NULL when none */
 };
 

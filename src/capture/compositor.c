@@ -239,14 +239,16 @@ static bool copy_buffer_damage(struct surface *surface, struct client_buffer *bu
 	return buffer->impl->end_read(buffer);
 }
 
-static bool ensure_texture(struct surface *surface, int width, int height)
+static bool ensure_texture(struct surface *surface, int width, int height,
+			   pixman_format_code_t format)
 {
 	if (surface->texture && pixman_image_get_width(surface->texture) == width &&
-	    pixman_image_get_height(surface->texture) == height)
+	    pixman_image_get_height(surface->texture) == height &&
+	    pixman_image_get_format(surface->texture) == format)
 		return true;
 	if (surface->texture)
 		pixman_image_unref(surface->texture);
-	surface->texture = pixman_image_create_bits(PIXMAN_x8r8g8b8, width, height, NULL, 0);
+	surface->texture = pixman_image_create_bits(format, width, height, NULL, 0);
 	return surface->texture != NULL;
 }
 
@@ -272,10 +274,14 @@ static void surface_handle_commit(struct wl_client *client, struct wl_resource *
 					       buffer->width, buffer->height, pending->scale);
 			goto out;
 		}
+		/* Same bytes either way; the format only tells composition
+		 * whether to blend. */
+		pixman_format_code_t format = buffer->opaque ? PIXMAN_x8r8g8b8 : PIXMAN_a8r8g8b8;
 		bool resized = !surface->texture ||
 			       pixman_image_get_width(surface->texture) != buffer->width ||
-			       pixman_image_get_height(surface->texture) != buffer->height;
-		if (!ensure_texture(surface, buffer->width, buffer->height)) {
+			       pixman_image_get_height(surface->texture) != buffer->height ||
+			       pixman_image_get_format(surface->texture) != format;
+		if (!ensure_texture(surface, buffer->width, buffer->height, format)) {
 			wl_client_post_no_memory(client);
 			goto out;
 		}
@@ -308,6 +314,8 @@ static void surface_handle_commit(struct wl_client *client, struct wl_resource *
 
 	frame_clock_schedule(&surface->server->frame_clock, &pending->frame_callbacks);
 
+	struct surface_commit_event event = { surface, &damage, commit_ns };
+	wl_signal_emit(&surface->events.commit, &event);
 	if (surface->role && surface->role->commit)
 		surface->role->commit(surface, &damage, commit_ns);
 
@@ -385,6 +393,7 @@ static void compositor_handle_create_surface(struct wl_client *client, struct wl
 	wl_list_init(&surface->pending.buffer_destroy.link);
 	surface->pending.buffer_destroy.notify = pending_buffer_destroyed;
 	wl_signal_init(&surface->events.destroy);
+	wl_signal_init(&surface->events.commit);
 	wl_resource_set_implementation(surface->resource, &surface_impl, surface,
 				       surface_resource_destroy);
 }

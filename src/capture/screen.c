@@ -5,12 +5,16 @@
 #include <wayland-server-protocol.h>
 
 #include "log.h"
+#include "subcompositor.h"
 #include "surface.h"
+#include "viewporter.h"
 
 /* Screen coordinates -> buffer coordinates, as an affine map. */
 struct placement {
 	double dst_x, dst_y, dst_w, dst_h; /* where the surface lands on the screen */
-	double src_w, src_h;   /* the surface's extent in the units of the transform table */
+	double src_x, src_y;   /* origin of the shown part (a viewport's crop) */
+	double src_w, src_h;   /* the shown extent in the units of the transform table */
+	double surf_w, surf_h; /* the whole surface's extent in those units */
 	double unit;           /* buffer pixels per such unit */
 	bool identity;
 };
@@ -64,6 +68,8 @@ static struct placement place_surface(const struct screen *screen, const struct 
 		break;
 	}
 	}
+	p.surf_w = p.src_w;
+	p.surf_h = p.src_h;
 	p.dst_x = floor((W - p.dst_w) / 2);
 	p.dst_y = floor((H - p.dst_h) / 2);
 	p.identity = surface->transform == WL_OUTPUT_TRANSFORM_NORMAL && bw == screen->width &&
@@ -76,7 +82,7 @@ static struct placement place_surface(const struct screen *screen, const struct 
 static void placement_matrix(const struct placement *p, int32_t transform,
 			     struct pixman_f_transform *m)
 {
-	double sw = p->src_w, sh = p->src_h;
+	double sw = p->surf_w, sh = p->surf_h;
 	/* Surface -> buffer (in surface units), Weston's convention. */
 	double a, b, c, d, e, f;
 	switch (transform) {
@@ -91,29 +97,202 @@ static void placement_matrix(const struct placement *p, int32_t transform,
 	case WL_OUTPUT_TRANSFORM_FLIPPED_270: a = 0;  b = 1;  c = 0;  d = 1;  e = 0;  f = 0;  break;
 	}
 	/* Screen -> surface: subtract the destination origin, scale to the
-	 * surface's extent. */
-	double kx = sw / p->dst_w, ky = sh / p->dst_h;
+	 * shown extent, add the shown part's origin. */
+	double kx = p->src_w / p->dst_w, ky = p->src_h / p->dst_h;
+	double ox = p->src_x - kx * p->dst_x, oy = p->src_y - ky * p->dst_y;
 	double u = p->unit;
 	pixman_f_transform_init_identity(m);
 	m->m[0][0] = u * a * kx;
 	m->m[0][1] = u * b * ky;
-	m->m[0][2] = u * (c - a * kx * p->dst_x - b * ky * p->dst_y);
+	m->m[0][2] = u * (a * ox + b * oy + c);
 	m->m[1][0] = u * d * kx;
 	m->m[1][1] = u * e * ky;
-	m->m[1][2] = u * (f - d * kx * p->dst_x - e * ky * p->dst_y);
+	m->m[1][2] = u * (d * ox + e * oy + f);
 }
 
-static bool showing_content(const struct screen *screen)
+static pixman_color_t background_color(const struct screen *screen)
+{
+	uint32_t c = screen->background;
+	return (pixman_color_t){ (uint16_t)((c >> 16 & 0xff) * 0x101),
+				 (uint16_t)((c >> 8 & 0xff) * 0x101), (uint16_t)((c & 0xff) * 0x101),
+				 0xffff };
+}
+
+static bool showing_presented(const struct screen *screen)
 {
 	return screen->surface && screen->surface->mapped && screen->surface->texture;
 }
 
+/* The views make the picture while the fullscreen shell presents nothing. */
+static bool views_active(const struct screen *screen)
+{
+	if (screen->surface)
+		return false;
+	struct screen_view *view;
+	wl_list_for_each(view, &screen->views, link) {
+		if (view->mapped && view->root->mapped && view->root->texture)
+			return true;
+	}
+	return false;
+}
+
+static bool showing_content(const struct screen *screen)
+{
+	return showing_presented(screen) || views_active(screen);
+}
+
+/* Where the view's root surface origin lands: its geometry centred (or at
+ * the top-left corner when larger than the screen). */
+static void view_origin(const struct screen *screen, const struct screen_view *view, int *x,
+			int *y)
+{
+	int gw = view->geometry_width, gh = view->geometry_height, gx = view->geometry_x,
+	    gy = view->geometry_y;
+	if (gw <= 0 || gh <= 0) {
+		surface_get_shown_size(view->root, &gw, &gh);
+		gx = gy = 0;
+	}
+	*x = (gw < screen->width ? (screen->width - gw) / 2 : 0) - gx;
+	*y = (gh < screen->height ? (screen->height - gh) / 2 : 0) - gy;
+}
+
+typedef void (*view_surface_fn)(struct surface *surface, int x, int y, void *data);
+
+struct shifted_call {
+	view_surface_fn fn;
+	void *data;
+	int x, y;
+};
+
+static void call_shifted(struct surface *surface, int x, int y, void *data)
+{
+	struct shifted_call *call = data;
+	call->fn(surface, call->x + x, call->y + y, call->data);
+}
+
+static void view_for_each(struct screen *screen, struct screen_view *view, view_surface_fn fn,
+			  void *data)
+{
+	struct shifted_call call = { .fn = fn, .data = data };
+	view_origin(screen, view, &call.x, &call.y);
+	view->impl->for_each_surface(view, call_shifted, &call);
+}
+
+/* Every shown surface with its screen position, bottom to top. */
+static void visible_surfaces_for_each(struct screen *screen, view_surface_fn fn, void *data)
+{
+	struct screen_view *view, *top = NULL;
+	wl_list_for_each(view, &screen->views, link) {
+		if (!view->mapped || !view->root->mapped || !view->root->texture)
+			continue;
+		if (screen->policy == SCREEN_POLICY_TOPMOST)
+			top = view;
+		else
+			view_for_each(screen, view, fn, data);
+	}
+	if (top)
+		view_for_each(screen, top, fn, data);
+}
+
+/* Where a surface of a view lands and which of its part it shows. */
+static bool place_view_surface(const struct surface *surface, int x, int y, struct placement *p)
+{
+	int dst_w, dst_h, sw, sh;
+	double src_x, src_y, src_w, src_h;
+	if (!surface->mapped || !surface->texture ||
+	    !surface_get_view(surface, &src_x, &src_y, &src_w, &src_h, &dst_w, &dst_h))
+		return false;
+	surface_get_size(surface, &sw, &sh);
+	if (dst_w <= 0 || dst_h <= 0 || src_w <= 0 || src_h <= 0)
+		return false;
+	*p = (struct placement){
+		.dst_x = x, .dst_y = y, .dst_w = dst_w, .dst_h = dst_h,
+		.src_x = src_x, .src_y = src_y, .src_w = src_w, .src_h = src_h,
+		.surf_w = sw, .surf_h = sh, .unit = surface->scale,
+	};
+	p->identity = surface->transform == WL_OUTPUT_TRANSFORM_NORMAL && surface->scale == 1 &&
+		      src_x == 0 && src_y == 0 && src_w == dst_w && src_h == dst_h &&
+		      dst_w == sw && dst_h == sh;
+	return true;
+}
+
+static void draw_view_surface(struct surface *surface, int x, int y, void *data)
+{
+	struct screen *screen = data;
+	struct placement p;
+	if (!place_view_surface(surface, x, y, &p))
+		return;
+	struct pixman_f_transform fm;
+	struct pixman_transform m;
+	placement_matrix(&p, surface->transform, &fm);
+	if (!pixman_transform_from_pixman_f_transform(&m, &fm))
+		return;
+	pixman_image_set_transform(surface->texture, &m);
+	pixman_image_set_filter(surface->texture,
+				p.identity ? PIXMAN_FILTER_NEAREST : PIXMAN_FILTER_BILINEAR, NULL, 0);
+	pixman_image_set_repeat(surface->texture, PIXMAN_REPEAT_PAD);
+	/* Opaque content replaces what is below; content with alpha is
+	 * blended over it (premultiplied, as wl_shm's ARGB is). */
+	pixman_op_t op = pixman_image_get_format(surface->texture) == PIXMAN_a8r8g8b8
+				 ? PIXMAN_OP_OVER : PIXMAN_OP_SRC;
+	pixman_image_composite32(op, surface->texture, NULL, screen->image, x, y, 0, 0, x, y,
+				 (int)p.dst_w, (int)p.dst_h);
+	pixman_image_set_transform(surface->texture, NULL);
+}
+
+/* Redraws the damaged part of the views' picture into screen->image. */
+static void compose_views(struct screen *screen)
+{
+	if (!screen->views_picture_in_image) {
+		pixman_region32_union_rect(&screen->damage, &screen->damage, 0, 0,
+					   (unsigned)screen->width, (unsigned)screen->height);
+	}
+	pixman_region32_intersect_rect(&screen->damage, &screen->damage, 0, 0,
+				       (unsigned)screen->width, (unsigned)screen->height);
+	pixman_color_t background = background_color(screen);
+	int n;
+	const pixman_box32_t *boxes = pixman_region32_rectangles(&screen->damage, &n);
+	pixman_image_fill_boxes(PIXMAN_OP_SRC, screen->image, &background, n, boxes);
+	pixman_image_set_clip_region32(screen->image, &screen->damage);
+	visible_surfaces_for_each(screen, draw_view_surface, screen);
+	pixman_image_set_clip_region32(screen->image, NULL);
+	screen->views_picture_in_image = true;
+}
+
+struct direct_search {
+	struct surface *only;
+	int count;
+	bool direct;
+};
+
+static void check_direct(struct surface *surface, int x, int y, void *data)
+{
+	struct direct_search *search = data;
+	struct placement p;
+	search->count++;
+	search->only = surface;
+	search->direct = place_view_surface(surface, x, y, &p) && p.identity && x == 0 && y == 0;
+}
+
+/* The one surface whose texture is the whole picture, if so. */
+static struct surface *views_direct_surface(struct screen *screen)
+{
+	struct direct_search search = { 0 };
+	visible_surfaces_for_each(screen, check_direct, &search);
+	if (search.count != 1 || !search.direct ||
+	    pixman_image_get_format(search.only->texture) != PIXMAN_x8r8g8b8 ||
+	    pixman_image_get_width(search.only->texture) != screen->width ||
+	    pixman_image_get_height(search.only->texture) != screen->height)
+		return NULL;
+	return search.only;
+}
+
 static void compose(struct screen *screen)
 {
-	static const pixman_color_t black = { 0, 0, 0, 0xffff };
+	pixman_color_t background = background_color(screen);
 	pixman_box32_t all = { 0, 0, screen->width, screen->height };
-	pixman_image_fill_boxes(PIXMAN_OP_SRC, screen->image, &black, 1, &all);
-	if (!showing_content(screen))
+	pixman_image_fill_boxes(PIXMAN_OP_SRC, screen->image, &background, 1, &all);
+	if (!showing_presented(screen))
 		return;
 
 	struct surface *surface = screen->surface;
@@ -141,10 +320,22 @@ static void compose(struct screen *screen)
 void screen_get_frame(struct screen *screen, struct frame *frame, int64_t pts_ns)
 {
 	pixman_image_t *picture = screen->image;
-	if (showing_content(screen) && place_surface(screen, screen->surface).identity)
-		picture = screen->surface->texture; /* no second copy for the usual case */
-	else
-		compose(screen);
+	if (views_active(screen)) {
+		struct surface *direct = views_direct_surface(screen);
+		if (direct) {
+			picture = direct->texture; /* no second copy for the usual case */
+			screen->views_picture_in_image = false;
+		} else {
+			compose_views(screen);
+		}
+		pixman_region32_clear(&screen->damage);
+	} else {
+		screen->views_picture_in_image = false;
+		if (showing_presented(screen) && place_surface(screen, screen->surface).identity)
+			picture = screen->surface->texture; /* no second copy for the usual case */
+		else
+			compose(screen);
+	}
 
 	*frame = (struct frame){
 		.data = (uint8_t *)pixman_image_get_data(picture),
@@ -155,7 +346,11 @@ void screen_get_frame(struct screen *screen, struct frame *frame, int64_t pts_ns
 	};
 }
 
-static void emit_frame(struct screen *screen, int64_t pts_ns, const pixman_region32_t *damage)
+/* `damage`: what the presented surface's texture gained (buffer
+ * coordinates), or NULL; `screen_damage`: what changed in screen
+ * coordinates, or NULL. Either lets the consumer skip the rest. */
+static void emit_frame(struct screen *screen, int64_t pts_ns, const pixman_region32_t *damage,
+		       const pixman_box32_t *screen_damage)
 {
 	/* Black before anything was ever shown is not a picture of the
 	 * compositor; black after content is (the output went blank). */
@@ -166,11 +361,15 @@ static void emit_frame(struct screen *screen, int64_t pts_ns, const pixman_regio
 	screen_get_frame(screen, &frame, pts_ns);
 	/* Surface damage is in buffer coordinates: it is the frame's own only
 	 * when the surface maps 1:1, i.e. when the frame is its texture. */
-	if (damage && showing_content(screen) && frame.data ==
+	if (damage && showing_presented(screen) && frame.data ==
 	    (uint8_t *)pixman_image_get_data(screen->surface->texture)) {
 		const pixman_box32_t *box = pixman_region32_extents((pixman_region32_t *)damage);
 		frame.damage_known = true;
 		frame.damage = (struct frame_damage){ box->x1, box->y1, box->x2, box->y2 };
+	} else if (screen_damage) {
+		frame.damage_known = true;
+		frame.damage = (struct frame_damage){ screen_damage->x1, screen_damage->y1,
+						      screen_damage->x2, screen_damage->y2 };
 	}
 	wl_signal_emit(&screen->events.frame, &frame);
 }
@@ -202,6 +401,8 @@ bool screen_init(struct screen *screen, int width, int height)
 	screen->presenter_destroy.notify = handle_presenter_destroy;
 	wl_signal_init(&screen->events.frame);
 	wl_signal_init(&screen->events.presenter_gone);
+	wl_list_init(&screen->views);
+	pixman_region32_init(&screen->damage);
 	return screen_resize(screen, width, height);
 }
 
@@ -214,6 +415,8 @@ void screen_finish(struct screen *screen)
 	if (screen->image)
 		pixman_image_unref(screen->image);
 	screen->image = NULL;
+	pixman_region32_fini(&screen->damage);
+	pixman_region32_init(&screen->damage);
 }
 
 bool screen_resize(struct screen *screen, int width, int height)
@@ -230,7 +433,19 @@ bool screen_resize(struct screen *screen, int width, int height)
 	screen->image = image;
 	screen->width = width;
 	screen->height = height;
+	screen->views_picture_in_image = false;
 	return true;
+}
+
+/* The client whose going away ends a recording without COMMAND. */
+static void set_presenter(struct screen *screen, struct surface *surface)
+{
+	struct wl_client *client = wl_resource_get_client(surface->resource);
+	if (client != screen->presenter) {
+		wl_list_remove(&screen->presenter_destroy.link);
+		screen->presenter = client;
+		wl_client_add_destroy_listener(client, &screen->presenter_destroy);
+	}
 }
 
 void screen_present(struct screen *screen, struct surface *surface, enum screen_method method,
@@ -242,14 +457,9 @@ void screen_present(struct screen *screen, struct surface *surface, enum screen_
 	screen->method = method;
 	if (surface) {
 		wl_signal_add(&surface->events.destroy, &screen->surface_destroy);
-		struct wl_client *client = wl_resource_get_client(surface->resource);
-		if (client != screen->presenter) {
-			wl_list_remove(&screen->presenter_destroy.link);
-			screen->presenter = client;
-			wl_client_add_destroy_listener(client, &screen->presenter_destroy);
-		}
+		set_presenter(screen, surface);
 	}
-	emit_frame(screen, commit_ns, NULL);
+	emit_frame(screen, commit_ns, NULL, NULL);
 }
 
 void screen_surface_committed(struct screen *screen, struct surface *surface,
@@ -257,5 +467,84 @@ void screen_surface_committed(struct screen *screen, struct surface *surface,
 {
 	if (surface != screen->surface || !pixman_region32_not_empty((pixman_region32_t *)damage))
 		return;
-	emit_frame(screen, commit_ns, damage);
+	emit_frame(screen, commit_ns, damage, NULL);
+}
+
+void screen_map_view(struct screen *screen, struct screen_view *view, int64_t commit_ns)
+{
+	wl_list_remove(&view->link);
+	wl_list_insert(screen->views.prev, &view->link);
+	view->mapped = true;
+	set_presenter(screen, view->root);
+	screen_damage_all(screen);
+	screen_flush(screen, commit_ns);
+}
+
+void screen_unmap_view(struct screen *screen, struct screen_view *view, int64_t commit_ns)
+{
+	bool was_shown = view->mapped && !screen->surface;
+	wl_list_remove(&view->link);
+	wl_list_init(&view->link);
+	view->mapped = false;
+	if (!was_shown)
+		return;
+	screen_damage_all(screen);
+	emit_frame(screen, commit_ns, NULL, NULL);
+}
+
+struct surface_search {
+	const struct surface *target;
+	bool found;
+	int x, y;
+};
+
+static void find_surface(struct surface *surface, int x, int y, void *data)
+{
+	struct surface_search *search = data;
+	if (surface == search->target) {
+		search->found = true;
+		search->x = x;
+		search->y = y;
+	}
+}
+
+void screen_damage_surface(struct screen *screen, struct surface *surface,
+			   const pixman_region32_t *damage)
+{
+	if (!views_active(screen))
+		return;
+	struct surface_search search = { .target = surface };
+	visible_surfaces_for_each(screen, find_surface, &search);
+	struct placement p;
+	if (!search.found || !place_view_surface(surface, search.x, search.y, &p))
+		return;
+	if (damage && p.identity) {
+		/* Buffer and screen pixels match: the damage itself, moved. */
+		pixman_region32_t moved;
+		pixman_region32_init(&moved);
+		pixman_region32_copy(&moved, (pixman_region32_t *)damage);
+		pixman_region32_translate(&moved, search.x, search.y);
+		pixman_region32_union(&screen->damage, &screen->damage, &moved);
+		pixman_region32_fini(&moved);
+	} else if (!damage || pixman_region32_not_empty((pixman_region32_t *)damage)) {
+		pixman_region32_union_rect(&screen->damage, &screen->damage, search.x, search.y,
+					   (unsigned)p.dst_w, (unsigned)p.dst_h);
+	}
+	pixman_region32_intersect_rect(&screen->damage, &screen->damage, 0, 0,
+				       (unsigned)screen->width, (unsigned)screen->height);
+}
+
+void screen_damage_all(struct screen *screen)
+{
+	pixman_region32_union_rect(&screen->damage, &screen->damage, 0, 0, (unsigned)screen->width,
+				   (unsigned)screen->height);
+}
+
+void screen_flush(struct screen *screen, int64_t commit_ns)
+{
+	if (!views_active(screen) || !pixman_region32_not_empty(&screen->damage))
+		return;
+	/* Taken before composing, which consumes the damage. */
+	pixman_box32_t changed = *pixman_region32_extents(&screen->damage);
+	emit_frame(screen, commit_ns, NULL, &changed);
 }

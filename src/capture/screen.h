@@ -9,6 +9,33 @@
 #include "frame.h"
 
 struct surface;
+struct screen_view;
+
+/* A window of a desktop shell (an xdg toplevel with its subsurfaces and
+ * popups), known to the screen only through this. */
+struct screen_view_impl {
+	/* Calls fn for every surface of the view, bottom to top, with its
+	 * position relative to the root surface's origin. */
+	void (*for_each_surface)(struct screen_view *view,
+				 void (*fn)(struct surface *surface, int x, int y, void *data),
+				 void *data);
+};
+
+struct screen_view {
+	const struct screen_view_impl *impl;
+	struct surface *root;
+	/* The window's geometry in root-surface coordinates: this rectangle is
+	 * centred on the screen. */
+	int geometry_x, geometry_y, geometry_width, geometry_height;
+	bool mapped;
+	struct wl_list link; /* screen.views, bottom first */
+};
+
+/* Which views make the picture when no fullscreen-shell surface is shown. */
+enum screen_policy {
+	SCREEN_POLICY_TOPMOST = 0, /* the most recently mapped view */
+	SCREEN_POLICY_ALL,         /* every mapped view, in mapping order */
+};
 
 /* How a presented surface fills the output (values of
  * zwp_fullscreen_shell_v1.present_method, which the shell validates). */
@@ -33,6 +60,13 @@ struct screen {
 	struct wl_listener presenter_destroy;
 	bool shown_content;
 
+	/* Desktop-shell windows, used while no fullscreen-shell surface is. */
+	struct wl_list views;
+	enum screen_policy policy;
+	uint32_t background;      /* XRGB8888 behind the views */
+	pixman_region32_t damage; /* of screen->image, for the views' picture */
+	bool views_picture_in_image; /* image holds the views' picture but for `damage` */
+
 	struct {
 		struct wl_signal frame;          /* struct frame *, valid during the emit */
 		struct wl_signal presenter_gone; /* struct wl_client * */
@@ -53,6 +87,23 @@ void screen_present(struct screen *screen, struct surface *surface, enum screen_
  * texture gained. An empty damage makes no new frame. */
 void screen_surface_committed(struct screen *screen, struct surface *surface,
 			      const pixman_region32_t *damage, int64_t commit_ns);
+
+/* Views: added on top (or raised) when mapped, removed when unmapped or
+ * destroyed; each makes a new picture. */
+void screen_map_view(struct screen *screen, struct screen_view *view, int64_t commit_ns);
+void screen_unmap_view(struct screen *screen, struct screen_view *view, int64_t commit_ns);
+
+/* What the screen shows of `surface` (any surface of a view) changed in
+ * `damage` (buffer coordinates; NULL: all of it, or its place moved). Only
+ * collected: screen_flush makes the picture. */
+void screen_damage_surface(struct screen *screen, struct surface *surface,
+			   const pixman_region32_t *damage);
+
+/* The whole views' picture is to be redrawn (stacking changed). */
+void screen_damage_all(struct screen *screen);
+
+/* Emits a new picture when collected damage touched what is shown. */
+void screen_flush(struct screen *screen, int64_t commit_ns);
 
 /* The current picture (a view valid until the next change). */
 void screen_get_frame(struct screen *screen, struct frame *frame, int64_t pts_ns);

@@ -11,8 +11,31 @@
 #include "fullscreen_shell.h"
 #include "log.h"
 #include "output.h"
+#include "seat.h"
 #include "shm.h"
+#include "subcompositor.h"
 #include "surface.h"
+#include "viewporter.h"
+#include "xdg_shell.h"
+
+/* Weston 10's screen-share (the client handed over in WAYLAND_SERVER_SOCKET)
+ * makes a second weston_seat for any wl_seat its parent offers, and the main
+ * Weston then crashes (seen: SIGSEGV right after the registry). wl-record has
+ * no input to forward anyway: that client does not see the seat. */
+static bool global_filter(const struct wl_client *client, const struct wl_global *global,
+			  void *data)
+{
+	const struct server *server = data;
+	return !(global == server->seat && client == server->adopted_client);
+}
+
+static void adopted_client_destroyed(struct wl_listener *listener, void *data)
+{
+	struct server *server = wl_container_of(listener, server, adopted_client_destroy);
+	wl_list_remove(&server->adopted_client_destroy.link);
+	wl_list_init(&server->adopted_client_destroy.link);
+	server->adopted_client = NULL;
+}
 
 struct server *server_create(const struct server_config *config)
 {
@@ -21,6 +44,8 @@ struct server *server_create(const struct server_config *config)
 		LOG_ERRNO("cannot allocate the compositor");
 		return NULL;
 	}
+	wl_list_init(&server->adopted_client_destroy.link);
+	server->adopted_client_destroy.notify = adopted_client_destroyed;
 	server->display = wl_display_create();
 	if (!server->display) {
 		LOG_ERR("cannot create the Wayland display");
@@ -36,9 +61,22 @@ struct server *server_create(const struct server_config *config)
 	if (!server->output || !compositor_create_global(server) ||
 	    !shm_create_global(server->display))
 		goto fail;
-	server->fullscreen_shell = fullscreen_shell_create(server);
-	if (!server->fullscreen_shell)
+	if (!config->no_fullscreen_shell) {
+		server->fullscreen_shell = fullscreen_shell_create(server);
+		if (!server->fullscreen_shell)
+			goto fail;
+	}
+	/* Desktop clients: xdg-shell and what its clients expect beside it. */
+	server->screen.background = config->background;
+	server->screen.policy = config->compose_all ? SCREEN_POLICY_ALL : SCREEN_POLICY_TOPMOST;
+	server->xdg_shell = xdg_shell_create(server);
+	if (!server->xdg_shell || !subcompositor_create_global(server) ||
+	    !viewporter_create_global(server))
 		goto fail;
+	server->seat = seat_create_global(server);
+	if (!server->seat)
+		goto fail;
+	wl_display_set_global_filter(server->display, global_filter, server);
 	return server;
 
 fail:
@@ -54,11 +92,13 @@ void server_destroy(struct server *server)
 		/* Clients first: their resources point into what follows. */
 		wl_display_destroy_clients(server->display);
 		fullscreen_shell_destroy(server->fullscreen_shell);
+		xdg_shell_destroy(server->xdg_shell);
 		frame_clock_finish(&server->frame_clock);
 		output_destroy(server->output);
 		screen_finish(&server->screen);
 		wl_display_destroy(server->display);
 	}
+	wl_list_remove(&server->adopted_client_destroy.link);
 	free(server);
 }
 
@@ -121,8 +161,13 @@ bool server_listen(struct server *server, const char *name)
 struct wl_client *server_adopt_client_fd(struct server *server, int fd)
 {
 	struct wl_client *client = wl_client_create(server->display, fd);
-	if (!client)
+	if (!client) {
 		LOG_ERRNO("cannot serve the client on fd %d", fd);
+		return NULL;
+	}
+	wl_list_remove(&server->adopted_client_destroy.link);
+	server->adopted_client = client;
+	wl_client_add_destroy_listener(client, &server->adopted_client_destroy);
 	return client;
 }
 
@@ -134,4 +179,5 @@ void server_set_output_size(struct server *server, int width, int height, int re
 	if (!screen_resize(&server->screen, width, height))
 		return;
 	output_set_mode(server->output, width, height, refresh_mhz);
+	xdg_shell_output_resized(server->xdg_shell);
 }

@@ -9,10 +9,14 @@
 
 struct output;
 struct fullscreen_shell;
+struct xdg_shell;
 
 struct server_config {
 	int width, height;   /* initial output mode */
 	double fps;          /* frame callback rate */
+	bool no_fullscreen_shell; /* offer only xdg-shell (nested compositors use it then) */
+	uint32_t background;      /* XRGB8888 behind xdg-shell windows */
+	bool compose_all;         /* show every toplevel, not only the newest */
 };
 
 /* The nested compositor: a wl_display with wl-record's globals, one output,
@@ -23,7 +27,11 @@ struct server {
 	struct output *output;
 	struct screen screen;
 	struct frame_clock frame_clock;
-	struct fullscreen_shell *fullscreen_shell;
+	struct fullscreen_shell *fullscreen_shell; /* NULL when disabled */
+	struct xdg_shell *xdg_shell;
+	struct wl_global *seat;
+	struct wl_client *adopted_client; /* handed over by WAYLAND_SERVER_SOCKET */
+	struct wl_listener adopted_client_destroy;
 	char socket_name[64];
 };
 

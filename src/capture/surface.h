@@ -18,6 +18,12 @@ struct surface_role {
 	void (*commit)(struct surface *surface, const pixman_region32_t *damage, int64_t commit_ns);
 };
 
+struct surface_commit_event {
+	struct surface *surface;
+	const pixman_region32_t *damage; /* as given to surface_role.commit */
+	int64_t commit_ns;
+};
+
 struct surface_state {
 	bool attached;               /* attach was requested (buffer may be NULL) */
 	struct wl_resource *buffer;
@@ -35,7 +41,8 @@ struct surface {
 	struct surface_state pending;
 
 	/* wl-record's copy of the last committed buffer: the client's buffer is
-	 * released as soon as its damage is copied here. x8r8g8b8, buffer size. */
+	 * released as soon as its damage is copied here. x8r8g8b8 for opaque
+	 * buffers, a8r8g8b8 for buffers with alpha; buffer size. */
 	pixman_image_t *texture;
 	bool mapped;                 /* has content (a non-NULL buffer is attached) */
 	int32_t scale;
@@ -46,6 +53,10 @@ struct surface {
 
 	struct {
 		struct wl_signal destroy;
+		/* struct surface_commit_event *: after the new state is
+		 * current, before the role's commit; for state kept beside the
+		 * surface (xdg-shell, subsurfaces, viewports). */
+		struct wl_signal commit;
 	} events;
 };
 

@@ -1,0 +1,891 @@
+/* xdg-shell, subsurfaces and viewports through the real protocol (the
+ * in-process harness of tests/unit): configure and ack, what the screen
+ * shows of toplevels, popups and subsurfaces, and the errors clients earn.
+ * Every check looks at the pixels the screen emits. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "inproc.h"
+#include "viewporter-client-protocol.h"
+#include "xdg-shell-client-protocol.h"
+
+#define RED 0xffff0000u
+#define GREEN 0xff00ff00u
+#define BLUE 0xff0000ffu
+#define WHITE 0xffffffffu
+#define BACKGROUND 0x204080u
+
+struct globals {
+	struct xdg_wm_base *wm_base;
+	struct wl_subcompositor *subcompositor;
+	struct wp_viewporter *viewporter;
+	struct wl_seat *seat;
+	uint32_t seat_capabilities;
+	bool seat_announced;
+	int pings;
+	bool ignore_pings;
+};
+
+static void seat_capabilities(void *data, struct wl_seat *seat, uint32_t capabilities)
+{
+	struct globals *g = data;
+	g->seat_capabilities = capabilities;
+	g->seat_announced = true;
+}
+
+static void seat_name(void *data, struct wl_seat *seat, const char *name)
+{
+}
+
+static const struct wl_seat_listener seat_listener = {
+	.capabilities = seat_capabilities, .name = seat_name,
+};
+
+static void wm_base_ping(void *data, struct xdg_wm_base *wm_base, uint32_t serial)
+{
+	struct globals *g = data;
+	g->pings++;
+	if (!g->ignore_pings)
+		xdg_wm_base_pong(wm_base, serial);
+}
+
+static const struct xdg_wm_base_listener wm_base_listener = { .ping = wm_base_ping };
+
+static void registry_global(void *data, struct wl_registry *registry, uint32_t name,
+			    const char *interface, uint32_t version)
+{
+	struct globals *g = data;
+	if (strcmp(interface, "xdg_wm_base") == 0) {
+		CHECK(version >= 5);
+		g->wm_base = wl_registry_bind(registry, name, &xdg_wm_base_interface, 5);
+		xdg_wm_base_add_listener(g->wm_base, &wm_base_listener, g);
+	} else if (strcmp(interface, "wl_subcompositor") == 0) {
+		g->subcompositor = wl_registry_bind(registry, name, &wl_subcompositor_interface, 1);
+	} else if (strcmp(interface, "wp_viewporter") == 0) {
+		g->viewporter = wl_registry_bind(registry, name, &wp_viewporter_interface, 1);
+	} else if (strcmp(interface, "wl_seat") == 0) {
+		g->seat = wl_registry_bind(registry, name, &wl_seat_interface, version);
+		wl_seat_add_listener(g->seat, &seat_listener, g);
+	}
+}
+
+static void registry_global_remove(void *data, struct wl_registry *registry, uint32_t name)
+{
+}
+
+static const struct wl_registry_listener registry_listener = {
+	.global = registry_global, .global_remove = registry_global_remove,
+};
+
+/* A toplevel (or popup) with the configure it got. */
+struct window {
+	struct wl_surface *surface;
+	struct xdg_surface *xdg_surface;
+	struct xdg_toplevel *toplevel;
+	struct xdg_popup *popup;
+	uint32_t serial;     /* last xdg_surface.configure, 0: none yet */
+	int configures;
+	int width, height;   /* toplevel.configure */
+	bool fullscreen, activated;
+	int bounds_width, bounds_height;
+	bool fullscreen_capability;
+	int popup_x, popup_y, popup_width, popup_height;
+	bool popup_done;
+};
+
+static void xdg_surface_configure(void *data, struct xdg_surface *xdg_surface, uint32_t serial)
+{
+	struct window *w = data;
+	w->serial = serial;
+	w->configures++;
+}
+
+static const struct xdg_surface_listener xdg_surface_listener = {
+	.configure = xdg_surface_configure,
+};
+
+static void toplevel_configure(void *data, struct xdg_toplevel *toplevel, int32_t width,
+			       int32_t height, struct wl_array *states)
+{
+	struct window *w = data;
+	w->width = width;
+	w->height = height;
+	w->fullscreen = w->activated = false;
+	uint32_t *state;
+	wl_array_for_each(state, states) {
+		if (*state == XDG_TOPLEVEL_STATE_FULLSCREEN)
+			w->fullscreen = true;
+		if (*state == XDG_TOPLEVEL_STATE_ACTIVATED)
+			w->activated = true;
+	}
+}
+
+static void toplevel_close(void *data, struct xdg_toplevel *toplevel)
+{
+}
+
+static void toplevel_bounds(void *data, struct xdg_toplevel *toplevel, int32_t width,
+			    int32_t height)
+{
+	struct window *w = data;
+	w->bounds_width = width;
+	w->bounds_height = height;
+}
+
+static void toplevel_capabilities(void *data, struct xdg_toplevel *toplevel,
+				  struct wl_array *capabilities)
+{
+	struct window *w = data;
+	uint32_t *cap;
+	wl_array_for_each(cap, capabilities) {
+		if (*cap == XDG_TOPLEVEL_WM_CAPABILITIES_FULLSCREEN)
+			w->fullscreen_capability = true;
+	}
+}
+
+static const struct xdg_toplevel_listener toplevel_listener = {
+	.configure = toplevel_configure, .close = toplevel_close,
+	.configure_bounds = toplevel_bounds, .wm_capabilities = toplevel_capabilities,
+};
+
+static void popup_configure(void *data, struct xdg_popup *popup, int32_t x, int32_t y,
+			    int32_t width, int32_t height)
+{
+	struct window *w = data;
+	w->popup_x = x;
+	w->popup_y = y;
+	w->popup_width = width;
+	w->popup_height = height;
+}
+
+static void popup_done(void *data, struct xdg_popup *popup)
+{
+	((struct window *)data)->popup_done = true;
+}
+
+static void popup_repositioned(void *data, struct xdg_popup *popup, uint32_t token)
+{
+}
+
+static const struct xdg_popup_listener popup_listener = {
+	.configure = popup_configure, .popup_done = popup_done, .repositioned = popup_repositioned,
+};
+
+static void setup(struct inproc *t, struct globals *g, int width, int height)
+{
+	inproc_init(t, width, height);
+	/* The harness hands its client over like Weston's screen-share does;
+	 * here it stands for a desktop client, which sees the wl_seat. */
+	t->server->adopted_client = NULL;
+	t->server->screen.background = BACKGROUND;
+	*g = (struct globals){ 0 };
+	struct wl_registry *registry = wl_display_get_registry(t->display);
+	wl_registry_add_listener(registry, &registry_listener, g);
+	CHECK(inproc_roundtrip(t));
+	CHECK(inproc_roundtrip(t));
+	wl_registry_destroy(registry);
+	CHECK(g->wm_base && g->subcompositor && g->viewporter && g->seat);
+}
+
+static void teardown(struct inproc *t, struct globals *g)
+{
+	if (g->seat)
+		wl_seat_destroy(g->seat);
+	if (g->viewporter)
+		wp_viewporter_destroy(g->viewporter);
+	if (g->subcompositor)
+		wl_subcompositor_destroy(g->subcompositor);
+	if (g->wm_base)
+		xdg_wm_base_destroy(g->wm_base);
+	inproc_finish(t);
+}
+
+static void solid(struct test_buffer *b, uint32_t colour)
+{
+	for (int i = 0; i < b->width * b->height; i++)
+		b->pixels[i] = colour;
+}
+
+static void commit_buffer(struct wl_surface *surface, struct test_buffer *b)
+{
+	wl_surface_attach(surface, b->buffer, 0, 0);
+	wl_surface_damage_buffer(surface, 0, 0, b->width, b->height);
+	wl_surface_commit(surface);
+}
+
+/* Creates a toplevel and does the initial commit; the configure is in `w`. */
+static void create_toplevel(struct inproc *t, struct globals *g, struct window *w)
+{
+	*w = (struct window){ 0 };
+	w->surface = wl_compositor_create_surface(t->compositor);
+	w->xdg_surface = xdg_wm_base_get_xdg_surface(g->wm_base, w->surface);
+	xdg_surface_add_listener(w->xdg_surface, &xdg_surface_listener, w);
+	w->toplevel = xdg_surface_get_toplevel(w->xdg_surface);
+	xdg_toplevel_add_listener(w->toplevel, &toplevel_listener, w);
+}
+
+static void destroy_window(struct window *w)
+{
+	if (w->popup)
+		xdg_popup_destroy(w->popup);
+	if (w->toplevel)
+		xdg_toplevel_destroy(w->toplevel);
+	xdg_surface_destroy(w->xdg_surface);
+	wl_surface_destroy(w->surface);
+}
+
+/* Maps a toplevel showing `b`. */
+static void map_toplevel(struct inproc *t, struct globals *g, struct window *w,
+			 struct test_buffer *b)
+{
+	create_toplevel(t, g, w);
+	wl_surface_commit(w->surface);
+	CHECK(inproc_roundtrip(t));
+	CHECK(w->serial != 0);
+	xdg_surface_ack_configure(w->xdg_surface, w->serial);
+	commit_buffer(w->surface, b);
+	CHECK(inproc_roundtrip(t));
+}
+
+static void test_globals_and_seat(void)
+{
+	struct inproc t;
+	struct globals g;
+	setup(&t, &g, 64, 48);
+	CHECK(g.seat_announced && g.seat_capabilities == 0);
+	/* A client asking for a device anyway gets an inert one. */
+	struct wl_pointer *pointer = wl_seat_get_pointer(g.seat);
+	CHECK(inproc_roundtrip(&t));
+	wl_pointer_release(pointer);
+	CHECK(inproc_roundtrip(&t));
+	teardown(&t, &g);
+}
+
+static void test_configure_ack_map(void)
+{
+	struct inproc t;
+	struct globals g;
+	setup(&t, &g, 64, 48);
+	struct window w;
+	create_toplevel(&t, &g, &w);
+	CHECK(inproc_roundtrip(&t));
+	CHECK(w.configures == 0); /* nothing before the initial commit */
+	wl_surface_commit(w.surface);
+	CHECK(inproc_roundtrip(&t));
+	CHECK(w.configures == 1 && w.serial != 0);
+	CHECK(w.width == 64 && w.height == 48 && w.fullscreen && w.activated);
+	CHECK(w.bounds_width == 64 && w.bounds_height == 48 && w.fullscreen_capability);
+	CHECK(t.frames == 0);
+	xdg_surface_ack_configure(w.xdg_surface, w.serial);
+
+	/* The whole output, 1:1. */
+	struct test_buffer b;
+	test_buffer_init(&t, &b, 64, 48, WL_SHM_FORMAT_XRGB8888);
+	solid(&b, RED);
+	commit_buffer(w.surface, &b);
+	CHECK(inproc_roundtrip(&t));
+	CHECK(t.frames == 1 && t.frame_width == 64 && t.frame_height == 48);
+	CHECK_PIXEL(&t, 0, 0, RED);
+	CHECK_PIXEL(&t, 63, 47, RED);
+
+	/* Partial damage: a new frame with the damaged part only. */
+	solid(&b, GREEN);
+	wl_surface_attach(w.surface, b.buffer, 0, 0);
+	wl_surface_damage_buffer(w.surface, 10, 10, 5, 5);
+	wl_surface_commit(w.surface);
+	CHECK(inproc_roundtrip(&t));
+	CHECK(t.frames == 2);
+	CHECK_PIXEL(&t, 12, 12, GREEN);
+	CHECK_PIXEL(&t, 9, 9, RED);
+
+	/* A smaller client (one that ignores the size) is centred over the
+	 * background. */
+	struct test_buffer small;
+	test_buffer_init(&t, &small, 20, 10, WL_SHM_FORMAT_XRGB8888);
+	solid(&small, BLUE);
+	commit_buffer(w.surface, &small);
+	CHECK(inproc_roundtrip(&t));
+	CHECK(t.frames == 3);
+	CHECK_PIXEL(&t, 22, 19, BLUE);
+	CHECK_PIXEL(&t, 41, 28, BLUE);
+	CHECK_PIXEL(&t, 21, 19, BACKGROUND);
+	CHECK_PIXEL(&t, 42, 28, BACKGROUND);
+	CHECK_PIXEL(&t, 22, 29, BACKGROUND);
+	CHECK_PIXEL(&t, 0, 0, BACKGROUND);
+
+	/* Growing (still smaller than the output: composed, not passed
+	 * through) and shrinking again: what the bigger one covered is
+	 * cleared. */
+	struct test_buffer medium;
+	test_buffer_init(&t, &medium, 40, 30, WL_SHM_FORMAT_XRGB8888);
+	solid(&medium, WHITE);
+	commit_buffer(w.surface, &medium);
+	CHECK(inproc_roundtrip(&t));
+	CHECK_PIXEL(&t, 12, 9, WHITE);
+	commit_buffer(w.surface, &small);
+	CHECK(inproc_roundtrip(&t));
+	CHECK_PIXEL(&t, 12, 9, BACKGROUND);
+	CHECK_PIXEL(&t, 22, 19, BLUE);
+	test_buffer_finish(&medium);
+
+	/* Unmapping shows the background again. */
+	int frames = t.frames;
+	wl_surface_attach(w.surface, NULL, 0, 0);
+	wl_surface_commit(w.surface);
+	CHECK(inproc_roundtrip(&t));
+	CHECK(t.frames == frames + 1);
+	CHECK_PIXEL(&t, 30, 20, BACKGROUND);
+
+	destroy_window(&w);
+	test_buffer_finish(&b);
+	test_buffer_finish(&small);
+	CHECK(inproc_roundtrip(&t));
+	teardown(&t, &g);
+}
+
+static void test_max_size_and_geometry(void)
+{
+	struct inproc t;
+	struct globals g;
+	setup(&t, &g, 64, 48);
+	struct window w;
+	create_toplevel(&t, &g, &w);
+	xdg_toplevel_set_max_size(w.toplevel, 30, 100);
+	xdg_toplevel_set_min_size(w.toplevel, 10, 10);
+	wl_surface_commit(w.surface);
+	CHECK(inproc_roundtrip(&t));
+	CHECK(w.width == 30 && w.height == 48);
+	xdg_surface_ack_configure(w.xdg_surface, w.serial);
+
+	/* A 40x30 buffer whose window geometry is its 30x20 middle (a client
+	 * drawing shadows around its window): the geometry is centred. */
+	struct test_buffer b;
+	test_buffer_init(&t, &b, 40, 30, WL_SHM_FORMAT_XRGB8888);
+	for (int y = 0; y < 30; y++)
+		for (int x = 0; x < 40; x++)
+			b.pixels[y * 40 + x] = x >= 5 && x < 35 && y >= 5 && y < 25 ? GREEN : RED;
+	xdg_surface_set_window_geometry(w.xdg_surface, 5, 5, 30, 20);
+	commit_buffer(w.surface, &b);
+	CHECK(inproc_roundtrip(&t));
+	/* Geometry at ((64-30)/2, (48-20)/2) = (17, 14). */
+	CHECK_PIXEL(&t, 17, 14, GREEN);
+	CHECK_PIXEL(&t, 46, 33, GREEN);
+	CHECK_PIXEL(&t, 16, 14, RED);
+	CHECK_PIXEL(&t, 47, 33, RED);
+	CHECK_PIXEL(&t, 11, 14, BACKGROUND);
+
+	/* A new output size (a fullscreen-shell mode switch) reconfigures. */
+	int configures = w.configures;
+	server_set_output_size(t.server, 40, 30, 60000);
+	CHECK(inproc_roundtrip(&t));
+	CHECK(w.configures == configures + 1 && w.width == 30 && w.height == 30);
+	server_set_output_size(t.server, 64, 48, 60000);
+	CHECK(inproc_roundtrip(&t));
+	CHECK(w.width == 30 && w.height == 48);
+
+	/* Asking for another state is answered with the same configure. */
+	int before = w.configures;
+	xdg_toplevel_unset_fullscreen(w.toplevel);
+	CHECK(inproc_roundtrip(&t));
+	CHECK(w.configures == before + 1 && w.fullscreen);
+
+	destroy_window(&w);
+	test_buffer_finish(&b);
+	CHECK(inproc_roundtrip(&t));
+	teardown(&t, &g);
+}
+
+static void expect_error(struct inproc *t, const char *interface, uint32_t code)
+{
+	CHECK(!inproc_roundtrip(t));
+	const char *got_interface;
+	uint32_t got_code;
+	CHECK(inproc_protocol_error(t, &got_interface, &got_code));
+	if (strcmp(got_interface, interface) != 0 || got_code != code) {
+		fprintf(stderr, "expected %s error %u, got %s error %u\n", interface, code,
+			got_interface, got_code);
+		abort();
+	}
+}
+
+static void test_unconfigured_buffer(void)
+{
+	struct inproc t;
+	struct globals g;
+	setup(&t, &g, 64, 48);
+	struct window w;
+	create_toplevel(&t, &g, &w);
+	wl_surface_commit(w.surface);
+	CHECK(inproc_roundtrip(&t));
+	/* Not acked: a buffer now is a protocol error. */
+	struct test_buffer b;
+	test_buffer_init(&t, &b, 64, 48, WL_SHM_FORMAT_XRGB8888);
+	commit_buffer(w.surface, &b);
+	expect_error(&t, "xdg_surface", XDG_SURFACE_ERROR_UNCONFIGURED_BUFFER);
+	CHECK(t.frames == 0);
+	destroy_window(&w);
+	test_buffer_finish(&b);
+	teardown(&t, &g);
+}
+
+static void test_bad_serial(void)
+{
+	struct inproc t;
+	struct globals g;
+	setup(&t, &g, 64, 48);
+	struct window w;
+	create_toplevel(&t, &g, &w);
+	wl_surface_commit(w.surface);
+	CHECK(inproc_roundtrip(&t));
+	xdg_surface_ack_configure(w.xdg_surface, w.serial + 1000);
+	expect_error(&t, "xdg_surface", XDG_SURFACE_ERROR_INVALID_SERIAL);
+	destroy_window(&w);
+	teardown(&t, &g);
+}
+
+static void test_alpha_blending(void)
+{
+	struct inproc t;
+	struct globals g;
+	setup(&t, &g, 64, 48);
+	struct window w;
+	struct test_buffer b;
+	test_buffer_init(&t, &b, 64, 48, WL_SHM_FORMAT_ARGB8888);
+	/* Left half fully transparent, right half white at 50% (premultiplied). */
+	for (int y = 0; y < 48; y++)
+		for (int x = 0; x < 64; x++)
+			b.pixels[y * 64 + x] = x < 32 ? 0x00000000u : 0x80808080u;
+	map_toplevel(&t, &g, &w, &b);
+	CHECK(t.frames == 1);
+	CHECK_PIXEL(&t, 10, 10, BACKGROUND);
+	/* 0x80 + background * (1 - 0x80/255), per channel. */
+	uint32_t expected = 0;
+	for (int shift = 0; shift <= 16; shift += 8) {
+		uint32_t bg = BACKGROUND >> shift & 0xff;
+		uint32_t c = 0x80 + (bg * (255 - 0x80) + 127) / 255;
+		expected |= c << shift;
+	}
+	uint32_t got = inproc_frame_pixel(&t, 40, 10);
+	for (int shift = 0; shift <= 16; shift += 8) {
+		int d = (int)(got >> shift & 0xff) - (int)(expected >> shift & 0xff);
+		if (d < -1 || d > 1) {
+			fprintf(stderr, "blended pixel %06x, expected %06x\n", got, expected);
+			abort();
+		}
+	}
+	/* XRGB ignores its X byte: the same bytes as XRGB are opaque. */
+	struct window w2;
+	struct test_buffer x;
+	test_buffer_init(&t, &x, 64, 48, WL_SHM_FORMAT_XRGB8888);
+	solid(&x, 0x00ff0000u);
+	map_toplevel(&t, &g, &w2, &x);
+	CHECK_PIXEL(&t, 10, 10, RED);
+	destroy_window(&w2);
+	destroy_window(&w);
+	test_buffer_finish(&b);
+	test_buffer_finish(&x);
+	CHECK(inproc_roundtrip(&t));
+	teardown(&t, &g);
+}
+
+static void test_policy(void)
+{
+	/* Default: the newest mapped toplevel; when it goes, the one before. */
+	struct inproc t;
+	struct globals g;
+	setup(&t, &g, 64, 48);
+	struct window a, b;
+	struct test_buffer red, small_green;
+	test_buffer_init(&t, &red, 64, 48, WL_SHM_FORMAT_XRGB8888);
+	solid(&red, RED);
+	test_buffer_init(&t, &small_green, 10, 10, WL_SHM_FORMAT_XRGB8888);
+	solid(&small_green, GREEN);
+	map_toplevel(&t, &g, &a, &red);
+	map_toplevel(&t, &g, &b, &small_green);
+	CHECK_PIXEL(&t, 32, 24, GREEN);
+	CHECK_PIXEL(&t, 0, 0, BACKGROUND); /* only the newest: not red */
+	destroy_window(&b);
+	CHECK(inproc_roundtrip(&t));
+	CHECK_PIXEL(&t, 0, 0, RED);
+	destroy_window(&a);
+	CHECK(inproc_roundtrip(&t));
+	CHECK_PIXEL(&t, 0, 0, BACKGROUND);
+	test_buffer_finish(&red);
+	test_buffer_finish(&small_green);
+	teardown(&t, &g);
+
+	/* --compose-all: every toplevel, oldest at the bottom. */
+	setup(&t, &g, 64, 48);
+	t.server->screen.policy = SCREEN_POLICY_ALL;
+	test_buffer_init(&t, &red, 64, 48, WL_SHM_FORMAT_XRGB8888);
+	solid(&red, RED);
+	test_buffer_init(&t, &small_green, 10, 10, WL_SHM_FORMAT_XRGB8888);
+	solid(&small_green, GREEN);
+	map_toplevel(&t, &g, &a, &red);
+	map_toplevel(&t, &g, &b, &small_green);
+	CHECK_PIXEL(&t, 32, 24, GREEN);
+	CHECK_PIXEL(&t, 0, 0, RED);
+	destroy_window(&b);
+	destroy_window(&a);
+	test_buffer_finish(&red);
+	test_buffer_finish(&small_green);
+	CHECK(inproc_roundtrip(&t));
+	teardown(&t, &g);
+}
+
+static void test_popup(void)
+{
+	struct inproc t;
+	struct globals g;
+	setup(&t, &g, 64, 48);
+	struct window top, pop = { 0 };
+	struct test_buffer red, green;
+	test_buffer_init(&t, &red, 64, 48, WL_SHM_FORMAT_XRGB8888);
+	solid(&red, RED);
+	map_toplevel(&t, &g, &top, &red);
+
+	struct xdg_positioner *positioner = xdg_wm_base_create_positioner(g.wm_base);
+	xdg_positioner_set_size(positioner, 10, 8);
+	xdg_positioner_set_anchor_rect(positioner, 20, 10, 4, 4);
+	xdg_positioner_set_anchor(positioner, XDG_POSITIONER_ANCHOR_BOTTOM_RIGHT);
+	xdg_positioner_set_gravity(positioner, XDG_POSITIONER_GRAVITY_BOTTOM_RIGHT);
+	xdg_positioner_set_offset(positioner, 1, 2);
+	pop.surface = wl_compositor_create_surface(t.compositor);
+	pop.xdg_surface = xdg_wm_base_get_xdg_surface(g.wm_base, pop.surface);
+	xdg_surface_add_listener(pop.xdg_surface, &xdg_surface_listener, &pop);
+	pop.popup = xdg_surface_get_popup(pop.xdg_surface, top.xdg_surface, positioner);
+	xdg_popup_add_listener(pop.popup, &popup_listener, &pop);
+	xdg_positioner_destroy(positioner);
+	wl_surface_commit(pop.surface);
+	CHECK(inproc_roundtrip(&t));
+	/* Anchor point (24,14), extending right and down, then the offset. */
+	CHECK(pop.serial && pop.popup_x == 25 && pop.popup_y == 16);
+	CHECK(pop.popup_width == 10 && pop.popup_height == 8);
+	xdg_surface_ack_configure(pop.xdg_surface, pop.serial);
+	test_buffer_init(&t, &green, 10, 8, WL_SHM_FORMAT_XRGB8888);
+	solid(&green, GREEN);
+	int frames = t.frames;
+	commit_buffer(pop.surface, &green);
+	CHECK(inproc_roundtrip(&t));
+	CHECK(t.frames == frames + 1);
+	CHECK_PIXEL(&t, 25, 16, GREEN);
+	CHECK_PIXEL(&t, 34, 23, GREEN);
+	CHECK_PIXEL(&t, 24, 16, RED);
+	CHECK_PIXEL(&t, 35, 24, RED);
+
+	/* Gravity top-left from the anchor rectangle's top-left corner. */
+	positioner = xdg_wm_base_create_positioner(g.wm_base);
+	xdg_positioner_set_size(positioner, 10, 8);
+	xdg_positioner_set_anchor_rect(positioner, 20, 10, 4, 4);
+	xdg_positioner_set_anchor(positioner, XDG_POSITIONER_ANCHOR_TOP_LEFT);
+	xdg_positioner_set_gravity(positioner, XDG_POSITIONER_GRAVITY_TOP_LEFT);
+	xdg_popup_reposition(pop.popup, positioner, 7);
+	xdg_positioner_destroy(positioner);
+	CHECK(inproc_roundtrip(&t));
+	CHECK(pop.popup_x == 10 && pop.popup_y == 2);
+	xdg_surface_ack_configure(pop.xdg_surface, pop.serial);
+	wl_surface_commit(pop.surface);
+	CHECK(inproc_roundtrip(&t));
+	CHECK_PIXEL(&t, 10, 2, GREEN);
+	CHECK_PIXEL(&t, 19, 9, GREEN);
+	CHECK_PIXEL(&t, 25, 16, RED);
+
+	/* Destroying the popup removes it from the picture. */
+	xdg_popup_destroy(pop.popup);
+	pop.popup = NULL;
+	CHECK(inproc_roundtrip(&t));
+	CHECK_PIXEL(&t, 10, 2, RED);
+	destroy_window(&pop);
+	destroy_window(&top);
+	test_buffer_finish(&red);
+	test_buffer_finish(&green);
+	CHECK(inproc_roundtrip(&t));
+	teardown(&t, &g);
+}
+
+static void test_popup_needs_complete_positioner(void)
+{
+	struct inproc t;
+	struct globals g;
+	setup(&t, &g, 64, 48);
+	struct window top, pop = { 0 };
+	create_toplevel(&t, &g, &top);
+	struct xdg_positioner *positioner = xdg_wm_base_create_positioner(g.wm_base);
+	xdg_positioner_set_size(positioner, 10, 8); /* no anchor rectangle */
+	pop.surface = wl_compositor_create_surface(t.compositor);
+	pop.xdg_surface = xdg_wm_base_get_xdg_surface(g.wm_base, pop.surface);
+	pop.popup = xdg_surface_get_popup(pop.xdg_surface, top.xdg_surface, positioner);
+	expect_error(&t, "xdg_wm_base", XDG_WM_BASE_ERROR_INVALID_POSITIONER);
+	xdg_positioner_destroy(positioner);
+	destroy_window(&pop);
+	destroy_window(&top);
+	teardown(&t, &g);
+}
+
+struct sub {
+	struct wl_surface *surface;
+	struct wl_subsurface *subsurface;
+	struct test_buffer buffer;
+};
+
+static void make_sub(struct inproc *t, struct globals *g, struct sub *s, struct wl_surface *parent,
+		     uint32_t colour, int x, int y)
+{
+	s->surface = wl_compositor_create_surface(t->compositor);
+	s->subsurface = wl_subcompositor_get_subsurface(g->subcompositor, s->surface, parent);
+	wl_subsurface_set_position(s->subsurface, x, y);
+	test_buffer_init(t, &s->buffer, 16, 16, WL_SHM_FORMAT_XRGB8888);
+	solid(&s->buffer, colour);
+	commit_buffer(s->surface, &s->buffer);
+}
+
+static void destroy_sub(struct sub *s)
+{
+	wl_subsurface_destroy(s->subsurface);
+	wl_surface_destroy(s->surface);
+	test_buffer_finish(&s->buffer);
+}
+
+static void test_subsurfaces(void)
+{
+	struct inproc t;
+	struct globals g;
+	setup(&t, &g, 64, 48);
+	struct window top;
+	struct test_buffer red;
+	test_buffer_init(&t, &red, 64, 48, WL_SHM_FORMAT_XRGB8888);
+	solid(&red, RED);
+	map_toplevel(&t, &g, &top, &red);
+
+	/* Synchronized (the default): nothing shows until the parent commits. */
+	struct sub a, b;
+	make_sub(&t, &g, &a, top.surface, BLUE, 8, 8);
+	make_sub(&t, &g, &b, top.surface, GREEN, 16, 16);
+	CHECK(inproc_roundtrip(&t));
+	CHECK_PIXEL(&t, 10, 10, RED);
+	wl_surface_commit(top.surface);
+	CHECK(inproc_roundtrip(&t));
+	CHECK_PIXEL(&t, 10, 10, BLUE);
+	CHECK_PIXEL(&t, 20, 20, GREEN); /* b is newer: on top */
+	CHECK_PIXEL(&t, 40, 40, RED);
+
+	/* Restacking takes effect on the parent's commit. */
+	wl_subsurface_place_above(a.subsurface, b.surface);
+	CHECK(inproc_roundtrip(&t));
+	wl_surface_commit(top.surface);
+	CHECK(inproc_roundtrip(&t));
+	CHECK_PIXEL(&t, 20, 20, BLUE);
+	/* Below the parent: hidden behind its opaque content. */
+	wl_subsurface_place_below(a.subsurface, top.surface);
+	wl_surface_commit(top.surface);
+	CHECK(inproc_roundtrip(&t));
+	CHECK_PIXEL(&t, 10, 10, RED);
+	CHECK_PIXEL(&t, 20, 20, GREEN);
+
+	/* Position: pending until the parent commits. */
+	wl_subsurface_set_position(b.subsurface, 40, 30);
+	wl_surface_commit(b.surface);
+	CHECK(inproc_roundtrip(&t));
+	CHECK_PIXEL(&t, 20, 20, GREEN);
+	wl_surface_commit(top.surface);
+	CHECK(inproc_roundtrip(&t));
+	CHECK_PIXEL(&t, 20, 20, RED);
+	CHECK_PIXEL(&t, 45, 35, GREEN);
+
+	/* Desynchronized: its content shows on its own commit. */
+	wl_subsurface_set_desync(b.subsurface);
+	solid(&b.buffer, WHITE);
+	int frames = t.frames;
+	commit_buffer(b.surface, &b.buffer);
+	CHECK(inproc_roundtrip(&t));
+	CHECK(t.frames == frames + 1);
+	CHECK_PIXEL(&t, 45, 35, WHITE);
+
+	/* Destroying a subsurface removes it at once. */
+	destroy_sub(&b);
+	CHECK(inproc_roundtrip(&t));
+	CHECK_PIXEL(&t, 45, 35, RED);
+
+	/* A surface cannot be its own parent's parent. */
+	destroy_sub(&a);
+	destroy_window(&top);
+	test_buffer_finish(&red);
+	CHECK(inproc_roundtrip(&t));
+	teardown(&t, &g);
+}
+
+static void test_subsurface_loop_error(void)
+{
+	struct inproc t;
+	struct globals g;
+	setup(&t, &g, 64, 48);
+	struct wl_surface *parent = wl_compositor_create_surface(t.compositor);
+	struct wl_surface *child = wl_compositor_create_surface(t.compositor);
+	struct wl_subsurface *sub = wl_subcompositor_get_subsurface(g.subcompositor, child, parent);
+	struct wl_subsurface *loop = wl_subcompositor_get_subsurface(g.subcompositor, parent, child);
+	expect_error(&t, "wl_subcompositor", WL_SUBCOMPOSITOR_ERROR_BAD_SURFACE);
+	wl_subsurface_destroy(loop);
+	wl_subsurface_destroy(sub);
+	wl_surface_destroy(child);
+	wl_surface_destroy(parent);
+	teardown(&t, &g);
+}
+
+static void test_viewport(void)
+{
+	struct inproc t;
+	struct globals g;
+	setup(&t, &g, 64, 48);
+	struct window w;
+	create_toplevel(&t, &g, &w);
+	struct wp_viewport *viewport = wp_viewporter_get_viewport(g.viewporter, w.surface);
+	wl_surface_commit(w.surface);
+	CHECK(inproc_roundtrip(&t));
+	xdg_surface_ack_configure(w.xdg_surface, w.serial);
+	/* A 32x24 buffer of quadrants shown at 64x48. */
+	struct test_buffer b;
+	test_buffer_init(&t, &b, 32, 24, WL_SHM_FORMAT_XRGB8888);
+	for (int y = 0; y < 24; y++)
+		for (int x = 0; x < 32; x++)
+			b.pixels[y * 32 + x] = y < 12 ? (x < 16 ? RED : GREEN) : (x < 16 ? BLUE : WHITE);
+	wp_viewport_set_destination(viewport, 64, 48);
+	commit_buffer(w.surface, &b);
+	CHECK(inproc_roundtrip(&t));
+	CHECK_PIXEL(&t, 0, 0, RED);
+	CHECK_PIXEL(&t, 63, 0, GREEN);
+	CHECK_PIXEL(&t, 0, 47, BLUE);
+	CHECK_PIXEL(&t, 63, 47, WHITE);
+	CHECK_PIXEL(&t, 20, 15, RED);
+	/* Crop to the bottom-right quadrant, still shown at 64x48. */
+	wp_viewport_set_source(viewport, wl_fixed_from_int(16), wl_fixed_from_int(12),
+			       wl_fixed_from_int(16), wl_fixed_from_int(12));
+	wl_surface_commit(w.surface);
+	CHECK(inproc_roundtrip(&t));
+	/* (Bilinear filtering blends the crop's edge pixels with their
+	 * neighbours outside it, as a GPU would: look inside.) */
+	CHECK_PIXEL(&t, 4, 4, WHITE);
+	CHECK_PIXEL(&t, 59, 43, WHITE);
+	/* A source outside the buffer is the client's error. */
+	wp_viewport_set_source(viewport, wl_fixed_from_int(20), wl_fixed_from_int(0),
+			       wl_fixed_from_int(16), wl_fixed_from_int(12));
+	wl_surface_commit(w.surface);
+	expect_error(&t, "wp_viewport", WP_VIEWPORT_ERROR_OUT_OF_BUFFER);
+	wp_viewport_destroy(viewport);
+	destroy_window(&w);
+	test_buffer_finish(&b);
+	teardown(&t, &g);
+}
+
+static void test_fullscreen_shell_wins(void)
+{
+	/* A fullscreen-shell presentation takes the output from toplevels;
+	 * when it ends, the toplevel is shown again. */
+	struct inproc t;
+	struct globals g;
+	setup(&t, &g, 64, 48);
+	struct window w;
+	struct test_buffer red, green;
+	test_buffer_init(&t, &red, 64, 48, WL_SHM_FORMAT_XRGB8888);
+	solid(&red, RED);
+	test_buffer_init(&t, &green, 64, 48, WL_SHM_FORMAT_XRGB8888);
+	solid(&green, GREEN);
+	map_toplevel(&t, &g, &w, &red);
+	CHECK_PIXEL(&t, 5, 5, RED);
+	struct wl_surface *presented = wl_compositor_create_surface(t.compositor);
+	zwp_fullscreen_shell_v1_present_surface(t.shell, presented, 0, t.output);
+	commit_buffer(presented, &green);
+	CHECK(inproc_roundtrip(&t));
+	CHECK_PIXEL(&t, 5, 5, GREEN);
+	wl_surface_destroy(presented);
+	zwp_fullscreen_shell_v1_present_surface(t.shell, NULL, 0, NULL);
+	CHECK(inproc_roundtrip(&t));
+	/* The next commit of the toplevel shows it again. */
+	commit_buffer(w.surface, &red);
+	CHECK(inproc_roundtrip(&t));
+	CHECK_PIXEL(&t, 5, 5, RED);
+	destroy_window(&w);
+	test_buffer_finish(&red);
+	test_buffer_finish(&green);
+	CHECK(inproc_roundtrip(&t));
+	teardown(&t, &g);
+}
+
+static void test_toplevel_presented_by_fullscreen_shell(void)
+{
+	/* Weston 10's wayland backend, offered both shells, makes its output
+	 * surface an xdg toplevel and then presents that same surface through
+	 * the fullscreen shell. That must work, and show the presentation. */
+	struct inproc t;
+	struct globals g;
+	setup(&t, &g, 64, 48);
+	struct window w;
+	create_toplevel(&t, &g, &w);
+	wl_surface_commit(w.surface);
+	CHECK(inproc_roundtrip(&t));
+	xdg_surface_ack_configure(w.xdg_surface, w.serial);
+	zwp_fullscreen_shell_v1_present_surface(t.shell, w.surface,
+						ZWP_FULLSCREEN_SHELL_V1_PRESENT_METHOD_CENTER, t.output);
+	struct test_buffer b;
+	test_buffer_init(&t, &b, 32, 24, WL_SHM_FORMAT_XRGB8888);
+	solid(&b, GREEN);
+	commit_buffer(w.surface, &b);
+	CHECK(inproc_roundtrip(&t));
+	CHECK(t.frames >= 1);
+	CHECK_PIXEL(&t, 16, 12, GREEN);
+	CHECK_PIXEL(&t, 47, 35, GREEN);
+	CHECK_PIXEL(&t, 15, 11, BACKGROUND); /* --background also borders presentations */
+	destroy_window(&w);
+	test_buffer_finish(&b);
+	CHECK(inproc_roundtrip(&t));
+	teardown(&t, &g);
+}
+
+static void test_unanswered_ping(void)
+{
+	/* A client that never answers pings is pinged, reported, and still
+	 * shown: nothing blocks on it. */
+	struct inproc t;
+	struct globals g;
+	setup(&t, &g, 64, 48);
+	g.ignore_pings = true;
+	struct window w;
+	struct test_buffer b;
+	test_buffer_init(&t, &b, 64, 48, WL_SHM_FORMAT_XRGB8888);
+	solid(&b, RED);
+	map_toplevel(&t, &g, &w, &b);
+	for (int i = 0; i < 80 && g.pings == 0; i++)
+		inproc_run_for(&t, 100);
+	CHECK(g.pings == 1);
+	solid(&b, GREEN);
+	int frames = t.frames;
+	commit_buffer(w.surface, &b);
+	CHECK(inproc_roundtrip(&t));
+	CHECK(t.frames == frames + 1);
+	CHECK_PIXEL(&t, 5, 5, GREEN);
+	destroy_window(&w);
+	test_buffer_finish(&b);
+	CHECK(inproc_roundtrip(&t));
+	teardown(&t, &g);
+}
+
+int main(void)
+{
+	test_globals_and_seat();
+	test_configure_ack_map();
+	test_max_size_and_geometry();
+	test_unconfigured_buffer();
+	test_bad_serial();
+	test_alpha_blending();
+	test_policy();
+	test_popup();
+	test_popup_needs_complete_positioner();
+	test_subsurfaces();
+	test_subsurface_loop_error();
+	test_viewport();
+	test_fullscreen_shell_wins();
+	test_toplevel_presented_by_fullscreen_shell();
+	test_unanswered_ping();
+	printf("all xdg tests passed\n");
+	return 0;
+}
