@@ -31,6 +31,10 @@ _wl_record()
 		COMPREPLY=($(compgen -G "/dev/dri/renderD*" -- "$cur"))
 		return
 		;;
+	--background)
+		COMPREPLY=($(compgen -W "black white gray" -- "$cur"))
+		return
+		;;
 	--size)
 		COMPREPLY=($(compgen -W "1280x720 1920x1080 2560x1440 3840x2160" -- "$cur"))
 		return
@@ -47,7 +51,8 @@ _wl_record()
 	if [[ $cur == -* ]]; then
 		COMPREPLY=($(compgen -W '-o --output -s --screenshot --delay --timeout --duration
 			--frames --socket --size --fps --codec --device --bitrate --crf -p
-			--codec-param --cfr --list-encoders --stop --snap --toggle --pid-file
+			--codec-param --cfr -y --overwrite --list-encoders --stop --snap --toggle --pid-file
+			--no-fullscreen-shell --background --compose-all
 			-v --verbose -q --quiet -h --help -V --version --' -- "$cur"))
 		return
 	fi
