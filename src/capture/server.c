@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "fullscreen_shell.h"
+#include "linux_dmabuf.h"
 #include "log.h"
 #include "output.h"
 #include "shm.h"
@@ -32,7 +33,7 @@ struct server *server_create(const struct server_config *config)
 	server->output = output_create(server->display, config->width, config->height,
 				       (int)(config->fps * 1000));
 	if (!server->output || !compositor_create_global(server) ||
-	    !shm_create_global(server->display))
+	    !shm_create_global(server->display) || !linux_dmabuf_create(server->display))
 		goto fail;
 	server->fullscreen_shell = fullscreen_shell_create(server);
 	if (!server->fullscreen_shell)
