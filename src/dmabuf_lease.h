@@ -1,6 +1,8 @@
 #ifndef WLR_DMABUF_LEASE_H
 #define WLR_DMABUF_LEASE_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "capture/dmabuf_attributes.h"
@@ -27,5 +29,12 @@ const struct dmabuf_attributes *dmabuf_lease_attributes(const struct dmabuf_leas
 /* Stays the same for every lease on one client buffer, and is never reused:
  * a key for caches of imported buffers. */
 uint64_t dmabuf_lease_buffer_id(const struct dmabuf_lease *lease);
+
+/* The CPU fallback: reads the buffer into `dst` (XRGB8888, rows `dst_stride`
+ * bytes apart). LINEAR buffers from any thread (mmap, fences waited for,
+ * DMA_BUF_IOCTL_SYNC, SIGBUS-guarded); other modifiers through EGL, on the
+ * compositor thread only. False with the reason in `why`. */
+bool dmabuf_lease_read(struct dmabuf_lease *lease, uint8_t *dst, int dst_stride, char *why,
+		       size_t why_size);
 
 #endif

@@ -3,27 +3,20 @@
 
 #include <drm_fourcc.h>
 #include <errno.h>
-#include <linux/dma-buf.h>
-#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <unistd.h>
 #include <wayland-server-protocol.h>
 
 #include "dmabuf_lease_internal.h"
+#include "dmabuf_read.h"
 #include "egl_import.h"
 #include "linux-dmabuf-unstable-v1-server-protocol.h"
 #include "linux_dmabuf.h"
 #include "log.h"
 #include "sigbus_guard.h"
-
-/* How long a CPU read waits for a GPU still writing the buffer (its implicit
- * write fence). A client commits a buffer when its rendering is queued, not
- * done; a fence still pending after this is a hung GPU or a hostile client. */
-#define FENCE_WAIT_MS 100
 
 struct dmabuf_buffer {
 	struct client_buffer base;
@@ -50,39 +43,13 @@ struct client_buffer *dmabuf_buffer_from_resource(struct wl_resource *resource)
 	return &buffer->base;
 }
 
-/* Implicit sync: a GPU client commits when its rendering is queued. Reading
- * the memory before the write fence signals reads a half-drawn frame. A
- * dma-buf fd polls readable once its write fences have signalled; then
- * DMA_BUF_IOCTL_SYNC brackets the CPU access (cache maintenance). A memfd has
- * neither: poll says readable at once and the ioctl fails with ENOTTY, both
- * harmless. */
-static void wait_for_writers(struct dmabuf_buffer *buffer)
-{
-	struct pollfd pfd = { .fd = buffer->attributes->fd[0], .events = POLLIN };
-	int ready = poll(&pfd, 1, FENCE_WAIT_MS);
-	if (ready == 0)
-		LOG_WARN("dmabuf still being written after %d ms; reading it anyway",
-			 FENCE_WAIT_MS);
-}
-
-static void sync_ioctl(struct dmabuf_buffer *buffer, uint64_t flags)
-{
-	if (!buffer->is_dmabuf)
-		return;
-	struct dma_buf_sync sync = { .flags = flags | DMA_BUF_SYNC_READ };
-	int ret;
-	do {
-		ret = ioctl(buffer->attributes->fd[0], DMA_BUF_IOCTL_SYNC, &sync);
-	} while (ret < 0 && (errno == EINTR || errno == EAGAIN));
-	if (ret < 0 && errno != ENOTTY)
-		LOG_DBG("DMA_BUF_IOCTL_SYNC: %s", strerror(errno));
-}
-
 static bool linear_begin_read(struct dmabuf_buffer *buffer, const uint8_t **data, int *stride)
 {
-	if (buffer->is_dmabuf)
-		wait_for_writers(buffer);
-	sync_ioctl(buffer, DMA_BUF_SYNC_START);
+	/* Implicit sync: see dmabuf_read.h. */
+	if (buffer->is_dmabuf) {
+		dmabuf_wait_writers(buffer->attributes->fd[0]);
+		dmabuf_sync_read(buffer->attributes->fd[0], true);
+	}
 	sigbus_guard_begin(buffer->map, buffer->map_size);
 	*data = buffer->map + buffer->attributes->offset[0];
 	*stride = (int)buffer->attributes->stride[0];
@@ -92,7 +59,8 @@ static bool linear_begin_read(struct dmabuf_buffer *buffer, const uint8_t **data
 static bool linear_end_read(struct dmabuf_buffer *buffer)
 {
 	bool intact = sigbus_guard_end();
-	sync_ioctl(buffer, DMA_BUF_SYNC_END);
+	if (buffer->is_dmabuf)
+		dmabuf_sync_read(buffer->attributes->fd[0], false);
 	if (intact)
 		return true;
 	LOG_WARN("client's dmabuf shrank under its buffer (SIGBUS); disconnecting it");
@@ -211,7 +179,7 @@ struct wl_resource *dmabuf_buffer_create(struct linux_dmabuf *dmabuf, struct wl_
 	}
 	buffer->dmabuf = dmabuf;
 	buffer->is_dmabuf = dmabuf_fd_is_dmabuf(attributes->fd[0]);
-	buffer->planes = dmabuf_planes_create(attributes);
+	buffer->planes = dmabuf_planes_create(attributes, dmabuf->egl);
 	if (!buffer->planes) {
 		free(buffer);
 		wl_client_post_no_memory(client);

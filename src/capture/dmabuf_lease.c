@@ -1,5 +1,7 @@
 #define LOG_MODULE "dmabuf"
+#include <drm_fourcc.h>
 #include <errno.h>
+#include <stdio.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -8,12 +10,17 @@
 #include <wayland-server-protocol.h>
 
 #include "dmabuf_lease_internal.h"
+#include "dmabuf_read.h"
+#include "egl_import.h"
 #include "log.h"
 
 struct dmabuf_planes {
 	atomic_int refs;
 	uint64_t id;
 	struct dmabuf_attributes attributes;
+	bool is_dmabuf;
+	struct egl_importer *egl;
+	pthread_t main_thread; /* the only one that may use `egl` */
 };
 
 struct dmabuf_lease {
@@ -38,7 +45,8 @@ struct dmabuf_release_queue {
 
 static atomic_uint_fast64_t next_planes_id = 1;
 
-struct dmabuf_planes *dmabuf_planes_create(struct dmabuf_attributes *attributes)
+struct dmabuf_planes *dmabuf_planes_create(struct dmabuf_attributes *attributes,
+					   struct egl_importer *egl)
 {
 	struct dmabuf_planes *planes = calloc(1, sizeof(*planes));
 	if (!planes) {
@@ -49,6 +57,9 @@ struct dmabuf_planes *dmabuf_planes_create(struct dmabuf_attributes *attributes)
 	planes->id = atomic_fetch_add(&next_planes_id, 1);
 	planes->attributes = *attributes;
 	dmabuf_attributes_init(attributes);
+	planes->is_dmabuf = dmabuf_fd_is_dmabuf(planes->attributes.fd[0]);
+	planes->egl = egl;
+	planes->main_thread = pthread_self();
 	return planes;
 }
 
@@ -226,4 +237,23 @@ void dmabuf_release_queue_destroy(struct dmabuf_release_queue *queue)
 		pthread_mutex_destroy(&queue->lock);
 		free(queue);
 	}
+}
+
+bool dmabuf_lease_read(struct dmabuf_lease *lease, uint8_t *dst, int dst_stride, char *why,
+		       size_t why_size)
+{
+	struct dmabuf_planes *planes = lease->planes;
+	if (planes->attributes.modifier == DRM_FORMAT_MOD_LINEAR)
+		return dmabuf_read_linear(&planes->attributes, planes->is_dmabuf, dst, dst_stride, why,
+					  why_size);
+	if (!planes->egl) {
+		snprintf(why, why_size, "no EGL importer for modifier 0x%016llx",
+			 (unsigned long long)planes->attributes.modifier);
+		return false;
+	}
+	if (!pthread_equal(pthread_self(), planes->main_thread)) {
+		snprintf(why, why_size, "EGL readback only runs on the compositor thread");
+		return false;
+	}
+	return egl_importer_read(planes->egl, &planes->attributes, dst, dst_stride, why, why_size);
 }

@@ -13,7 +13,11 @@
 /* The planes of one client buffer, shared by the buffer and its leases. */
 struct dmabuf_planes;
 
-struct dmabuf_planes *dmabuf_planes_create(struct dmabuf_attributes *attributes /* taken */);
+struct egl_importer;
+
+/* `egl` (may be NULL) reads non-LINEAR planes on the compositor thread. */
+struct dmabuf_planes *dmabuf_planes_create(struct dmabuf_attributes *attributes /* taken */,
+					   struct egl_importer *egl);
 const struct dmabuf_attributes *dmabuf_planes_attributes(const struct dmabuf_planes *planes);
 void dmabuf_planes_unref(struct dmabuf_planes *planes);
 
