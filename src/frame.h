@@ -13,6 +13,11 @@ struct frame {
 	int width, height;
 	int stride;
 	int64_t pts_ns; /* CLOCK_MONOTONIC time of the commit that completed it */
+	/* Zero-copy path only (NULL otherwise): the picture is this client
+	 * dmabuf, `data` is NULL, and whoever keeps the frame takes a reference
+	 * (dmabuf_lease.h). Set only when the presented surface maps 1:1 and a
+	 * consumer asked for dmabufs. */
+	struct dmabuf_lease *dmabuf;
 };
 
 #endif

@@ -117,6 +117,8 @@ static void compose(struct screen *screen)
 		return;
 
 	struct surface *surface = screen->surface;
+	if (!surface_refresh_texture(surface))
+		return; /* black rather than a stale picture */
 	struct placement p = place_surface(screen, surface);
 	struct pixman_f_transform fm;
 	struct pixman_transform m;
@@ -141,10 +143,22 @@ static void compose(struct screen *screen)
 void screen_get_frame(struct screen *screen, struct frame *frame, int64_t pts_ns)
 {
 	pixman_image_t *picture = screen->image;
-	if (showing_content(screen) && place_surface(screen, screen->surface).identity)
+	if (showing_content(screen) && place_surface(screen, screen->surface).identity) {
+		if (screen->surface->lease) {
+			/* Zero-copy: the frame is the client's dmabuf itself. */
+			*frame = (struct frame){
+				.width = pixman_image_get_width(screen->surface->texture),
+				.height = pixman_image_get_height(screen->surface->texture),
+				.stride = pixman_image_get_width(screen->surface->texture) * 4,
+				.pts_ns = pts_ns,
+				.dmabuf = screen->surface->lease,
+			};
+			return;
+		}
 		picture = screen->surface->texture; /* no second copy for the usual case */
-	else
+	} else {
 		compose(screen);
+	}
 
 	*frame = (struct frame){
 		.data = (uint8_t *)pixman_image_get_data(picture),
