@@ -198,6 +198,7 @@ int main(int argc, char **argv)
 		goto usage;
 
 	struct client c = { 0 };
+	struct wl_surface *surface = NULL;
 	int status = 1, committed = 0;
 	FILE *times = times_path ? fopen(times_path, "w") : NULL;
 	if (times_path && !times) {
@@ -226,7 +227,7 @@ int main(int argc, char **argv)
 			goto out;
 		wl_buffer_add_listener(b->wl_buffer, &buffer_listener, b);
 	}
-	struct wl_surface *surface = wl_compositor_create_surface(c.compositor);
+	surface = wl_compositor_create_surface(c.compositor);
 	struct zwp_fullscreen_shell_mode_feedback_v1 *feedback =
 		zwp_fullscreen_shell_v1_present_surface_for_mode(c.shell, surface, c.output, 0);
 	zwp_fullscreen_shell_mode_feedback_v1_add_listener(feedback, &mode_listener, &c);
@@ -288,6 +289,23 @@ gone:
 out:
 	if (times && fclose(times) != 0)
 		status = 1;
+	for (int i = 0; i < BUFFER_COUNT; i++) {
+		if (c.buffers[i].wl_buffer)
+			wl_buffer_destroy(c.buffers[i].wl_buffer);
+		if (c.buffers[i].pixels)
+			munmap(c.buffers[i].pixels, c.buffers[i].size);
+	}
+	if (surface)
+		wl_surface_destroy(surface);
+	dmabuf_client_finish(&c.dmabuf);
+	if (c.shell)
+		zwp_fullscreen_shell_v1_release(c.shell);
+	if (c.output)
+		wl_output_destroy(c.output);
+	if (c.compositor)
+		wl_compositor_destroy(c.compositor);
+	wl_registry_destroy(registry);
+	wl_display_disconnect(c.display);
 	return status;
 
 usage:

@@ -370,7 +370,24 @@ static void case_flags_immed_error(void) { flags_case(true); }
 
 /* --- params errors ------------------------------------------------------ */
 
+/* A buffer `created` before the error came is the client's to destroy. */
+static void destroy_created(void *data, struct zwp_linux_buffer_params_v1 *params,
+			    struct wl_buffer *buffer)
+{
+	wl_buffer_destroy(buffer);
+}
+
+static void ignore_failed(void *data, struct zwp_linux_buffer_params_v1 *params)
+{
+}
+
+static const struct zwp_linux_buffer_params_v1_listener destroy_created_listener = {
+	.created = destroy_created, .failed = ignore_failed,
+};
+
 typedef void (*params_script)(struct zwp_linux_buffer_params_v1 *params);
+
+static struct inproc *current; /* for scripts that need a roundtrip */
 
 static void error_case(uint32_t version, params_script script, uint32_t code)
 {
@@ -378,6 +395,8 @@ static void error_case(uint32_t version, params_script script, uint32_t code)
 	struct fixture f;
 	setup(&f, version);
 	struct zwp_linux_buffer_params_v1 *params = zwp_linux_dmabuf_v1_create_params(f.c.dmabuf);
+	zwp_linux_buffer_params_v1_add_listener(params, &destroy_created_listener, NULL);
+	current = &f.t;
 	script(params);
 	expect_error(&f, "zwp_linux_buffer_params_v1", code);
 	zwp_linux_buffer_params_v1_destroy(params);
@@ -400,6 +419,7 @@ static void s_used_create(struct zwp_linux_buffer_params_v1 *p)
 {
 	add_memfd(p, BUFFER_64, 0, 0, 256, LIN);
 	zwp_linux_buffer_params_v1_create(p, 64, 64, XR, 0);
+	CHECK(inproc_roundtrip(current)); /* `created`, and the buffer destroyed */
 	zwp_linux_buffer_params_v1_create(p, 64, 64, XR, 0);
 }
 static void s_plane_idx(struct zwp_linux_buffer_params_v1 *p) { add_memfd(p, BUFFER_64, 4, 0, 256, LIN); }
@@ -437,7 +457,7 @@ static void s_format_two_planes(struct zwp_linux_buffer_params_v1 *p)
 static void s_format_modifier(struct zwp_linux_buffer_params_v1 *p)
 {
 	add_memfd(p, BUFFER_64, 0, 0, 256, I915_FORMAT_MOD_X_TILED);
-	zwp_linux_buffer_params_v1_create_immed(p, 64, 64, XR, 0);
+	wl_buffer_destroy(zwp_linux_buffer_params_v1_create_immed(p, 64, 64, XR, 0));
 }
 static void s_format_implicit_modifier(struct zwp_linux_buffer_params_v1 *p)
 {
@@ -457,7 +477,7 @@ static void s_dimensions_zero(struct zwp_linux_buffer_params_v1 *p)
 static void s_dimensions_negative(struct zwp_linux_buffer_params_v1 *p)
 {
 	add_memfd(p, BUFFER_64, 0, 0, 256, LIN);
-	zwp_linux_buffer_params_v1_create_immed(p, 64, -1, XR, 0);
+	wl_buffer_destroy(zwp_linux_buffer_params_v1_create_immed(p, 64, -1, XR, 0));
 }
 static void s_dimensions_huge(struct zwp_linux_buffer_params_v1 *p)
 {
@@ -482,7 +502,7 @@ static void s_bounds_past_fd(struct zwp_linux_buffer_params_v1 *p)
 static void s_bounds_offset_past_fd(struct zwp_linux_buffer_params_v1 *p)
 {
 	add_memfd(p, BUFFER_64, 0, BUFFER_64, 256, LIN);
-	zwp_linux_buffer_params_v1_create_immed(p, 1, 1, XR, 0);
+	wl_buffer_destroy(zwp_linux_buffer_params_v1_create_immed(p, 1, 1, XR, 0));
 }
 static void s_bounds_offset_rows_past_fd(struct zwp_linux_buffer_params_v1 *p)
 {
