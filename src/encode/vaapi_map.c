@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <libavfilter/avfilter.h>
 #include <libavfilter/buffersink.h>
@@ -208,7 +209,9 @@ static int wrap_dmabuf(struct dmabuf_lease *lease, AVFrame *frame)
 	desc->layers[0].nb_planes = a->n_planes;
 	for (int i = 0; i < a->n_planes; i++) {
 		desc->objects[i].fd = a->fd[i];
-		desc->objects[i].size = 0; /* unknown: the driver takes the fd's size */
+		/* Drivers want the object's size: a dma-buf's size is its end. */
+		off_t size = lseek(a->fd[i], 0, SEEK_END);
+		desc->objects[i].size = size > 0 ? (size_t)size : 0;
 		desc->objects[i].format_modifier = a->modifier;
 		desc->layers[0].planes[i].object_index = i;
 		desc->layers[0].planes[i].offset = a->offset[i];
