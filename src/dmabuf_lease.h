@@ -30,6 +30,12 @@ const struct dmabuf_attributes *dmabuf_lease_attributes(const struct dmabuf_leas
  * a key for caches of imported buffers. */
 uint64_t dmabuf_lease_buffer_id(const struct dmabuf_lease *lease);
 
+/* The planes alone, for caches of imports: keeps the fds open, holds no
+ * wl_buffer back from release. Any thread. */
+struct dmabuf_planes;
+struct dmabuf_planes *dmabuf_lease_planes_ref(struct dmabuf_lease *lease);
+void dmabuf_planes_unref(struct dmabuf_planes *planes);
+
 /* The CPU fallback: reads the buffer into `dst` (XRGB8888, rows `dst_stride`
  * bytes apart). LINEAR buffers from any thread (mmap, fences waited for,
  * DMA_BUF_IOCTL_SYNC, SIGBUS-guarded); other modifiers through EGL, on the

@@ -122,6 +122,12 @@ const struct dmabuf_attributes *dmabuf_lease_attributes(const struct dmabuf_leas
 	return &lease->planes->attributes;
 }
 
+struct dmabuf_planes *dmabuf_lease_planes_ref(struct dmabuf_lease *lease)
+{
+	atomic_fetch_add(&lease->planes->refs, 1);
+	return lease->planes;
+}
+
 uint64_t dmabuf_lease_buffer_id(const struct dmabuf_lease *lease)
 {
 	return lease->planes->id;

@@ -17,6 +17,9 @@
 #include "log.h"
 
 #define MAX_SIZES 4
+/* Clients cycle through 2-4 buffers; a destroyed buffer's planes stay open
+ * until its import is evicted. */
+#define MAX_IMPORTS 8
 
 /* Everything that depends on the buffer size and format. */
 struct size_entry {
@@ -30,9 +33,21 @@ struct size_entry {
 	unsigned last_used;
 };
 
+/* A client buffer already mapped into a VA-API surface. The surface shows
+ * the buffer's memory as it is now (an import, not a copy), so it is reused
+ * for every later frame in that buffer. It holds the planes, not a lease:
+ * the wl_buffer is still released after each use. */
+struct import {
+	uint64_t buffer_id;
+	AVBufferRef *frames; /* the size entry's frames context it belongs to */
+	AVFrame *surface;
+	unsigned last_used;
+};
+
 struct vaapi_map {
 	AVBufferRef *device;
 	struct size_entry sizes[MAX_SIZES];
+	struct import imports[MAX_IMPORTS];
 	unsigned use_clock;
 	struct vaapi_map_hops hops;
 };
@@ -50,6 +65,13 @@ struct vaapi_map *vaapi_map_create(AVBufferRef *vaapi_device)
 	return map;
 }
 
+static void import_clear(struct import *import)
+{
+	av_frame_free(&import->surface);
+	av_buffer_unref(&import->frames);
+	*import = (struct import){ 0 };
+}
+
 static void size_entry_clear(struct size_entry *entry)
 {
 	avfilter_graph_free(&entry->graph);
@@ -61,6 +83,8 @@ void vaapi_map_destroy(struct vaapi_map *map)
 {
 	if (!map)
 		return;
+	for (int i = 0; i < MAX_IMPORTS; i++)
+		import_clear(&map->imports[i]);
 	for (int i = 0; i < MAX_SIZES; i++)
 		size_entry_clear(&map->sizes[i]);
 	av_buffer_unref(&map->device);
@@ -156,6 +180,10 @@ static int find_entry(struct vaapi_map *map, const struct dmabuf_attributes *a, 
 		if (!entry->frames || entry->last_used < victim->last_used)
 			victim = entry;
 	}
+	for (int i = 0; i < MAX_IMPORTS; i++)
+		if (victim->frames && map->imports[i].frames &&
+		    map->imports[i].frames->data == victim->frames->data)
+			import_clear(&map->imports[i]);
 	size_entry_clear(victim);
 	victim->width = a->width;
 	victim->height = a->height;
@@ -186,7 +214,7 @@ static int find_entry(struct vaapi_map *map, const struct dmabuf_attributes *a, 
 
 static void free_descriptor(void *opaque, uint8_t *data)
 {
-	dmabuf_lease_unref(opaque);
+	dmabuf_planes_unref(opaque);
 	av_free(data);
 }
 
@@ -195,7 +223,7 @@ static void free_lease_ref(void *opaque, uint8_t *data)
 	dmabuf_lease_unref(opaque);
 }
 
-/* A DRM_PRIME frame describing the dmabuf; it holds a lease reference. */
+/* A DRM_PRIME frame describing the dmabuf; it holds the planes open. */
 static int wrap_dmabuf(struct dmabuf_lease *lease, AVFrame *frame)
 {
 	const struct dmabuf_attributes *a = dmabuf_lease_attributes(lease);
@@ -217,10 +245,10 @@ static int wrap_dmabuf(struct dmabuf_lease *lease, AVFrame *frame)
 		desc->layers[0].planes[i].offset = a->offset[i];
 		desc->layers[0].planes[i].pitch = a->stride[i];
 	}
-	frame->buf[0] = av_buffer_create((uint8_t *)desc, sizeof(*desc), free_descriptor,
-					 dmabuf_lease_ref(lease), 0);
+	struct dmabuf_planes *planes = dmabuf_lease_planes_ref(lease);
+	frame->buf[0] = av_buffer_create((uint8_t *)desc, sizeof(*desc), free_descriptor, planes, 0);
 	if (!frame->buf[0]) {
-		dmabuf_lease_unref(lease);
+		dmabuf_planes_unref(planes);
 		av_free(desc);
 		return AVERROR(ENOMEM);
 	}
@@ -231,11 +259,65 @@ static int wrap_dmabuf(struct dmabuf_lease *lease, AVFrame *frame)
 	return 0;
 }
 
+/* The VA-API surface of this client buffer: cached, else mapped now. */
+static int import_buffer(struct vaapi_map *map, struct size_entry *entry,
+			 struct dmabuf_lease *lease, AVFrame **surface_out, const char **hop)
+{
+	uint64_t id = dmabuf_lease_buffer_id(lease);
+	struct import *victim = &map->imports[0];
+	for (int i = 0; i < MAX_IMPORTS; i++) {
+		struct import *import = &map->imports[i];
+		if (import->surface && import->buffer_id == id &&
+		    import->frames->data == entry->frames->data) {
+			import->last_used = map->use_clock;
+			*surface_out = import->surface;
+			return 0;
+		}
+		if (!import->surface || import->last_used < victim->last_used)
+			victim = import;
+	}
+	AVFrame *drm = av_frame_alloc(), *surface = av_frame_alloc();
+	int ret = AVERROR(ENOMEM);
+	if (!drm || !surface)
+		goto out;
+	*hop = "DRM_PRIME wrap";
+	ret = wrap_dmabuf(lease, drm);
+	if (ret < 0)
+		goto out;
+	map->hops.imported = true;
+	*hop = "av_hwframe_map DRM_PRIME -> VAAPI";
+	surface->format = AV_PIX_FMT_VAAPI;
+	surface->hw_frames_ctx = av_buffer_ref(entry->frames);
+	if (!surface->hw_frames_ctx) {
+		ret = AVERROR(ENOMEM);
+		goto out;
+	}
+	ret = av_hwframe_map(surface, drm, AV_HWFRAME_MAP_READ);
+	if (ret < 0)
+		goto out;
+	map->hops.mapped = true;
+	import_clear(victim);
+	victim->frames = av_buffer_ref(entry->frames);
+	if (!victim->frames) {
+		ret = AVERROR(ENOMEM);
+		goto out;
+	}
+	victim->buffer_id = id;
+	victim->surface = surface;
+	victim->last_used = map->use_clock;
+	surface = NULL;
+	*surface_out = victim->surface;
+out:
+	av_frame_free(&surface);
+	av_frame_free(&drm); /* the mapped surface keeps its own reference */
+	return ret;
+}
+
 int vaapi_map_convert(struct vaapi_map *map, struct dmabuf_lease *lease, int width, int height,
 		      AVFrame *out, char *why, size_t why_size)
 {
 	const struct dmabuf_attributes *a = dmabuf_lease_attributes(lease);
-	AVFrame *drm = NULL, *surface = NULL;
+	AVFrame *surface = NULL;
 	const char *hop = "set-up";
 	int ret;
 
@@ -250,29 +332,18 @@ int vaapi_map_convert(struct vaapi_map *map, struct dmabuf_lease *lease, int wid
 		hop = "VA-API frames context / scale_vaapi graph";
 		goto out;
 	}
-	drm = av_frame_alloc();
+	AVFrame *mapped = NULL;
+	ret = import_buffer(map, entry, lease, &mapped, &hop);
+	if (ret < 0)
+		goto out;
 	surface = av_frame_alloc();
-	if (!drm || !surface) {
+	if (!surface) {
 		ret = AVERROR(ENOMEM);
 		goto out;
 	}
-	hop = "DRM_PRIME wrap";
-	ret = wrap_dmabuf(lease, drm);
+	ret = av_frame_ref(surface, mapped);
 	if (ret < 0)
 		goto out;
-	map->hops.imported = true;
-
-	hop = "av_hwframe_map DRM_PRIME -> VAAPI";
-	surface->format = AV_PIX_FMT_VAAPI;
-	surface->hw_frames_ctx = av_buffer_ref(entry->frames);
-	if (!surface->hw_frames_ctx) {
-		ret = AVERROR(ENOMEM);
-		goto out;
-	}
-	ret = av_hwframe_map(surface, drm, AV_HWFRAME_MAP_READ);
-	if (ret < 0)
-		goto out;
-	map->hops.mapped = true;
 
 	/* The lease goes on with the picture: scale_vaapi copies opaque_ref to
 	 * the NV12 frame, which the encoder holds until it is done with it. */
@@ -300,6 +371,5 @@ out:
 		snprintf(why, why_size, "%s: %s", hop, text);
 	}
 	av_frame_free(&surface);
-	av_frame_free(&drm);
 	return ret;
 }

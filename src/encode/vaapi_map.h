@@ -17,7 +17,9 @@
  * released when the encoder drops the NV12 surface, not before.
  *
  * One VA-API frames context and one scale_vaapi graph per buffer size and
- * format (a handful: the output size changes rarely). FFmpeg 5.1 maps
+ * format (a handful: the output size changes rarely); imports are cached per
+ * client buffer (the surface is the buffer's memory, not a copy of it, so a
+ * client cycling through its buffers is mapped once per buffer). FFmpeg 5.1 maps
  * single-object buffers only; every failure is returned with a reason, and
  * the caller falls back to the CPU read of the buffer. */
 
