@@ -32,13 +32,15 @@ record_case() { # NAME VERSION CREATE FORMAT SIZE FILE
 	[ "$create" = immed ] && immed=(--immed)
 	log "record $name: v$version $create $format $size -> $6"
 	start "wl-record-$name" "$WL_RECORD" --size "$size" "$file" -- "$DMABUF_PRESENTER" \
-		--version "$version" "${immed[@]}" --format "$format" --size "$size" --frames 24 \
-		--interval-ms 50
+		--version "$version" "${immed[@]}" --format "$format" --size "$size" --frames 16 \
+		--interval-ms 100
 	wait_exit "$STARTED_PID" 30
 	[ "$EXIT_STATUS" -eq 0 ] || { cat "$TEST_DIR/wl-record-$name.log"; fail "wl-record exited $EXIT_STATUS"; }
 	# Frame i must be pattern frame i: none lost, none repeated, in order.
+	# 100 ms apart: the recorder drops frames when its queue is full (by
+	# design), which a loaded 2-core machine under ASan can provoke at 20 fps.
 	# (Timestamps are record-presenter.sh's business, and timing-sensitive.)
-	"$VIDEO_CHECK" "$file" --size "$size" --frames 24 --pattern --min-psnr 30 ||
+	"$VIDEO_CHECK" "$file" --size "$size" --frames 16 --pattern --min-psnr 30 ||
 		fail "$name: the recording does not hold the presented frames"
 }
 
