@@ -45,6 +45,12 @@ static bool consume_frame(void *data, const struct frame *frame)
 	return true;
 }
 
+/* Zero-copy hook: dmabufs are lent to frames while the encoder maps them. */
+static bool recorder_wants_dmabuf(void *data)
+{
+	return recorder_accepts_dmabuf(data);
+}
+
 static void handle_frame(struct wl_listener *listener, void *data)
 {
 	struct recording *recording = wl_container_of(listener, recording, frame);
@@ -185,6 +191,8 @@ struct recording *recording_create(struct app *app, bool *bad_config)
 	}
 	recording->frame.notify = handle_frame;
 	wl_signal_add(&app->server->screen.events.frame, &recording->frame);
+	app->server->accepts_dmabuf = recorder_wants_dmabuf;
+	app->server->accepts_dmabuf_data = recording->recorder;
 	return recording;
 
 fail:
@@ -208,6 +216,7 @@ int recording_finish(struct recording *recording)
 
 	int ret = 0;
 	if (recording->recorder) {
+		recording->app->server->accepts_dmabuf = NULL; /* the recorder is going */
 		/* The newest picture may still wait in the pacer; it belongs in the
 		 * file. The queue may be full: give the encoder a moment. */
 		if (recording->pacer.timer.source && !recorder_failed(recording->recorder)) {

@@ -25,6 +25,11 @@ struct frame {
 	 * skip what lies outside `damage` when this is true. */
 	bool damage_known;
 	struct frame_damage damage;
+	/* Zero-copy path only (NULL otherwise): the picture is this client
+	 * dmabuf, `data` is NULL, and whoever keeps the frame takes a reference
+	 * (dmabuf_lease.h). Set only when the presented surface maps 1:1 and a
+	 * consumer asked for dmabufs. */
+	struct dmabuf_lease *dmabuf;
 };
 
 /* Grows `into` to cover `add` (an unknown damage makes the result unknown). */

@@ -8,6 +8,8 @@
 
 #include "buffer.h"
 #include "clock.h"
+#include "dmabuf_buffer.h"
+#include "dmabuf_lease.h"
 #include "log.h"
 #include "server.h"
 
@@ -239,6 +241,52 @@ static bool copy_buffer_damage(struct surface *surface, struct client_buffer *bu
 	return buffer->impl->end_read(buffer);
 }
 
+/* Zero-copy when a consumer wants dmabufs and this surface is what the
+ * screen shows: the buffer is lent (released when the last frame holding it
+ * is encoded). Otherwise the damage is copied and the buffer released now. */
+static bool lend_or_copy(struct surface *surface, struct client_buffer *buffer,
+			 const pixman_region32_t *damage)
+{
+	struct server *server = surface->server;
+	struct dmabuf_lease *lease = NULL;
+	if (server->accepts_dmabuf && server->screen.surface == surface &&
+	    server->accepts_dmabuf(server->accepts_dmabuf_data))
+		lease = dmabuf_buffer_lease(buffer);
+	if (lease) {
+		dmabuf_lease_unref(surface->lease);
+		surface->lease = lease;
+		surface->texture_stale = true;
+		return true;
+	}
+	/* A stale texture gets all of this buffer, not just its damage. */
+	pixman_region32_t all;
+	pixman_region32_init_rect(&all, 0, 0, (unsigned)buffer->width, (unsigned)buffer->height);
+	bool ok = copy_buffer_damage(surface, buffer, surface->texture_stale ? &all : damage);
+	pixman_region32_fini(&all);
+	if (!ok)
+		return false;
+	dmabuf_lease_unref(surface->lease);
+	surface->lease = NULL;
+	surface->texture_stale = false;
+	/* Our copy is taken: the client may draw into it again. */
+	wl_buffer_send_release(buffer->resource);
+	return true;
+}
+
+bool surface_refresh_texture(struct surface *surface)
+{
+	if (!surface->texture_stale || !surface->lease)
+		return true;
+	char why[256] = "";
+	if (!dmabuf_lease_read(surface->lease, (uint8_t *)pixman_image_get_data(surface->texture),
+			       pixman_image_get_stride(surface->texture), why, sizeof(why))) {
+		LOG_WARN("cannot read the presented dmabuf: %s", why);
+		return false;
+	}
+	surface->texture_stale = false;
+	return true;
+}
+
 static bool ensure_texture(struct surface *surface, int width, int height,
 			   pixman_format_code_t format)
 {
@@ -297,10 +345,8 @@ static void surface_handle_commit(struct wl_client *client, struct wl_resource *
 						       (unsigned)buffer->width,
 						       (unsigned)buffer->height);
 		}
-		if (!copy_buffer_damage(surface, buffer, &damage))
+		if (!lend_or_copy(surface, buffer, &damage))
 			goto out;
-		/* Our copy is taken: the client may draw into it again. */
-		wl_buffer_send_release(buffer->resource);
 		surface->mapped = true;
 	} else if (pending->attached) {
 		surface->mapped = false;
@@ -351,6 +397,7 @@ static void surface_resource_destroy(struct wl_resource *resource)
 	pixman_region32_fini(&surface->pending.buffer_damage);
 	if (surface->texture)
 		pixman_image_unref(surface->texture);
+	dmabuf_lease_unref(surface->lease);
 	free(surface);
 }
 

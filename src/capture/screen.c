@@ -296,6 +296,8 @@ static void compose(struct screen *screen)
 		return;
 
 	struct surface *surface = screen->surface;
+	if (!surface_refresh_texture(surface))
+		return; /* black rather than a stale picture */
 	struct placement p = place_surface(screen, surface);
 	struct pixman_f_transform fm;
 	struct pixman_transform m;
@@ -331,10 +333,22 @@ void screen_get_frame(struct screen *screen, struct frame *frame, int64_t pts_ns
 		pixman_region32_clear(&screen->damage);
 	} else {
 		screen->views_picture_in_image = false;
-		if (showing_presented(screen) && place_surface(screen, screen->surface).identity)
+		if (showing_presented(screen) && place_surface(screen, screen->surface).identity) {
+			if (screen->surface->lease) {
+				/* Zero-copy: the frame is the client's dmabuf itself. */
+				*frame = (struct frame){
+					.width = pixman_image_get_width(screen->surface->texture),
+					.height = pixman_image_get_height(screen->surface->texture),
+					.stride = pixman_image_get_width(screen->surface->texture) * 4,
+					.pts_ns = pts_ns,
+					.dmabuf = screen->surface->lease,
+				};
+				return;
+			}
 			picture = screen->surface->texture; /* no second copy for the usual case */
-		else
+		} else {
 			compose(screen);
+		}
 	}
 
 	*frame = (struct frame){

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "fullscreen_shell.h"
+#include "linux_dmabuf.h"
 #include "log.h"
 #include "output.h"
 #include "seat.h"
@@ -59,7 +60,7 @@ struct server *server_create(const struct server_config *config)
 	server->output = output_create(server->display, config->width, config->height,
 				       (int)(config->fps * 1000));
 	if (!server->output || !compositor_create_global(server) ||
-	    !shm_create_global(server->display))
+	    !shm_create_global(server->display) || !linux_dmabuf_create(server->display))
 		goto fail;
 	if (!config->no_fullscreen_shell) {
 		server->fullscreen_shell = fullscreen_shell_create(server);

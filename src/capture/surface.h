@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <wayland-server-core.h>
 
+struct dmabuf_lease;
 struct server;
 struct surface;
 
@@ -51,6 +52,12 @@ struct surface {
 	const struct surface_role *role;
 	void *role_data;
 
+	/* Zero-copy: the committed dmabuf, lent instead of copied into
+	 * `texture` (which is then stale until surface_refresh_texture()).
+	 * NULL on the usual path. */
+	struct dmabuf_lease *lease;
+	bool texture_stale;
+
 	struct {
 		struct wl_signal destroy;
 		/* struct surface_commit_event *: after the new state is
@@ -69,6 +76,10 @@ struct surface *surface_from_resource(struct wl_resource *resource);
  * `error_resource` and returns false when it already has another one. */
 bool surface_set_role(struct surface *surface, const struct surface_role *role, void *role_data,
 		      struct wl_resource *error_resource, uint32_t error_code);
+
+/* Brings `texture` up to date when the last commit was lent as a dmabuf
+ * (CPU or EGL read of it). False when it could not be read. */
+bool surface_refresh_texture(struct surface *surface);
 
 /* Size of the surface in surface coordinates (buffer size, transformed and
  * divided by the scale); 0x0 while unmapped. */

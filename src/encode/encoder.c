@@ -2,6 +2,9 @@
 #include "encoder.h"
 
 #include <errno.h>
+#include <inttypes.h>
+#include <stdatomic.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -14,7 +17,9 @@
 #include <libavutil/pixdesc.h>
 #include <libswscale/swscale.h>
 
+#include "dmabuf_lease.h"
 #include "log.h"
+#include "vaapi_map.h"
 
 #define PROBE_SIZE 256
 
@@ -39,6 +44,13 @@ struct encoder {
 	int resize_width, resize_height;
 	AVFrame *resized;
 	int64_t upload_count;
+
+	/* Zero-copy: dmabuf frames mapped into VA-API (NULL without VA-API). */
+	struct vaapi_map *zero_copy;
+	atomic_bool zero_copy_failed;    /* after a failure, dmabufs are read by the CPU */
+	uint64_t dmabuf_frames, dmabuf_frames_mapped;
+	uint8_t *dmabuf_pixels;          /* the CPU fallback's copy */
+	size_t dmabuf_pixels_size;
 };
 
 static const char *const known_encoders[] = {"h264_vaapi", "hevc_vaapi", "libx264", "libx265"};
@@ -156,6 +168,9 @@ static struct encoder *encoder_new(const AVCodec *codec, AVBufferRef *hw_device,
 	}
 	if (configure_context(encoder, config) < 0)
 		goto fail;
+	/* Without it dmabuf frames are simply read by the CPU. */
+	if (encoder->hw_device)
+		encoder->zero_copy = vaapi_map_create(encoder->hw_device);
 	return encoder;
 fail:
 	encoder_destroy(encoder);
@@ -613,8 +628,52 @@ out:
 	return ret;
 }
 
+/* A zero-copy frame: mapped into VA-API when that works, else read by the
+ * CPU and converted like any other frame. */
+static int convert_dmabuf(struct encoder *encoder, const struct frame *frame, AVFrame *out)
+{
+	char why[256] = "";
+	encoder->dmabuf_frames++;
+	if (encoder->zero_copy && !atomic_load(&encoder->zero_copy_failed)) {
+		int ret = vaapi_map_convert(encoder->zero_copy, frame->dmabuf, encoder->width,
+					    encoder->height, out, why, sizeof(why));
+		if (ret >= 0) {
+			encoder->dmabuf_frames_mapped++;
+			return 0;
+		}
+		LOG_WARN("zero-copy VA-API import failed (%s): dmabufs are read by the CPU from now on",
+			 why);
+		atomic_store(&encoder->zero_copy_failed, true);
+	}
+	size_t size = (size_t)frame->width * 4 * (size_t)frame->height;
+	if (size > encoder->dmabuf_pixels_size) {
+		uint8_t *pixels = realloc(encoder->dmabuf_pixels, size);
+		if (!pixels)
+			return AVERROR(ENOMEM);
+		encoder->dmabuf_pixels = pixels;
+		encoder->dmabuf_pixels_size = size;
+	}
+	if (!dmabuf_lease_read(frame->dmabuf, encoder->dmabuf_pixels, frame->width * 4, why,
+			       sizeof(why))) {
+		LOG_WARN("cannot read a dmabuf frame (%s): frame skipped", why);
+		return AVERROR(EAGAIN);
+	}
+	struct frame copy = *frame;
+	copy.data = encoder->dmabuf_pixels;
+	copy.stride = frame->width * 4;
+	copy.dmabuf = NULL;
+	return encoder_convert(encoder, &copy, out);
+}
+
+bool encoder_accepts_dmabuf(struct encoder *encoder)
+{
+	return encoder->zero_copy && !atomic_load(&encoder->zero_copy_failed);
+}
+
 int encoder_convert(struct encoder *encoder, const struct frame *frame, AVFrame *out)
 {
+	if (frame->dmabuf)
+		return convert_dmabuf(encoder, frame, out);
 	AVFrame *source = av_frame_alloc();
 	if (!source)
 		return AVERROR(ENOMEM);
@@ -653,6 +712,18 @@ void encoder_destroy(struct encoder *encoder)
 {
 	if (!encoder)
 		return;
+	if (encoder->dmabuf_frames) {
+		struct vaapi_map_hops hops = { 0 };
+		if (encoder->zero_copy)
+			vaapi_map_get_hops(encoder->zero_copy, &hops);
+		/* scripts/check-hw greps this line. */
+		LOG_INFO("zero-copy: %" PRIu64 " dmabuf frames, %" PRIu64 " mapped; hops: dmabuf "
+			 "import %s, VAAPI map %s, scale_vaapi %s", encoder->dmabuf_frames,
+			 encoder->dmabuf_frames_mapped, hops.imported ? "ran" : "no",
+			 hops.mapped ? "ran" : "no", hops.converted ? "ran" : "no");
+	}
+	vaapi_map_destroy(encoder->zero_copy);
+	free(encoder->dmabuf_pixels);
 	avcodec_free_context(&encoder->context);
 	av_packet_free(&encoder->packet);
 	av_frame_free(&encoder->resized);

@@ -46,6 +46,12 @@ const AVCodecContext *encoder_context(const struct encoder *encoder);
  * else references it). The pts is left to the caller. */
 int encoder_convert(struct encoder *encoder, const struct frame *frame, AVFrame *out);
 
+/* True when dmabuf frames (frame->dmabuf) go to VA-API without a CPU copy:
+ * a VA-API encoder whose zero-copy import has not failed yet. encoder_convert()
+ * takes dmabuf frames in any case (CPU read as the fallback) and returns
+ * AVERROR(EAGAIN) for a frame it could not read at all (logged; skip it). */
+bool encoder_accepts_dmabuf(struct encoder *encoder);
+
 /* Sends a frame (NULL: flush) and hands every packet that comes out to
  * `sink`. Returns 0 or a negative AVERROR (from the encoder or the sink). */
 typedef int (*encoder_packet_sink)(void *data, AVPacket *packet);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dmabuf_lease.h"
 #include "log.h"
 
 struct pool_buffer {
@@ -70,8 +71,10 @@ void frame_queue_destroy(struct frame_queue *queue)
 {
 	if (!queue)
 		return;
-	for (int i = 0; i < queue->buffer_count; i++)
+	for (int i = 0; i < queue->buffer_count; i++) {
 		free(queue->buffers[i].frame.data);
+		dmabuf_lease_unref(queue->buffers[i].frame.dmabuf);
+	}
 	free(queue->buffers);
 	pthread_cond_destroy(&queue->cond);
 	pthread_mutex_destroy(&queue->mutex);
@@ -125,6 +128,21 @@ bool frame_queue_push(struct frame_queue *queue, const struct frame *frame)
 	if (!buffer)
 		return false;
 
+	if (frame->dmabuf) {
+		/* Zero-copy: the queue holds the client's buffer, not pixels
+		 * (the pooled pixels stay allocated, unused, for later frames). */
+		buffer->frame.dmabuf = dmabuf_lease_ref(frame->dmabuf);
+		buffer->frame.width = frame->width;
+		buffer->frame.height = frame->height;
+		buffer->frame.stride = frame->width * 4;
+		buffer->frame.pts_ns = frame->pts_ns;
+		buffer->frame.damage_known = false;
+		/* Its pixels were not copied: later frames cannot build on it. */
+		uint64_t seq = ++queue->seq;
+		queue->history[seq % DAMAGE_HISTORY] = (struct frame){ .damage_known = false };
+		buffer->content_seq = 0;
+		goto queue;
+	}
 	/* The copy happens outside the lock: the buffer belongs to this thread
 	 * until it is queued, so the consumer is never held up by it. */
 	size_t row = (size_t)frame->width * 4;
@@ -162,6 +180,7 @@ bool frame_queue_push(struct frame_queue *queue, const struct frame *frame)
 	buffer->frame.pts_ns = frame->pts_ns;
 	buffer->frame.damage_known = frame->damage_known;
 	buffer->frame.damage = frame->damage;
+queue:
 	buffer->next = NULL;
 
 	pthread_mutex_lock(&queue->mutex);
@@ -221,6 +240,8 @@ void frame_queue_release(struct frame_queue *queue, struct frame *frame)
 {
 	if (!frame)
 		return;
+	dmabuf_lease_unref(frame->dmabuf);
+	frame->dmabuf = NULL;
 	pthread_mutex_lock(&queue->mutex);
 	return_to_pool_locked(queue, buffer_of(frame));
 	pthread_mutex_unlock(&queue->mutex);

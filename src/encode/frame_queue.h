@@ -27,7 +27,9 @@ struct frame_queue *frame_queue_create(int depth);
 void frame_queue_destroy(struct frame_queue *queue);
 
 /* Producer side. Copies `frame` (rows packed to width*4 bytes) and queues it;
- * false when no buffer is free or the queue is closed. */
+ * false when no buffer is free or the queue is closed. A zero-copy frame
+ * (frame->dmabuf set) is queued by reference, no pixels copied; the reference
+ * ends when the frame is released. */
 bool frame_queue_push(struct frame_queue *queue, const struct frame *frame);
 
 /* Wakes the consumer without a frame (e.g. a pending still request). */

@@ -16,6 +16,7 @@
 
 #include "clock.h"
 #include "encoder.h"
+#include "dmabuf_lease.h"
 #include "frame_queue.h"
 #include "log.h"
 #include "muxer.h"
@@ -168,6 +169,8 @@ static int encode_vfr(struct recorder *recorder, const struct frame *frame)
 	if (recorder->any_sent && pts <= recorder->last_pts)
 		pts = recorder->last_pts + 1;
 	int ret = encoder_convert(recorder->encoder, frame, recorder->current);
+	if (ret == AVERROR(EAGAIN))
+		return 0; /* an unreadable dmabuf frame, logged: skipped */
 	if (ret < 0)
 		return ret;
 	ret = send_current(recorder, pts);
@@ -203,6 +206,8 @@ static int encode_cfr(struct recorder *recorder, const struct frame *frame)
 	if (ret < 0)
 		return ret;
 	ret = encoder_convert(recorder->encoder, frame, recorder->current);
+	if (ret == AVERROR(EAGAIN))
+		return 0; /* an unreadable dmabuf frame, logged: skipped */
 	if (ret < 0)
 		return ret;
 	recorder->current_pending = true;
@@ -259,6 +264,29 @@ static int finish_stream(struct recorder *recorder)
 	return ret;
 }
 
+/* A zero-copy frame has no pixels: they are read from the dmabuf first. */
+static void write_still(const struct frame *frame, const char *path)
+{
+	struct frame copy = *frame;
+	if (frame->dmabuf) {
+		char why[256] = "";
+		copy.stride = frame->width * 4;
+		copy.data = malloc((size_t)copy.stride * (size_t)frame->height);
+		copy.dmabuf = NULL;
+		if (!copy.data || !dmabuf_lease_read(frame->dmabuf, copy.data, copy.stride, why,
+						     sizeof(why))) {
+			LOG_ERR("no still written to %s: cannot read the dmabuf frame (%s)", path,
+				copy.data ? why : "out of memory");
+			free(copy.data);
+			return;
+		}
+	}
+	if (png_write_frame(path, &copy) == 0)
+		LOG_INFO("wrote %s", path);
+	if (frame->dmabuf)
+		free(copy.data);
+}
+
 static void write_pending_still(struct recorder *recorder)
 {
 	if (!recorder->held)
@@ -269,8 +297,7 @@ static void write_pending_still(struct recorder *recorder)
 	pthread_mutex_unlock(&recorder->still_mutex);
 	if (!path)
 		return;
-	if (png_write_frame(path, recorder->held) == 0)
-		LOG_INFO("wrote %s", path);
+	write_still(recorder->held, path);
 	free(path);
 }
 
@@ -424,6 +451,11 @@ bool recorder_submit(struct recorder *recorder, const struct frame *frame)
 	recorder->refused_any = false;
 	atomic_store(&recorder->seen_frame, true);
 	return true;
+}
+
+bool recorder_accepts_dmabuf(struct recorder *recorder)
+{
+	return !atomic_load(&recorder->failed) && encoder_accepts_dmabuf(recorder->encoder);
 }
 
 bool recorder_request_still(struct recorder *recorder, const char *path)

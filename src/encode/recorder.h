@@ -62,6 +62,12 @@ struct recorder *recorder_create(const struct recorder_config *config, enum reco
  * scaled to the stream size. */
 bool recorder_submit(struct recorder *recorder, const struct frame *frame);
 
+/* True when frames should carry the client's dmabuf (frame->dmabuf) for the
+ * zero-copy VA-API path: a VA-API encoder whose import has not failed yet
+ * (false with libx264, and for good after the first failed import). Frames
+ * with a dmabuf are accepted in any case (then read by the CPU). */
+bool recorder_accepts_dmabuf(struct recorder *recorder);
+
 /* Asks the encoder thread to write the most recent frame as a PNG at `path`
  * (copied). Returns false when no frame has been seen yet. */
 bool recorder_request_still(struct recorder *recorder, const char *path);

@@ -1,0 +1,35 @@
+#ifndef WLR_DMABUF_BUFFER_H
+#define WLR_DMABUF_BUFFER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <wayland-server-core.h>
+
+#include "buffer.h"
+#include "dmabuf_attributes.h"
+
+/* Largest side accepted, as for wl_shm buffers. */
+#define DMABUF_MAX_SIDE 16384
+
+struct linux_dmabuf;
+struct dmabuf_lease;
+
+/* A wl_buffer made from a dmabuf. Its client_buffer reads pixels by:
+ *  - LINEAR: mmap of the plane, DMA_BUF_IOCTL_SYNC around the read (after
+ *    waiting for the writers' implicit fences), SIGBUS-guarded;
+ *  - any other modifier: the EGL importer (GPU import + GL readback).
+ * Takes the fds of `attributes` in every case. Returns the resource, or NULL
+ * with the reason in `why` (empty when out of memory, already posted). */
+struct wl_resource *dmabuf_buffer_create(struct linux_dmabuf *dmabuf, struct wl_client *client,
+					 uint32_t id, struct dmabuf_attributes *attributes,
+					 char *why, size_t why_size);
+
+/* The buffer behind a wl_buffer made by linux-dmabuf, or NULL. */
+struct client_buffer *dmabuf_buffer_from_resource(struct wl_resource *resource);
+
+/* Lends the buffer to the encoder (zero-copy path): the wl_buffer is not
+ * released until the lease and every reference to it end. NULL when `buffer`
+ * is not a dmabuf or on allocation failure. Main thread. */
+struct dmabuf_lease *dmabuf_buffer_lease(struct client_buffer *buffer);
+
+#endif

@@ -1,0 +1,296 @@
+/* The zero-copy frame path on a machine without a GPU: everything but the
+ * VA-API map itself. A consumer that asks for dmabufs gets frames carrying
+ * the client's buffer (no pixels, no CPU copy on the compositor side); the
+ * wl_buffer is released only when the last frame holding it is dropped; a
+ * non-1:1 presentation falls back to reading the buffer; and the recorder
+ * takes such frames and, without VA-API, reads them with the CPU (the
+ * fallback), the file holding the right pictures.
+ * One case per run: argv[1]. */
+#include <drm_fourcc.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "dmabuf_client.h"
+#include "dmabuf_lease.h"
+#include "inproc.h"
+#include "media.h"
+#include "pattern.h"
+#include "recorder.h"
+
+#define BUFFERS 3
+
+struct zero_copy_test {
+	struct inproc t;
+	struct dmabuf_client c;
+	struct wl_listener frame_listener;
+	int frames, dmabuf_frames;
+	struct dmabuf_lease *kept;    /* a frame's buffer the test holds on to */
+	bool keep_next;
+	struct recorder *recorder;
+	struct {
+		struct wl_buffer *buffer;
+		void *pixels;
+		int fd;
+		size_t size;
+		int released;
+	} buffers[BUFFERS];
+	int width, height;
+	uint32_t last_pixel;          /* of a non-dmabuf frame, at (5, 5) */
+};
+
+static bool roundtrip(void *data)
+{
+	return inproc_roundtrip(data);
+}
+
+static bool always(void *data)
+{
+	return true;
+}
+
+static void handle_frame(struct wl_listener *listener, void *data)
+{
+	struct zero_copy_test *z = wl_container_of(listener, z, frame_listener);
+	const struct frame *frame = data;
+	z->frames++;
+	if (frame->dmabuf) {
+		CHECK(frame->data == NULL);
+		CHECK(frame->width == z->width && frame->height == z->height);
+		z->dmabuf_frames++;
+		if (z->keep_next) {
+			z->kept = dmabuf_lease_ref(frame->dmabuf);
+			z->keep_next = false;
+		}
+	} else {
+		CHECK(frame->data);
+		z->last_pixel = *(const uint32_t *)(frame->data + 5 * frame->stride + 5 * 4) & 0xffffff;
+	}
+	if (z->recorder)
+		CHECK(recorder_submit(z->recorder, frame));
+}
+
+static void buffer_release(void *data, struct wl_buffer *buffer)
+{
+	(*(int *)data)++;
+}
+
+static const struct wl_buffer_listener buffer_listener = { .release = buffer_release };
+
+static void setup(struct zero_copy_test *z, int width, int height)
+{
+	memset(z, 0, sizeof(*z));
+	z->width = width;
+	z->height = height;
+	inproc_init(&z->t, width, height);
+	/* inproc copies every frame's pixels; these frames may have none. */
+	wl_list_remove(&z->t.frame_listener.link);
+	wl_list_init(&z->t.frame_listener.link);
+	z->frame_listener.notify = handle_frame;
+	wl_signal_add(&z->t.server->screen.events.frame, &z->frame_listener);
+	z->t.server->accepts_dmabuf = always;
+	CHECK(dmabuf_client_bind(&z->c, z->t.display, 4, roundtrip, &z->t));
+	for (int i = 0; i < BUFFERS; i++) {
+		bool udmabuf;
+		z->buffers[i].size = (size_t)width * 4 * (size_t)height;
+		z->buffers[i].fd = dmabuf_client_make_fd(z->buffers[i].size, false,
+							 &z->buffers[i].pixels, &udmabuf);
+		struct zwp_linux_buffer_params_v1 *params =
+			zwp_linux_dmabuf_v1_create_params(z->c.dmabuf);
+		zwp_linux_buffer_params_v1_add(params, z->buffers[i].fd, 0, 0, (uint32_t)width * 4,
+					       0, 0);
+		z->buffers[i].buffer = zwp_linux_buffer_params_v1_create_immed(
+			params, width, height, DRM_FORMAT_XRGB8888, 0);
+		zwp_linux_buffer_params_v1_destroy(params);
+		wl_buffer_add_listener(z->buffers[i].buffer, &buffer_listener,
+				       &z->buffers[i].released);
+	}
+	z->t.surface = wl_compositor_create_surface(z->t.compositor);
+	CHECK(inproc_roundtrip(&z->t));
+}
+
+static void present(struct zero_copy_test *z, enum zwp_fullscreen_shell_v1_present_method method)
+{
+	zwp_fullscreen_shell_v1_present_surface(z->t.shell, z->t.surface, method, z->t.output);
+	CHECK(inproc_roundtrip(&z->t));
+}
+
+static void commit(struct zero_copy_test *z, int buffer, int frame_index)
+{
+	pattern_fill(z->buffers[buffer].pixels, z->width * 4, frame_index, z->width, z->height, 0);
+	wl_surface_attach(z->t.surface, z->buffers[buffer].buffer, 0, 0);
+	wl_surface_damage_buffer(z->t.surface, 0, 0, z->width, z->height);
+	wl_surface_commit(z->t.surface);
+	CHECK(inproc_roundtrip(&z->t));
+}
+
+static void teardown(struct zero_copy_test *z)
+{
+	for (int i = 0; i < BUFFERS; i++) {
+		wl_buffer_destroy(z->buffers[i].buffer);
+		munmap(z->buffers[i].pixels, z->buffers[i].size);
+		close(z->buffers[i].fd);
+	}
+	dmabuf_client_finish(&z->c);
+	wl_list_remove(&z->frame_listener.link);
+	inproc_finish(&z->t);
+}
+
+/* Frames carry the buffer; release waits for whoever holds it. */
+static void case_release_follows_frames(void)
+{
+	struct zero_copy_test z;
+	setup(&z, 64, 48);
+	present(&z, ZWP_FULLSCREEN_SHELL_V1_PRESENT_METHOD_DEFAULT);
+	/* The presentation takes effect with this commit: copied, released. */
+	commit(&z, 0, 0);
+	CHECK(z.frames == 1 && z.dmabuf_frames == 0 && z.buffers[0].released == 1);
+	z.keep_next = true;
+	commit(&z, 1, 1);
+	CHECK(z.dmabuf_frames == 1 && z.kept);
+	CHECK(dmabuf_lease_attributes(z.kept)->width == 64);
+	/* Shown (the surface holds it) and kept (a frame holds it). */
+	CHECK(z.buffers[1].released == 0);
+	commit(&z, 2, 2);
+	CHECK(z.dmabuf_frames == 2);
+	/* No longer shown, still held by the kept frame: not released. */
+	CHECK(z.buffers[1].released == 0);
+	commit(&z, 0, 3);
+	/* Buffer 2 was only shown: released once 0 replaced it (through the
+	 * release queue: one more turn of the main loop). */
+	CHECK(inproc_roundtrip(&z.t));
+	CHECK(z.buffers[2].released == 1);
+	CHECK(z.buffers[1].released == 0);
+	dmabuf_lease_unref(z.kept);
+	CHECK(inproc_roundtrip(&z.t));
+	CHECK(z.buffers[1].released == 1);
+	printf("buffer released only after the frame holding it was dropped\n");
+
+	/* The consumer stops asking: back to copies, the lent buffer released. */
+	z.t.server->accepts_dmabuf = NULL;
+	commit(&z, 1, 4);
+	CHECK(inproc_roundtrip(&z.t));
+	CHECK(z.frames == 5 && z.dmabuf_frames == 3);
+	CHECK(z.last_pixel == pattern_pixel(4, 5, 5, 64, 48));
+	CHECK(z.buffers[1].released == 2 && z.buffers[0].released == 2);
+	teardown(&z);
+}
+
+/* Not 1:1 (centred in a bigger output): the screen composes, reading the
+ * lent buffer with the CPU; no dmabuf in the frame. */
+static void case_composed_reads_buffer(void)
+{
+	struct zero_copy_test z;
+	setup(&z, 64, 48);
+	/* Surface smaller than the output: centred, composed. */
+	z.t.server->accepts_dmabuf = always;
+	zwp_fullscreen_shell_v1_present_surface(z.t.shell, z.t.surface,
+						ZWP_FULLSCREEN_SHELL_V1_PRESENT_METHOD_CENTER,
+						z.t.output);
+	server_set_output_size(z.t.server, 128, 96, 60000);
+	CHECK(inproc_roundtrip(&z.t));
+	commit(&z, 0, 5);
+	CHECK(z.frames >= 1 && z.dmabuf_frames == 0);
+	/* (5,5) of the output is black border; the surface starts at 32,24. */
+	CHECK(z.last_pixel == 0);
+	teardown(&z);
+	printf("composed frame read from the lent buffer\n");
+}
+
+/* The recorder takes dmabuf frames; libx264 cannot map them, so the encoder
+ * thread reads them with the CPU: the file must hold the pattern. */
+static void case_recorder_cpu_fallback(void)
+{
+	struct zero_copy_test z;
+	const int w = 160, h = 120, count = 12;
+	setup(&z, w, h);
+	present(&z, ZWP_FULLSCREEN_SHELL_V1_PRESENT_METHOD_DEFAULT);
+	char path[] = "/tmp/wlr-zero-copy-XXXXXX.mkv";
+	int fd = mkstemps(path, 4);
+	CHECK(fd >= 0);
+	close(fd);
+	struct recorder_config config = { .path = path, .codec = "libx264", .crf = -1, .fps = 60 };
+	enum recorder_error error;
+	z.recorder = recorder_create(&config, &error);
+	CHECK(z.recorder);
+	CHECK(!recorder_accepts_dmabuf(z.recorder)); /* software: the app would not lend */
+	int released_at_commit[BUFFERS] = { 0 };
+	bool busy[BUFFERS] = { false };
+	for (int i = 0; i < count; i++) {
+		int b = -1;
+		/* Wait for a free buffer: releases come back from the encoder thread. */
+		for (int tries = 0; tries < 2000 && b < 0; tries++) {
+			for (int k = 0; k < BUFFERS; k++)
+				if (busy[k] && z.buffers[k].released > released_at_commit[k])
+					busy[k] = false;
+			for (int k = 0; k < BUFFERS && b < 0; k++)
+				if (!busy[k])
+					b = k;
+			if (b < 0)
+				inproc_run_for(&z.t, 5);
+		}
+		CHECK(b >= 0);
+		busy[b] = true;
+		released_at_commit[b] = z.buffers[b].released;
+		commit(&z, b, i);
+		/* Frames 1/60 s apart at least: the recorder's rate cap. */
+		inproc_run_for(&z.t, 20);
+	}
+	/* All but the first (copied: the presentation starts with it). */
+	CHECK(z.dmabuf_frames == count - 1);
+	struct recorder_stats stats;
+	CHECK(recorder_finish(z.recorder, 0, &stats) == 0);
+	z.recorder = NULL;
+	printf("recorder: %llu frames encoded, %llu dropped\n",
+	       (unsigned long long)stats.frames_encoded, (unsigned long long)stats.frames_dropped);
+	struct decoded_video video;
+	CHECK(media_decode_video(path, &video) == 0);
+	CHECK(video.width == w && video.height == h);
+	CHECK(video.frame_count == (int)(stats.frames_encoded));
+	CHECK(stats.frames_dropped == 0 && video.frame_count == count);
+	struct rgb_image expected = { .width = w, .height = h, .rgb = malloc((size_t)w * h * 3) };
+	CHECK(expected.rgb);
+	double worst = 1000;
+	for (int i = 0; i < video.frame_count; i++) {
+		for (int y = 0; y < h; y++)
+			for (int x = 0; x < w; x++) {
+				uint32_t p = pattern_pixel(i, x, y, w, h);
+				uint8_t *rgb = expected.rgb + ((size_t)y * w + x) * 3;
+				rgb[0] = p >> 16;
+				rgb[1] = p >> 8;
+				rgb[2] = p;
+			}
+		double psnr = media_psnr(&expected, &video.frames[i].image);
+		if (psnr < worst)
+			worst = psnr;
+	}
+	printf("frames from dmabufs read by the encoder thread: PSNR min %.2f dB\n", worst);
+	CHECK(worst >= 30);
+	free(expected.rgb);
+	media_decoded_video_free(&video);
+	unlink(path);
+	/* Everything the encoder held has been let go. */
+	CHECK(inproc_roundtrip(&z.t));
+	teardown(&z);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct {
+		const char *name;
+		void (*run)(void);
+	} cases[] = {
+		{ "release-follows-frames", case_release_follows_frames },
+		{ "composed-reads-buffer", case_composed_reads_buffer },
+		{ "recorder-cpu-fallback", case_recorder_cpu_fallback },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		if (argc > 1 && strcmp(argv[1], cases[i].name) != 0)
+			continue;
+		printf("== %s\n", cases[i].name);
+		cases[i].run();
+	}
+	return 0;
+}
