@@ -211,7 +211,8 @@ static void case_recorder_cpu_fallback(void)
 	int fd = mkstemps(path, 4);
 	CHECK(fd >= 0);
 	close(fd);
-	struct recorder_config config = { .path = path, .codec = "libx264", .crf = -1, .fps = 60 };
+	struct recorder_config config = { .path = path, .codec = "libx264", .crf = -1, .fps = 60,
+					 .overwrite = true /* mkstemps made it */ };
 	enum recorder_error error;
 	z.recorder = recorder_create(&config, &error);
 	CHECK(z.recorder);
