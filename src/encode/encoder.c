@@ -19,6 +19,7 @@
 
 #include "dmabuf_lease.h"
 #include "log.h"
+#include "vaapi_graph.h"
 #include "vaapi_map.h"
 
 #define PROBE_SIZE 256
@@ -198,54 +199,10 @@ static int make_upload_frames(struct encoder *encoder, char *why, size_t why_siz
 
 static int make_filter_graph(struct encoder *encoder, AVRational time_base, char *why, size_t why_size)
 {
-	int ret;
-	AVFilterContext *scale = NULL;
-	AVBufferSrcParameters *params = NULL;
-	char args[256];
-
-	encoder->graph = avfilter_graph_alloc();
-	if (!encoder->graph) {
-		ret = AVERROR(ENOMEM);
-		goto out;
-	}
-	snprintf(args, sizeof(args), "video_size=%dx%d:pix_fmt=%d:time_base=%d/%d:pixel_aspect=1/1",
-		 encoder->width, encoder->height, AV_PIX_FMT_VAAPI, time_base.num, time_base.den);
-	ret = avfilter_graph_create_filter(&encoder->buffer_source, avfilter_get_by_name("buffer"),
-					   "source", args, NULL, encoder->graph);
-	if (ret < 0)
-		goto out;
-	params = av_buffersrc_parameters_alloc();
-	if (!params) {
-		ret = AVERROR(ENOMEM);
-		goto out;
-	}
-	params->format = AV_PIX_FMT_VAAPI;
-	params->hw_frames_ctx = encoder->upload_frames; /* referenced by the call */
-	ret = av_buffersrc_parameters_set(encoder->buffer_source, params);
-	if (ret < 0)
-		goto out;
-	const AVFilter *scale_vaapi = avfilter_get_by_name("scale_vaapi");
-	if (!scale_vaapi) {
-		ret = AVERROR_FILTER_NOT_FOUND;
-		goto out;
-	}
-	ret = avfilter_graph_create_filter(&scale, scale_vaapi, "convert",
-					   "format=nv12:out_range=limited:out_color_matrix=bt709:"
-					   "out_color_primaries=bt709:out_color_transfer=bt709",
-					   NULL, encoder->graph);
-	if (ret < 0)
-		goto out;
-	ret = avfilter_graph_create_filter(&encoder->buffer_sink, avfilter_get_by_name("buffersink"),
-					   "sink", NULL, NULL, encoder->graph);
-	if (ret < 0)
-		goto out;
-	ret = avfilter_link(encoder->buffer_source, 0, scale, 0);
-	if (ret >= 0)
-		ret = avfilter_link(scale, 0, encoder->buffer_sink, 0);
-	if (ret >= 0)
-		ret = avfilter_graph_config(encoder->graph, NULL);
-out:
-	av_free(params);
+	int ret = vaapi_nv12_graph_create(encoder->upload_frames, encoder->width, encoder->height,
+					  time_base, encoder->width, encoder->height,
+					  &encoder->graph, &encoder->buffer_source,
+					  &encoder->buffer_sink);
 	if (ret < 0)
 		snprintf(why, why_size, "scale_vaapi: %s", AV_ERROR_TEXT(ret));
 	return ret;

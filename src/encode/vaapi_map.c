@@ -15,6 +15,7 @@
 #include <libavutil/hwcontext_drm.h>
 
 #include "log.h"
+#include "vaapi_graph.h"
 
 #define MAX_SIZES 4
 /* Clients cycle through 2-4 buffers; a destroyed buffer's planes stay open
@@ -110,55 +111,10 @@ static enum AVPixelFormat sw_format_of(uint32_t format)
 
 static int make_graph(struct vaapi_map *map, struct size_entry *entry)
 {
-	AVBufferSrcParameters *params = NULL;
-	AVFilterContext *scale = NULL;
-	char args[256];
-	int ret;
-
-	entry->graph = avfilter_graph_alloc();
-	if (!entry->graph)
-		return AVERROR(ENOMEM);
 	/* Timestamps are the recorder's business: a plain counter here. */
-	snprintf(args, sizeof(args), "video_size=%dx%d:pix_fmt=%d:time_base=1/1000:pixel_aspect=1/1",
-		 entry->width, entry->height, AV_PIX_FMT_VAAPI);
-	ret = avfilter_graph_create_filter(&entry->source, avfilter_get_by_name("buffer"), "source",
-					   args, NULL, entry->graph);
-	if (ret < 0)
-		goto out;
-	params = av_buffersrc_parameters_alloc();
-	if (!params) {
-		ret = AVERROR(ENOMEM);
-		goto out;
-	}
-	params->format = AV_PIX_FMT_VAAPI;
-	params->hw_frames_ctx = entry->frames;
-	ret = av_buffersrc_parameters_set(entry->source, params);
-	if (ret < 0)
-		goto out;
-	const AVFilter *scale_vaapi = avfilter_get_by_name("scale_vaapi");
-	if (!scale_vaapi) {
-		ret = AVERROR_FILTER_NOT_FOUND;
-		goto out;
-	}
-	snprintf(args, sizeof(args),
-		 "w=%d:h=%d:format=nv12:out_range=limited:out_color_matrix=bt709:"
-		 "out_color_primaries=bt709:out_color_transfer=bt709",
-		 entry->out_width, entry->out_height);
-	ret = avfilter_graph_create_filter(&scale, scale_vaapi, "convert", args, NULL, entry->graph);
-	if (ret < 0)
-		goto out;
-	ret = avfilter_graph_create_filter(&entry->sink, avfilter_get_by_name("buffersink"), "sink",
-					   NULL, NULL, entry->graph);
-	if (ret < 0)
-		goto out;
-	ret = avfilter_link(entry->source, 0, scale, 0);
-	if (ret >= 0)
-		ret = avfilter_link(scale, 0, entry->sink, 0);
-	if (ret >= 0)
-		ret = avfilter_graph_config(entry->graph, NULL);
-out:
-	av_free(params);
-	return ret;
+	return vaapi_nv12_graph_create(entry->frames, entry->width, entry->height,
+				       (AVRational){ 1, 1000 }, entry->out_width, entry->out_height,
+				       &entry->graph, &entry->source, &entry->sink);
 }
 
 /* The entry for this size, made on first use; the least recently used one

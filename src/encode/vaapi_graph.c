@@ -1,0 +1,64 @@
+#include "vaapi_graph.h"
+
+#include <stdio.h>
+
+#include <libavfilter/buffersrc.h>
+#include <libavutil/pixfmt.h>
+
+int vaapi_nv12_graph_create(AVBufferRef *frames, int width, int height, AVRational time_base,
+			    int out_width, int out_height, AVFilterGraph **graph,
+			    AVFilterContext **source, AVFilterContext **sink)
+{
+	AVBufferSrcParameters *params = NULL;
+	AVFilterContext *scale = NULL;
+	char args[256];
+	int ret;
+
+	*graph = avfilter_graph_alloc();
+	if (!*graph)
+		return AVERROR(ENOMEM);
+	snprintf(args, sizeof(args), "video_size=%dx%d:pix_fmt=%d:time_base=%d/%d:pixel_aspect=1/1",
+		 width, height, AV_PIX_FMT_VAAPI, time_base.num, time_base.den);
+	ret = avfilter_graph_create_filter(source, avfilter_get_by_name("buffer"), "source", args,
+					   NULL, *graph);
+	if (ret < 0)
+		goto out;
+	params = av_buffersrc_parameters_alloc();
+	if (!params) {
+		ret = AVERROR(ENOMEM);
+		goto out;
+	}
+	params->format = AV_PIX_FMT_VAAPI;
+	params->hw_frames_ctx = frames; /* referenced by the call */
+	ret = av_buffersrc_parameters_set(*source, params);
+	if (ret < 0)
+		goto out;
+	const AVFilter *scale_vaapi = avfilter_get_by_name("scale_vaapi");
+	if (!scale_vaapi) {
+		ret = AVERROR_FILTER_NOT_FOUND;
+		goto out;
+	}
+	snprintf(args, sizeof(args),
+		 "w=%d:h=%d:format=nv12:out_range=limited:out_color_matrix=bt709:"
+		 "out_color_primaries=bt709:out_color_transfer=bt709",
+		 out_width, out_height);
+	ret = avfilter_graph_create_filter(&scale, scale_vaapi, "convert", args, NULL, *graph);
+	if (ret < 0)
+		goto out;
+	ret = avfilter_graph_create_filter(sink, avfilter_get_by_name("buffersink"), "sink", NULL,
+					   NULL, *graph);
+	if (ret < 0)
+		goto out;
+	ret = avfilter_link(*source, 0, scale, 0);
+	if (ret >= 0)
+		ret = avfilter_link(scale, 0, *sink, 0);
+	if (ret >= 0)
+		ret = avfilter_graph_config(*graph, NULL);
+out:
+	av_free(params);
+	if (ret < 0) {
+		avfilter_graph_free(graph);
+		*source = *sink = NULL;
+	}
+	return ret;
+}

@@ -1,0 +1,17 @@
+#ifndef WLR_VAAPI_GRAPH_H
+#define WLR_VAAPI_GRAPH_H
+
+#include <libavfilter/avfilter.h>
+#include <libavutil/buffer.h>
+#include <libavutil/rational.h>
+
+/* The one VA-API conversion both hardware paths use (uploaded shm frames and
+ * mapped dmabufs): a buffer source of VAAPI surfaces from `frames`
+ * (width x height) -> scale_vaapi to NV12, BT.709 limited range, at
+ * out_width x out_height -> a buffer sink. On failure nothing is left
+ * allocated and *graph is NULL. */
+int vaapi_nv12_graph_create(AVBufferRef *frames, int width, int height, AVRational time_base,
+			    int out_width, int out_height, AVFilterGraph **graph,
+			    AVFilterContext **source, AVFilterContext **sink);
+
+#endif
