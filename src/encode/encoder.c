@@ -21,6 +21,7 @@
 #include "log.h"
 #include "vaapi_graph.h"
 #include "vaapi_map.h"
+#include "yuv_convert.h"
 
 #define PROBE_SIZE 256
 
@@ -32,9 +33,11 @@ struct encoder {
 	int input_width, input_height;   /* size of the first frame */
 	int width, height;               /* stream size: the first frame's, even */
 
-	/* Software path: BGRX -> yuv420p. Rebuilt when the input size changes. */
+	/* Software path: BGRX -> yuv420p by libyuv; frames of another size
+	 * than the first by swscale, rebuilt when that size changes. */
 	struct SwsContext *convert;
 	int convert_width, convert_height;
+	bool previous_was_first_size; /* the picture kept in the output frame */
 
 	/* VA-API path. */
 	AVBufferRef *hw_device;
@@ -93,10 +96,10 @@ static int configure_context(struct encoder *encoder, const struct recorder_conf
 	/* No reordering: packets come out in presentation order, which keeps
 	 * latency low and lets the muxer give each one its exact duration. */
 	context->max_b_frames = 0;
-	context->color_range = AVCOL_RANGE_MPEG;
-	context->colorspace = AVCOL_SPC_BT709;
-	context->color_primaries = AVCOL_PRI_BT709;
-	context->color_trc = AVCOL_TRC_BT709;
+	context->color_range = YUV_COLOR_RANGE;
+	context->colorspace = YUV_COLORSPACE;
+	context->color_primaries = YUV_COLOR_PRIMARIES;
+	context->color_trc = YUV_COLOR_TRC;
 	context->sample_aspect_ratio = (AVRational){1, 1};
 	if (config->bitrate > 0)
 		context->bit_rate = config->bitrate;
@@ -446,9 +449,10 @@ static struct SwsContext *make_scaler(int source_width, int source_height, int w
 	if (ret >= 0)
 		ret = sws_init_context(scaler, NULL, NULL);
 	if (ret >= 0 && format == AV_PIX_FMT_YUV420P) {
-		/* Full-range RGB in, limited-range BT.709 out, as tagged. */
-		const int *bt709 = sws_getCoefficients(SWS_CS_ITU709);
-		ret = sws_setColorspaceDetails(scaler, bt709, 1, bt709, 0, 0, 1 << 16, 1 << 16);
+		/* Full-range RGB in, limited-range BT.601 out: the matrix libyuv
+		 * uses for the first size (yuv_convert.h), as tagged. */
+		const int *bt601 = sws_getCoefficients(SWS_CS_ITU601);
+		ret = sws_setColorspaceDetails(scaler, bt601, 1, bt601, 0, 0, 1 << 16, 1 << 16);
 	}
 	if (ret < 0) {
 		sws_freeContext(scaler);
@@ -457,74 +461,53 @@ static struct SwsContext *make_scaler(int source_width, int source_height, int w
 	return scaler;
 }
 
-/* Converts only rows [y1, y2) of `source` into `out`, which already holds
- * the previous frame: on a desktop most of the picture does not change, and
- * the conversion is the largest cost outside the encoder. The band is widened
- * to what 4:2:0 and swscale's slices need; threads still share it. */
-static int convert_rows(struct encoder *encoder, AVFrame *out, const AVFrame *source, int y1,
-			int y2)
-{
-	int align = sws_receive_slice_alignment(encoder->convert);
-	if (align < 2)
-		align = 2;
-	y1 = y1 < 0 ? 0 : y1 / align * align;
-	y2 = y2 > out->height ? out->height : y2;
-	if (y2 <= y1)
-		return 0; /* nothing changed: `out` is already this frame */
-	y2 = (y2 + align - 1) / align * align;
-	if (y2 > out->height)
-		y2 = out->height;
-	int ret = sws_frame_start(encoder->convert, out, source);
-	if (ret < 0)
-		return ret;
-	ret = sws_send_slice(encoder->convert, 0, (unsigned)source->height);
-	if (ret >= 0)
-		ret = sws_receive_slice(encoder->convert, (unsigned)y1, (unsigned)(y2 - y1));
-	sws_frame_end(encoder->convert);
-	return ret;
-}
-
-/* The frame at the stream size: the first size is cropped to even, another
- * size is scaled (the swscale context is kept until the size changes). */
+/* The frame at the stream size in yuv420p: the first size is cropped to even
+ * and converted by libyuv, only where it changed when the previous picture
+ * is still in `out`; another size is scaled by swscale (the context is kept
+ * until the size changes). */
 static int convert_software(struct encoder *encoder, const struct frame *frame, AVFrame *source,
 			    AVFrame *out)
 {
 	bool first_size = frame->width == encoder->input_width && frame->height == encoder->input_height;
-	int source_width = first_size ? encoder->width : frame->width;
-	int source_height = first_size ? encoder->height : frame->height;
-	int ret = wrap_source(frame, source_width, source_height, source);
-	if (ret < 0)
-		return ret;
-	bool keep_previous = true;
-	if (!encoder->convert || encoder->convert_width != source_width ||
-	    encoder->convert_height != source_height) {
-		keep_previous = false;
-		sws_freeContext(encoder->convert);
-		encoder->convert = make_scaler(source_width, source_height, encoder->width,
-					       encoder->height, AV_PIX_FMT_YUV420P);
-		if (!encoder->convert)
-			return AVERROR(EINVAL);
-		encoder->convert_width = source_width;
-		encoder->convert_height = source_height;
-	}
 	/* Reuse the buffer unless the encoder still holds a reference to it. */
 	if (out->buf[0] && !av_frame_is_writable(out))
 		av_frame_unref(out);
-	keep_previous = keep_previous && out->buf[0] && out->format == AV_PIX_FMT_YUV420P &&
-			out->width == encoder->width && out->height == encoder->height;
-	out->format = AV_PIX_FMT_YUV420P;
-	out->width = encoder->width;
-	out->height = encoder->height;
-	if (keep_previous && first_size && frame->damage_known)
-		ret = convert_rows(encoder, out, source, frame->damage.y1, frame->damage.y2);
-	else
-		ret = sws_scale_frame(encoder->convert, out, source);
+	bool keep_previous = out->buf[0] && out->format == AV_PIX_FMT_YUV420P &&
+			     out->width == encoder->width && out->height == encoder->height &&
+			     encoder->previous_was_first_size;
+	if (!keep_previous) {
+		av_frame_unref(out);
+		out->format = AV_PIX_FMT_YUV420P;
+		out->width = encoder->width;
+		out->height = encoder->height;
+		int ret = av_frame_get_buffer(out, 0);
+		if (ret < 0)
+			return ret;
+	}
+	encoder->previous_was_first_size = first_size;
+	int ret;
+	if (first_size) {
+		struct frame_damage all = {0, 0, encoder->width, encoder->height};
+		ret = yuv_convert_rect(frame, out,
+				       keep_previous && frame->damage_known ? frame->damage : all);
+	} else {
+		ret = wrap_source(frame, frame->width, frame->height, source);
+		if (ret >= 0 && (!encoder->convert || encoder->convert_width != frame->width ||
+				 encoder->convert_height != frame->height)) {
+			sws_freeContext(encoder->convert);
+			encoder->convert = make_scaler(frame->width, frame->height, encoder->width,
+						       encoder->height, AV_PIX_FMT_YUV420P);
+			if (!encoder->convert)
+				return AVERROR(EINVAL);
+			encoder->convert_width = frame->width;
+			encoder->convert_height = frame->height;
+		}
+		if (ret >= 0)
+			ret = sws_scale_frame(encoder->convert, out, source);
+	}
 	if (ret < 0)
 		return ret;
-	out->color_range = AVCOL_RANGE_MPEG;
-	out->colorspace = AVCOL_SPC_BT709;
-	out->color_primaries = AVCOL_PRI_BT709;
-	out->color_trc = AVCOL_TRC_BT709;
+	yuv_tag_frame(out);
 	return 0;
 }
 

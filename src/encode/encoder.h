@@ -16,10 +16,10 @@
  * small test encoder; any failure falls back to libx264 with one line saying
  * why. A codec asked for by name is used or refused: no silent fallback.
  *
- * Software path: BGRX -> yuv420p limited range BT.709 with threaded swscale,
- * libx264 (preset ultrafast, tune zerolatency unless -p overrides them).
+ * Software path: BGRX -> yuv420p limited range BT.601 with libyuv (only the
+ * damaged part when the frame says what changed), libx264 (preset ultrafast, tune zerolatency unless -p overrides them).
  * VA-API path: BGRX uploaded into a VA-API surface, converted to NV12 on the
- * GPU by scale_vaapi, encoded by h264_vaapi/hevc_vaapi.
+ * GPU by scale_vaapi (same matrix and tags), encoded by h264_vaapi/hevc_vaapi.
  *
  * Odd sizes: the stream size is the frame size rounded down to even (the last
  * odd column/row is cropped, nothing is scaled). Frames of another size than

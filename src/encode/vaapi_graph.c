@@ -3,7 +3,10 @@
 #include <stdio.h>
 
 #include <libavfilter/buffersrc.h>
+#include <libavutil/pixdesc.h>
 #include <libavutil/pixfmt.h>
+
+#include "yuv_convert.h"
 
 int vaapi_nv12_graph_create(AVBufferRef *frames, int width, int height, AVRational time_base,
 			    int out_width, int out_height, AVFilterGraph **graph,
@@ -38,10 +41,13 @@ int vaapi_nv12_graph_create(AVBufferRef *frames, int width, int height, AVRation
 		ret = AVERROR_FILTER_NOT_FOUND;
 		goto out;
 	}
+	/* The same matrix and tags as the software path's. */
 	snprintf(args, sizeof(args),
-		 "w=%d:h=%d:format=nv12:out_range=limited:out_color_matrix=bt709:"
-		 "out_color_primaries=bt709:out_color_transfer=bt709",
-		 out_width, out_height);
+		 "w=%d:h=%d:format=nv12:out_range=limited:out_color_matrix=%s:"
+		 "out_color_primaries=%s:out_color_transfer=%s",
+		 out_width, out_height, av_color_space_name(YUV_COLORSPACE),
+		 av_color_primaries_name(YUV_COLOR_PRIMARIES),
+		 av_color_transfer_name(YUV_COLOR_TRC));
 	ret = avfilter_graph_create_filter(&scale, scale_vaapi, "convert", args, NULL, *graph);
 	if (ret < 0)
 		goto out;

@@ -57,7 +57,7 @@ int main(int argc, char **argv)
 	CHECK(strcmp(video.codec, "h264") == 0);
 	CHECK(strcmp(video.pix_fmt, "yuv420p") == 0);
 	CHECK(strcmp(video.color_range, "tv") == 0);
-	CHECK(strcmp(video.colorspace, "bt709") == 0);
+	CHECK(strcmp(video.colorspace, "smpte170m") == 0);
 	CHECK(video.width == W && video.height == H);
 	if (strcmp(ext, "mkv") == 0)
 		CHECK(strstr(video.container, "matroska"));
