@@ -6,11 +6,11 @@
 #include <string.h>
 
 #include <libavcodec/avcodec.h>
-#include <libavfilter/avfilter.h>
 #include <libavformat/avformat.h>
 #include <libavutil/avutil.h>
 #include <libswscale/swscale.h>
 
+#include "avfilter_loader.h"
 #include "log.h"
 #include "recorder.h"
 
@@ -65,7 +65,10 @@ void print_version(FILE *out)
 	fprintf(out, "FFmpeg %s:", av_version_info());
 	print_lib(out, "libavcodec", avcodec_version());
 	print_lib(out, "libavformat", avformat_version());
-	print_lib(out, "libavfilter", avfilter_version());
+	/* Loaded only for VA-API (avfilter_loader.h); shown when it can be. */
+	const struct avfilter_api *avf = avfilter_api_get(NULL);
+	if (avf)
+		print_lib(out, "libavfilter", avf->version());
 	print_lib(out, "libswscale", swscale_version());
 	print_lib(out, "libavutil", avutil_version());
 	fputc('\n', out);

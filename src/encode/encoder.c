@@ -9,14 +9,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <libavfilter/avfilter.h>
-#include <libavfilter/buffersink.h>
-#include <libavfilter/buffersrc.h>
 #include <libavutil/hwcontext.h>
 #include <libavutil/opt.h>
 #include <libavutil/pixdesc.h>
 #include <libswscale/swscale.h>
 
+#include "avfilter_loader.h"
 #include "dmabuf_lease.h"
 #include "log.h"
 #include "vaapi_graph.h"
@@ -202,6 +200,11 @@ static int make_upload_frames(struct encoder *encoder, char *why, size_t why_siz
 
 static int make_filter_graph(struct encoder *encoder, AVRational time_base, char *why, size_t why_size)
 {
+	const char *reason = NULL;
+	if (!avfilter_api_get(&reason)) {
+		snprintf(why, why_size, "scale_vaapi: %s", reason);
+		return AVERROR(ENOSYS);
+	}
 	int ret = vaapi_nv12_graph_create(encoder->upload_frames, encoder->width, encoder->height,
 					  time_base, encoder->width, encoder->height,
 					  &encoder->graph, &encoder->buffer_source,
@@ -240,7 +243,8 @@ static int open_context(struct encoder *encoder, int width, int height, AVRation
 			return ret;
 		context->pix_fmt = AV_PIX_FMT_VAAPI;
 		context->sw_pix_fmt = AV_PIX_FMT_NV12;
-		context->hw_frames_ctx = av_buffer_ref(av_buffersink_get_hw_frames_ctx(encoder->buffer_sink));
+		context->hw_frames_ctx = av_buffer_ref(
+			avfilter_api_get(NULL)->buffersink_get_hw_frames_ctx(encoder->buffer_sink));
 		if (!context->hw_frames_ctx) {
 			snprintf(why, why_size, "scale_vaapi gave no VA-API frames");
 			return AVERROR(EINVAL);
@@ -556,13 +560,15 @@ static int convert_vaapi(struct encoder *encoder, const struct frame *frame, AVF
 	if (ret < 0)
 		goto out;
 	surface->pts = encoder->upload_count++;
-	ret = av_buffersrc_add_frame(encoder->buffer_source, surface);
+	/* The graph exists, so libavfilter is loaded. */
+	const struct avfilter_api *avf = avfilter_api_get(NULL);
+	ret = avf->buffersrc_add_frame(encoder->buffer_source, surface);
 	if (ret < 0)
 		goto out;
 	/* The converted surface replaces the previous one; the encoder keeps
 	 * its own reference to surfaces it still needs. */
 	av_frame_unref(out);
-	ret = av_buffersink_get_frame(encoder->buffer_sink, out);
+	ret = avf->buffersink_get_frame(encoder->buffer_sink, out);
 out:
 	av_frame_free(&surface);
 	return ret;
@@ -669,7 +675,8 @@ void encoder_destroy(struct encoder *encoder)
 	av_frame_free(&encoder->resized);
 	sws_freeContext(encoder->convert);
 	sws_freeContext(encoder->resize);
-	avfilter_graph_free(&encoder->graph);
+	if (encoder->graph)
+		avfilter_api_get(NULL)->graph_free(&encoder->graph);
 	av_buffer_unref(&encoder->upload_frames);
 	av_buffer_unref(&encoder->hw_device);
 	free(encoder);

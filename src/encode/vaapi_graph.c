@@ -2,10 +2,10 @@
 
 #include <stdio.h>
 
-#include <libavfilter/buffersrc.h>
 #include <libavutil/pixdesc.h>
 #include <libavutil/pixfmt.h>
 
+#include "avfilter_loader.h"
 #include "yuv_convert.h"
 
 int vaapi_nv12_graph_create(AVBufferRef *frames, int width, int height, AVRational time_base,
@@ -17,26 +17,31 @@ int vaapi_nv12_graph_create(AVBufferRef *frames, int width, int height, AVRation
 	char args[256];
 	int ret;
 
-	*graph = avfilter_graph_alloc();
+	const struct avfilter_api *avf = avfilter_api_get(NULL);
+	*graph = NULL;
+	*source = *sink = NULL;
+	if (!avf)
+		return AVERROR(ENOSYS);
+	*graph = avf->graph_alloc();
 	if (!*graph)
 		return AVERROR(ENOMEM);
 	snprintf(args, sizeof(args), "video_size=%dx%d:pix_fmt=%d:time_base=%d/%d:pixel_aspect=1/1",
 		 width, height, AV_PIX_FMT_VAAPI, time_base.num, time_base.den);
-	ret = avfilter_graph_create_filter(source, avfilter_get_by_name("buffer"), "source", args,
+	ret = avf->graph_create_filter(source, avf->get_by_name("buffer"), "source", args,
 					   NULL, *graph);
 	if (ret < 0)
 		goto out;
-	params = av_buffersrc_parameters_alloc();
+	params = avf->buffersrc_parameters_alloc();
 	if (!params) {
 		ret = AVERROR(ENOMEM);
 		goto out;
 	}
 	params->format = AV_PIX_FMT_VAAPI;
 	params->hw_frames_ctx = frames; /* referenced by the call */
-	ret = av_buffersrc_parameters_set(*source, params);
+	ret = avf->buffersrc_parameters_set(*source, params);
 	if (ret < 0)
 		goto out;
-	const AVFilter *scale_vaapi = avfilter_get_by_name("scale_vaapi");
+	const AVFilter *scale_vaapi = avf->get_by_name("scale_vaapi");
 	if (!scale_vaapi) {
 		ret = AVERROR_FILTER_NOT_FOUND;
 		goto out;
@@ -48,22 +53,22 @@ int vaapi_nv12_graph_create(AVBufferRef *frames, int width, int height, AVRation
 		 out_width, out_height, av_color_space_name(YUV_COLORSPACE),
 		 av_color_primaries_name(YUV_COLOR_PRIMARIES),
 		 av_color_transfer_name(YUV_COLOR_TRC));
-	ret = avfilter_graph_create_filter(&scale, scale_vaapi, "convert", args, NULL, *graph);
+	ret = avf->graph_create_filter(&scale, scale_vaapi, "convert", args, NULL, *graph);
 	if (ret < 0)
 		goto out;
-	ret = avfilter_graph_create_filter(sink, avfilter_get_by_name("buffersink"), "sink", NULL,
+	ret = avf->graph_create_filter(sink, avf->get_by_name("buffersink"), "sink", NULL,
 					   NULL, *graph);
 	if (ret < 0)
 		goto out;
-	ret = avfilter_link(*source, 0, scale, 0);
+	ret = avf->link(*source, 0, scale, 0);
 	if (ret >= 0)
-		ret = avfilter_link(scale, 0, *sink, 0);
+		ret = avf->link(scale, 0, *sink, 0);
 	if (ret >= 0)
-		ret = avfilter_graph_config(*graph, NULL);
+		ret = avf->graph_config(*graph, NULL);
 out:
 	av_free(params);
 	if (ret < 0) {
-		avfilter_graph_free(graph);
+		avf->graph_free(graph);
 		*source = *sink = NULL;
 	}
 	return ret;

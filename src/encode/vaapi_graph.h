@@ -7,9 +7,10 @@
 
 /* The one VA-API conversion both hardware paths use (uploaded shm frames and
  * mapped dmabufs): a buffer source of VAAPI surfaces from `frames`
- * (width x height) -> scale_vaapi to NV12, BT.709 limited range, at
- * out_width x out_height -> a buffer sink. On failure nothing is left
- * allocated and *graph is NULL. */
+ * (width x height) -> scale_vaapi to NV12 (yuv_convert.h's matrix and tags)
+ * at out_width x out_height -> a buffer sink. libavfilter is loaded here
+ * (avfilter_loader.h): AVERROR(ENOSYS) when it cannot be. On failure nothing
+ * is left allocated and *graph is NULL. */
 int vaapi_nv12_graph_create(AVBufferRef *frames, int width, int height, AVRational time_base,
 			    int out_width, int out_height, AVFilterGraph **graph,
 			    AVFilterContext **source, AVFilterContext **sink);

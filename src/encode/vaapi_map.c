@@ -8,12 +8,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <libavfilter/avfilter.h>
-#include <libavfilter/buffersink.h>
-#include <libavfilter/buffersrc.h>
 #include <libavutil/hwcontext.h>
 #include <libavutil/hwcontext_drm.h>
 
+#include "avfilter_loader.h"
 #include "log.h"
 #include "vaapi_graph.h"
 
@@ -75,7 +73,8 @@ static void import_clear(struct import *import)
 
 static void size_entry_clear(struct size_entry *entry)
 {
-	avfilter_graph_free(&entry->graph);
+	if (entry->graph) /* made, so libavfilter is loaded */
+		avfilter_api_get(NULL)->graph_free(&entry->graph);
 	av_buffer_unref(&entry->frames);
 	*entry = (struct size_entry){ 0 };
 }
@@ -312,11 +311,12 @@ int vaapi_map_convert(struct vaapi_map *map, struct dmabuf_lease *lease, int wid
 	surface->pts = entry->count++;
 
 	hop = "scale_vaapi";
-	ret = av_buffersrc_add_frame(entry->source, surface);
+	const struct avfilter_api *avf = avfilter_api_get(NULL); /* the graph exists */
+	ret = avf->buffersrc_add_frame(entry->source, surface);
 	if (ret < 0)
 		goto out;
 	av_frame_unref(out);
-	ret = av_buffersink_get_frame(entry->sink, out);
+	ret = avf->buffersink_get_frame(entry->sink, out);
 	if (ret < 0)
 		goto out;
 	map->hops.converted = true;
