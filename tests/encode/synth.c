@@ -1,5 +1,7 @@
 #include "synth.h"
 
+#include <errno.h>
+#include <ftw.h>
 #include <string.h>
 #include <time.h>
 #include <math.h>
@@ -64,15 +66,39 @@ void synth_expected(int index, int width, int height, int crop_width, int crop_h
 				    out->rgb + ((size_t)y * (size_t)crop_width + (size_t)x) * 3);
 }
 
+static char tmpdir[256];
+static bool keep_tmpdir;
+
+void synth_keep_tmpdir(void)
+{
+	keep_tmpdir = true;
+}
+
+static int remove_entry(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	(void)st, (void)type, (void)ftw;
+	if (remove(path) != 0)
+		fprintf(stderr, "cannot remove %s: %s\n", path, strerror(errno));
+	return 0;
+}
+
+static void remove_tmpdir(void)
+{
+	if (keep_tmpdir)
+		fprintf(stderr, "test files kept in %s\n", tmpdir);
+	else
+		nftw(tmpdir, remove_entry, 8, FTW_DEPTH | FTW_PHYS);
+}
+
 const char *synth_tmpdir(void)
 {
-	static char dir[256];
-	if (!dir[0]) {
+	if (!tmpdir[0]) {
 		const char *base = getenv("TMPDIR");
-		snprintf(dir, sizeof(dir), "%s/wlr-encode-XXXXXX", base ? base : "/tmp");
-		CHECK(mkdtemp(dir));
+		snprintf(tmpdir, sizeof(tmpdir), "%s/wlr-encode-XXXXXX", base ? base : "/tmp");
+		CHECK(mkdtemp(tmpdir));
+		atexit(remove_tmpdir);
 	}
-	return dir;
+	return tmpdir;
 }
 
 static char *paths[128];

@@ -16,6 +16,7 @@
 	do {                                                                                 \
 		if (!(cond)) {                                                               \
 			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
+			synth_keep_tmpdir();                                                 \
 			exit(1);                                                             \
 		}                                                                            \
 	} while (0)
@@ -34,8 +35,10 @@ void synth_frame_free(struct frame *frame);
 void synth_expected(int index, int width, int height, int crop_width, int crop_height,
 		    struct rgb_image *out);
 
-/* A fresh temporary directory (removed at exit is left to the OS). */
+/* A fresh temporary directory, removed with its files at exit unless a
+ * check failed (then kept for inspection, and its path printed). */
 const char *synth_tmpdir(void);
+void synth_keep_tmpdir(void);
 /* synth_tmpdir()/name, freed at exit. */
 const char *synth_path(const char *name);
 

@@ -41,7 +41,7 @@ record_until_full fsize-mp4 "$TEST_DIR/limited.mp4" 128
 
 mkdir "$TEST_DIR/small"
 if mount -t tmpfs -o size=256k,mode=0700 tmpfs "$TEST_DIR/small" 2>/dev/null; then
-	trap 'umount "$TEST_DIR/small" 2>/dev/null' EXIT
+	at_exit 'umount "$TEST_DIR/small" 2>/dev/null'
 	record_until_full full-mkv "$TEST_DIR/small/full.mkv"
 	cp "$TEST_DIR/small/full.mkv" "$TEST_DIR/full-copy.mkv"
 	umount "$TEST_DIR/small"

@@ -24,6 +24,13 @@ cd "$TEST_DIR" || exit 1
 
 STARTED_PIDS=()
 TEST_FAILED=1
+EXIT_HOOKS=()
+
+# at_exit COMMAND: run COMMAND (eval'd) on exit, after the processes stop and
+# before the directory goes. Tests must not set their own EXIT trap.
+at_exit() {
+	EXIT_HOOKS+=("$1")
+}
 
 log() {
 	printf '%s: %s\n' "$TEST_NAME" "$*"
@@ -139,6 +146,10 @@ cleanup() {
 	local status=$?
 	trap - EXIT INT TERM HUP
 	stop_all
+	local hook
+	for hook in "${EXIT_HOOKS[@]}"; do
+		eval "$hook"
+	done
 	if [ "$TEST_FAILED" = 1 ]; then
 		local file
 		for file in "$TEST_DIR"/*.log; do
