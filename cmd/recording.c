@@ -9,7 +9,6 @@
 #include <unistd.h>
 
 #include "app.h"
-#include "capture/screen.h"
 #include "clock.h"
 #include "frame_pacer.h"
 #include "log.h"
@@ -134,11 +133,7 @@ void recording_snap(struct recording *recording)
 {
 	char path[4096];
 	still_path(recording->app->output_path, path, sizeof(path));
-	/* The screen as it is now: what the user asked for, and the encoder
-	 * keeps no frame of its own for this. */
-	struct frame picture;
-	screen_get_frame(recording->pacer.screen, &picture, clock_now_ns());
-	if (recorder_request_still(recording->recorder, path, &picture))
+	if (recorder_request_still(recording->recorder, path))
 		LOG_INFO("writing a still to %s", path);
 	else
 		LOG_WARN("no frame yet: no still written");

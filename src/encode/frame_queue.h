@@ -12,8 +12,8 @@
  * nothing per frame.
  *
  * The pool holds `depth` + 1 buffers: `depth` may wait in the queue while the
- * consumer holds one more (the frame it is converting, released as soon as
- * its pixels are in the encoder's picture). */
+ * consumer holds one more (the frame it is encoding, kept as "the most recent
+ * frame" until it pops the next). */
 
 struct frame_queue;
 

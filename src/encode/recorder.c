@@ -46,7 +46,7 @@ struct recorder {
 	atomic_uint_fast64_t frames_submitted, frames_dropped, frames_encoded;
 
 	pthread_mutex_t still_mutex;
-	struct still_request *still; /* pending still request */
+	char *still_path; /* pending still request */
 
 	/* Set by recorder_finish() before the queue is closed. */
 	int64_t end_pts_ns;
@@ -64,6 +64,7 @@ struct recorder {
 	pthread_mutex_t latency_mutex;
 	uint32_t latency[LATENCY_BUCKETS];
 	uint64_t latency_count;
+	struct frame *held;         /* ...and its pixels, for still requests */
 	int64_t last_pts;           /* of the last frame given to the encoder */
 	int64_t last_stream_pts;
 	bool any_sent;
@@ -286,33 +287,18 @@ static void write_still(const struct frame *frame, const char *path)
 		free(copy.data);
 }
 
-/* A still asked for during a recording: its own copy of the picture (or a
- * reference to its dmabuf), so the encoder's buffers need not be kept. */
-struct still_request {
-	char *path;
-	struct frame frame;
-};
-
-static void still_request_free(struct still_request *still)
-{
-	if (!still)
-		return;
-	free(still->frame.data);
-	dmabuf_lease_unref(still->frame.dmabuf);
-	free(still->path);
-	free(still);
-}
-
 static void write_pending_still(struct recorder *recorder)
 {
-	pthread_mutex_lock(&recorder->still_mutex);
-	struct still_request *still = recorder->still;
-	recorder->still = NULL;
-	pthread_mutex_unlock(&recorder->still_mutex);
-	if (!still)
+	if (!recorder->held)
 		return;
-	write_still(&still->frame, still->path);
-	still_request_free(still);
+	pthread_mutex_lock(&recorder->still_mutex);
+	char *path = recorder->still_path;
+	recorder->still_path = NULL;
+	pthread_mutex_unlock(&recorder->still_mutex);
+	if (!path)
+		return;
+	write_still(recorder->held, path);
+	free(path);
 }
 
 static void *encoder_thread(void *data)
@@ -333,16 +319,16 @@ static void *encoder_thread(void *data)
 			 * served) but no longer encoded. */
 			if (!atomic_load(&recorder->failed) && encode_frame(recorder, frame) < 0)
 				mark_failed(recorder);
-			/* Converted: the pixels are in `current`. Giving the
-			 * buffer back at once keeps one pool buffer busy in
-			 * the steady state, not two (8 MB at 1080p). */
-			frame_queue_release(recorder->queue, frame);
+			frame_queue_release(recorder->queue, recorder->held);
+			recorder->held = frame;
 		}
 		write_pending_still(recorder);
 	}
 	if (finish_stream(recorder) < 0)
 		mark_failed(recorder);
 	write_pending_still(recorder);
+	frame_queue_release(recorder->queue, recorder->held);
+	recorder->held = NULL;
 	return NULL;
 }
 
@@ -358,7 +344,7 @@ static void recorder_destroy(struct recorder *recorder)
 		close(recorder->event_fd);
 	pthread_mutex_destroy(&recorder->still_mutex);
 	pthread_mutex_destroy(&recorder->latency_mutex);
-	still_request_free(recorder->still);
+	free(recorder->still_path);
 	free(recorder->path);
 	free(recorder);
 }
@@ -472,37 +458,21 @@ bool recorder_accepts_dmabuf(struct recorder *recorder)
 	return !atomic_load(&recorder->failed) && encoder_accepts_dmabuf(recorder->encoder);
 }
 
-bool recorder_request_still(struct recorder *recorder, const char *path,
-			    const struct frame *picture)
+bool recorder_request_still(struct recorder *recorder, const char *path)
 {
 	if (!atomic_load(&recorder->seen_frame))
 		return false;
-	struct still_request *still = calloc(1, sizeof(*still));
-	if (!still || !(still->path = strdup(path)))
-		goto out_of_memory;
-	still->frame = (struct frame){ .width = picture->width, .height = picture->height,
-				       .stride = picture->width * 4, .pts_ns = picture->pts_ns };
-	if (picture->dmabuf) {
-		still->frame.dmabuf = dmabuf_lease_ref(picture->dmabuf);
-	} else {
-		size_t row = (size_t)picture->width * 4;
-		still->frame.data = malloc(row * (size_t)picture->height);
-		if (!still->frame.data)
-			goto out_of_memory;
-		for (int y = 0; y < picture->height; y++)
-			memcpy(still->frame.data + row * (size_t)y,
-			       picture->data + (size_t)picture->stride * (size_t)y, row);
+	char *copy = strdup(path);
+	if (!copy) {
+		LOG_ERRNO("still request");
+		return false;
 	}
 	pthread_mutex_lock(&recorder->still_mutex);
-	still_request_free(recorder->still);
-	recorder->still = still;
+	free(recorder->still_path);
+	recorder->still_path = copy;
 	pthread_mutex_unlock(&recorder->still_mutex);
 	frame_queue_kick(recorder->queue);
 	return true;
-out_of_memory:
-	LOG_ERRNO("still request");
-	still_request_free(still);
-	return false;
 }
 
 int recorder_get_fd(struct recorder *recorder)
