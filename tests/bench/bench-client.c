@@ -10,7 +10,11 @@
  *
  *   bench-client --shell fullscreen|xdg|raw --size WxH --workload W
  *                --seconds S [--fps N (raw only)]
- * Prints "commits N seconds S fps F" on stderr at the end. */
+ * Prints "commits N seconds S fps F" on stderr at the end, and on each
+ * SIGUSR1 a line "mark commits N seconds S" (commits and seconds so far), so
+ * that scripts/bench can count what was committed between two marks (the
+ * window a recorder was recording). SIGUSR1 is blocked and read from a
+ * signalfd in the poll loop: no work in a signal handler. */
 
 #include <errno.h>
 #include <getopt.h>
@@ -20,7 +24,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/mman.h>
+#include <sys/signalfd.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -74,6 +80,7 @@ struct client {
 	long frame_index;
 	struct rect last_box;
 	long commits;
+	int signal_fd;  /* SIGUSR1: print a mark line; -1 when unavailable */
 };
 
 static int64_t now_ns(void)
@@ -365,10 +372,18 @@ static void run_wayland(struct client *c)
 	int64_t start = now_ns(), end = start + (int64_t)(c->seconds * 1e9);
 	c->frame_due = true;
 	while (now_ns() < end) {
+		/* A mark requested by SIGUSR1 (see the top of the file). */
+		struct signalfd_siginfo info;
+		while (c->signal_fd >= 0 && read(c->signal_fd, &info, sizeof(info)) == sizeof(info))
+			fprintf(stderr, "mark commits %ld seconds %.3f\n", c->commits,
+				(double)(now_ns() - start) / 1e9);
 		if (c->frame_due && (c->workload != WORK_IDLE || c->frame_index == 0))
 			present_next(c);
 		wl_display_flush(c->display);
-		struct pollfd pfd = { .fd = wl_display_get_fd(c->display), .events = POLLIN };
+		struct pollfd pfd[2] = {
+			{ .fd = wl_display_get_fd(c->display), .events = POLLIN },
+			{ .fd = c->signal_fd, .events = POLLIN }, /* ignored by poll when -1 */
+		};
 		int left_ms = (int)((end - now_ns()) / 1000000);
 		if (left_ms < 1)
 			left_ms = 1;
@@ -376,7 +391,7 @@ static void run_wayland(struct client *c)
 			wl_display_dispatch_pending(c->display);
 			continue;
 		}
-		if (poll(&pfd, 1, left_ms) > 0) {
+		if (poll(pfd, 2, left_ms) > 0 && (pfd[0].revents & (POLLIN | POLLERR | POLLHUP))) {
 			if (wl_display_read_events(c->display) < 0)
 				die("the compositor went away");
 		} else {
@@ -428,6 +443,16 @@ int main(int argc, char **argv)
 		}
 	}
 	make_content(&c);
+	c.signal_fd = -1;
+	if (c.shell != SHELL_RAW) {
+		sigset_t set;
+		sigemptyset(&set);
+		sigaddset(&set, SIGUSR1);
+		if (sigprocmask(SIG_BLOCK, &set, NULL) == 0)
+			c.signal_fd = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
+		if (c.signal_fd < 0)
+			fprintf(stderr, "bench-client: no signalfd, SIGUSR1 marks unavailable\n");
+	}
 	if (c.shell == SHELL_RAW)
 		run_raw(&c);
 	else
