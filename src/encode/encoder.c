@@ -200,18 +200,9 @@ static int make_upload_frames(struct encoder *encoder, char *why, size_t why_siz
 
 static int make_filter_graph(struct encoder *encoder, AVRational time_base, char *why, size_t why_size)
 {
-	const char *reason = NULL;
-	if (!avfilter_api_get(&reason)) {
-		snprintf(why, why_size, "scale_vaapi: %s", reason);
-		return AVERROR(ENOSYS);
-	}
-	int ret = vaapi_nv12_graph_create(encoder->upload_frames, encoder->width, encoder->height,
-					  time_base, encoder->width, encoder->height,
-					  &encoder->graph, &encoder->buffer_source,
-					  &encoder->buffer_sink);
-	if (ret < 0)
-		snprintf(why, why_size, "scale_vaapi: %s", AV_ERROR_TEXT(ret));
-	return ret;
+	return vaapi_nv12_graph_create(encoder->upload_frames, encoder->width, encoder->height,
+				       time_base, encoder->width, encoder->height, &encoder->graph,
+				       &encoder->buffer_source, &encoder->buffer_sink, why, why_size);
 }
 
 static int open_context(struct encoder *encoder, int width, int height, AVRational time_base,

@@ -10,21 +10,27 @@
 
 int vaapi_nv12_graph_create(AVBufferRef *frames, int width, int height, AVRational time_base,
 			    int out_width, int out_height, AVFilterGraph **graph,
-			    AVFilterContext **source, AVFilterContext **sink)
+			    AVFilterContext **source, AVFilterContext **sink, char *why,
+			    size_t why_size)
 {
 	AVBufferSrcParameters *params = NULL;
 	AVFilterContext *scale = NULL;
 	char args[256];
 	int ret;
 
-	const struct avfilter_api *avf = avfilter_api_get(NULL);
+	const char *not_loaded = NULL;
+	const struct avfilter_api *avf = avfilter_api_get(&not_loaded);
 	*graph = NULL;
 	*source = *sink = NULL;
-	if (!avf)
+	if (!avf) {
+		snprintf(why, why_size, "scale_vaapi: %s", not_loaded);
 		return AVERROR(ENOSYS);
+	}
 	*graph = avf->graph_alloc();
-	if (!*graph)
-		return AVERROR(ENOMEM);
+	if (!*graph) {
+		ret = AVERROR(ENOMEM);
+		goto out;
+	}
 	snprintf(args, sizeof(args), "video_size=%dx%d:pix_fmt=%d:time_base=%d/%d:pixel_aspect=1/1",
 		 width, height, AV_PIX_FMT_VAAPI, time_base.num, time_base.den);
 	ret = avf->graph_create_filter(source, avf->get_by_name("buffer"), "source", args,
@@ -70,6 +76,7 @@ out:
 	if (ret < 0) {
 		avf->graph_free(graph);
 		*source = *sink = NULL;
+		snprintf(why, why_size, "scale_vaapi: %s", av_err2str(ret));
 	}
 	return ret;
 }

@@ -10,9 +10,10 @@
  * (width x height) -> scale_vaapi to NV12 (yuv_convert.h's matrix and tags)
  * at out_width x out_height -> a buffer sink. libavfilter is loaded here
  * (avfilter_loader.h): AVERROR(ENOSYS) when it cannot be. On failure nothing
- * is left allocated and *graph is NULL. */
+ * is left allocated, *graph is NULL and `why` says what failed. */
 int vaapi_nv12_graph_create(AVBufferRef *frames, int width, int height, AVRational time_base,
 			    int out_width, int out_height, AVFilterGraph **graph,
-			    AVFilterContext **source, AVFilterContext **sink);
+			    AVFilterContext **source, AVFilterContext **sink, char *why,
+			    size_t why_size);
 
 #endif

@@ -108,18 +108,19 @@ static enum AVPixelFormat sw_format_of(uint32_t format)
 	}
 }
 
-static int make_graph(struct vaapi_map *map, struct size_entry *entry)
+static int make_graph(struct vaapi_map *map, struct size_entry *entry, char *why,
+		      size_t why_size)
 {
 	/* Timestamps are the recorder's business: a plain counter here. */
 	return vaapi_nv12_graph_create(entry->frames, entry->width, entry->height,
 				       (AVRational){ 1, 1000 }, entry->out_width, entry->out_height,
-				       &entry->graph, &entry->source, &entry->sink);
+				       &entry->graph, &entry->source, &entry->sink, why, why_size);
 }
 
 /* The entry for this size, made on first use; the least recently used one
- * is replaced when all are taken. */
+ * is replaced when all are taken. On failure `why` says what failed. */
 static int find_entry(struct vaapi_map *map, const struct dmabuf_attributes *a, int out_width,
-		      int out_height, struct size_entry **found)
+		      int out_height, struct size_entry **found, char *why, size_t why_size)
 {
 	struct size_entry *victim = &map->sizes[0];
 	map->use_clock++;
@@ -147,8 +148,10 @@ static int find_entry(struct vaapi_map *map, const struct dmabuf_attributes *a, 
 	victim->out_height = out_height;
 	victim->last_used = map->use_clock;
 	victim->frames = av_hwframe_ctx_alloc(map->device);
-	if (!victim->frames)
+	if (!victim->frames) {
+		snprintf(why, why_size, "VA-API frames context: out of memory");
 		return AVERROR(ENOMEM);
+	}
 	AVHWFramesContext *frames = (AVHWFramesContext *)victim->frames->data;
 	frames->format = AV_PIX_FMT_VAAPI;
 	frames->sw_format = sw_format_of(a->format);
@@ -157,8 +160,11 @@ static int find_entry(struct vaapi_map *map, const struct dmabuf_attributes *a, 
 	/* No pool: every surface comes from a client buffer. */
 	frames->initial_pool_size = 0;
 	int ret = av_hwframe_ctx_init(victim->frames);
-	if (ret >= 0)
-		ret = make_graph(map, victim);
+	if (ret < 0) {
+		snprintf(why, why_size, "VA-API frames context: %s", av_err2str(ret));
+	} else {
+		ret = make_graph(map, victim, why, why_size);
+	}
 	if (ret < 0) {
 		size_entry_clear(victim);
 		return ret;
@@ -282,11 +288,9 @@ int vaapi_map_convert(struct vaapi_map *map, struct dmabuf_lease *lease, int wid
 		return ret;
 	}
 	struct size_entry *entry;
-	ret = find_entry(map, a, width, height, &entry);
-	if (ret < 0) {
-		hop = "VA-API frames context / scale_vaapi graph";
-		goto out;
-	}
+	ret = find_entry(map, a, width, height, &entry, why, why_size);
+	if (ret < 0)
+		return ret; /* `why` written */
 	AVFrame *mapped = NULL;
 	ret = import_buffer(map, entry, lease, &mapped, &hop);
 	if (ret < 0)
