@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "app.h"
+#include "capture/screen.h"
 #include "clock.h"
 #include "frame_pacer.h"
 #include "log.h"
@@ -133,7 +134,11 @@ void recording_snap(struct recording *recording)
 {
 	char path[4096];
 	still_path(recording->app->output_path, path, sizeof(path));
-	if (recorder_request_still(recording->recorder, path))
+	/* The screen as it is now, in RGB: the encoder's own frames may be
+	 * YUV already (frame_queue.h). */
+	struct frame picture;
+	screen_get_frame(recording->pacer.screen, &picture, clock_now_ns());
+	if (recorder_request_still(recording->recorder, path, &picture))
 		LOG_INFO("writing a still to %s", path);
 	else
 		LOG_WARN("no frame yet: no still written");

@@ -5,10 +5,22 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* A picture of the whole output as wl-record composed it: 32-bit pixels laid
+/* A picture of the whole output as wl-record composed it. This is the unit
+ * that travels the frame path: commit -> copy into the screen -> snapshot
+ * into the queue -> encode.
+ *
+ * FRAME_XRGB8888 (the zero value, what the screen holds): 32-bit pixels laid
  * out as DRM_FORMAT_XRGB8888 (bytes B, G, R, X in memory; X is undefined),
- * rows `stride` bytes apart. This is the unit that travels the frame path:
- * commit -> copy into the screen -> snapshot into the queue -> encode. */
+ * rows `stride` bytes apart.
+ * FRAME_I420 (the encoder queue's copy for software encoders): yuv420p
+ * limited range BT.601 (yuv_convert.h), even width and height; `data` holds
+ * the Y plane (`stride` bytes a row), then U and V (stride / 2 bytes a row,
+ * height / 2 rows each). */
+enum frame_format {
+	FRAME_XRGB8888 = 0,
+	FRAME_I420,
+};
+
 /* What changed since the previous frame its consumer took: a rectangle in
  * frame coordinates (x2, y2 exclusive). */
 struct frame_damage {
@@ -16,6 +28,7 @@ struct frame_damage {
 };
 
 struct frame {
+	enum frame_format format;
 	uint8_t *data;
 	int width, height;
 	int stride;
@@ -31,6 +44,17 @@ struct frame {
 	 * consumer asked for dmabufs. */
 	struct dmabuf_lease *dmabuf;
 };
+
+/* The three planes of a FRAME_I420 frame. */
+static inline void frame_i420_planes(const struct frame *frame, uint8_t *planes[3], int strides[3])
+{
+	size_t luma = (size_t)frame->stride * (size_t)frame->height;
+	planes[0] = frame->data;
+	planes[1] = frame->data + luma;
+	planes[2] = planes[1] + luma / 4;
+	strides[0] = frame->stride;
+	strides[1] = strides[2] = frame->stride / 2;
+}
 
 /* Grows `into` to cover `add` (an unknown damage makes the result unknown). */
 static inline void frame_damage_merge(struct frame *into, const struct frame *add)

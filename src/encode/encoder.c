@@ -31,9 +31,11 @@ struct encoder {
 	int input_width, input_height;   /* size of the first frame */
 	int width, height;               /* stream size: the first frame's, even */
 
-	/* Software path: BGRX -> yuv420p by libyuv; frames of another size
-	 * than the first by swscale, rebuilt when that size changes. */
+	/* Software path: I420 frames from the queue; BGRX -> yuv420p by
+	 * libyuv; frames of another size than the first by swscale, rebuilt
+	 * when that size or format changes. */
 	struct SwsContext *convert;
+	enum AVPixelFormat convert_format;
 	int convert_width, convert_height;
 	bool previous_was_first_size; /* the picture kept in the output frame */
 
@@ -400,24 +402,40 @@ const AVCodecContext *encoder_context(const struct encoder *encoder)
 	return encoder->context;
 }
 
-/* A frame viewing `frame`'s pixels without copying them; sws_scale_frame()
- * wants refcounted frames and would copy a plain one. */
-static int wrap_source(const struct frame *frame, int width, int height, AVFrame *source)
+/* A frame viewing `frame`'s pixels (XRGB8888 or I420) without copying them;
+ * sws_scale_frame() and the encoders want refcounted frames and would copy a
+ * plain one. Valid while `frame` is. */
+static int wrap_source(const struct frame *frame, int width, int height, AVFrame *view)
 {
-	source->buf[0] = av_buffer_create(frame->data, (size_t)frame->stride * (size_t)frame->height,
-					  noop_free, NULL, AV_BUFFER_FLAG_READONLY);
-	if (!source->buf[0])
+	size_t size = (size_t)frame->stride * (size_t)frame->height;
+	if (frame->format == FRAME_I420)
+		size += size / 2;
+	view->buf[0] = av_buffer_create(frame->data, size, noop_free, NULL, AV_BUFFER_FLAG_READONLY);
+	if (!view->buf[0])
 		return AVERROR(ENOMEM);
-	source->data[0] = frame->data;
-	source->linesize[0] = frame->stride;
-	source->format = AV_PIX_FMT_BGR0;
-	source->width = width;
-	source->height = height;
-	source->color_range = AVCOL_RANGE_JPEG;
+	view->width = width;
+	view->height = height;
+	if (frame->format == FRAME_I420) {
+		uint8_t *planes[3];
+		int strides[3];
+		frame_i420_planes(frame, planes, strides);
+		for (int i = 0; i < 3; i++) {
+			view->data[i] = planes[i];
+			view->linesize[i] = strides[i];
+		}
+		view->format = AV_PIX_FMT_YUV420P;
+		yuv_tag_frame(view);
+	} else {
+		view->data[0] = frame->data;
+		view->linesize[0] = frame->stride;
+		view->format = AV_PIX_FMT_BGR0;
+		view->color_range = AVCOL_RANGE_JPEG;
+	}
 	return 0;
 }
 
-static struct SwsContext *make_scaler(int source_width, int source_height, int width, int height,
+static struct SwsContext *make_scaler(enum AVPixelFormat source_format, int source_width,
+				      int source_height, int width, int height,
 				      enum AVPixelFormat format)
 {
 	struct SwsContext *scaler = sws_alloc_context();
@@ -428,7 +446,7 @@ static struct SwsContext *make_scaler(int source_width, int source_height, int w
 	if (ret >= 0)
 		ret = av_opt_set_int(scaler, "srch", source_height, 0);
 	if (ret >= 0)
-		ret = av_opt_set_pixel_fmt(scaler, "src_format", AV_PIX_FMT_BGR0, 0);
+		ret = av_opt_set_pixel_fmt(scaler, "src_format", source_format, 0);
 	if (ret >= 0)
 		ret = av_opt_set_int(scaler, "dstw", width, 0);
 	if (ret >= 0)
@@ -444,10 +462,12 @@ static struct SwsContext *make_scaler(int source_width, int source_height, int w
 	if (ret >= 0)
 		ret = sws_init_context(scaler, NULL, NULL);
 	if (ret >= 0 && format == AV_PIX_FMT_YUV420P) {
-		/* Full-range RGB in, limited-range BT.601 out: the matrix libyuv
-		 * uses for the first size (yuv_convert.h), as tagged. */
+		/* Limited-range BT.601 out, from full-range RGB or from the same
+		 * YUV: the matrix libyuv uses (yuv_convert.h), as tagged. */
 		const int *bt601 = sws_getCoefficients(SWS_CS_ITU601);
-		ret = sws_setColorspaceDetails(scaler, bt601, 1, bt601, 0, 0, 1 << 16, 1 << 16);
+		int source_range = source_format == AV_PIX_FMT_BGR0 ? 1 : 0;
+		ret = sws_setColorspaceDetails(scaler, bt601, source_range, bt601, 0, 0, 1 << 16,
+					       1 << 16);
 	}
 	if (ret < 0) {
 		sws_freeContext(scaler);
@@ -456,14 +476,22 @@ static struct SwsContext *make_scaler(int source_width, int source_height, int w
 	return scaler;
 }
 
-/* The frame at the stream size in yuv420p: the first size is cropped to even
- * and converted by libyuv, only where it changed when the previous picture
- * is still in `out`; another size is scaled by swscale (the context is kept
- * until the size changes). */
+/* The frame at the stream size in yuv420p. An I420 queue frame of that size
+ * is viewed as it is (the caller keeps it until the next one). Otherwise the
+ * first size is cropped to even and converted by libyuv, only where it
+ * changed when the previous picture is still in `out`; another size is
+ * scaled by swscale (the context is kept until the size changes). */
 static int convert_software(struct encoder *encoder, const struct frame *frame, AVFrame *source,
 			    AVFrame *out)
 {
-	bool first_size = frame->width == encoder->input_width && frame->height == encoder->input_height;
+	if (frame->format == FRAME_I420 && frame->width == encoder->width &&
+	    frame->height == encoder->height) {
+		av_frame_unref(out);
+		encoder->previous_was_first_size = false;
+		return wrap_source(frame, frame->width, frame->height, out);
+	}
+	bool first_size = frame->format == FRAME_XRGB8888 && frame->width == encoder->input_width &&
+			  frame->height == encoder->input_height;
 	/* Reuse the buffer unless the encoder still holds a reference to it. */
 	if (out->buf[0] && !av_frame_is_writable(out))
 		av_frame_unref(out);
@@ -483,17 +511,22 @@ static int convert_software(struct encoder *encoder, const struct frame *frame, 
 	int ret;
 	if (first_size) {
 		struct frame_damage all = {0, 0, encoder->width, encoder->height};
-		ret = yuv_convert_rect(frame, out,
+		ret = yuv_convert_rect(frame, out->data, out->linesize, out->width, out->height,
 				       keep_previous && frame->damage_known ? frame->damage : all);
 	} else {
+		enum AVPixelFormat source_format =
+			frame->format == FRAME_I420 ? AV_PIX_FMT_YUV420P : AV_PIX_FMT_BGR0;
 		ret = wrap_source(frame, frame->width, frame->height, source);
-		if (ret >= 0 && (!encoder->convert || encoder->convert_width != frame->width ||
+		if (ret >= 0 && (!encoder->convert || encoder->convert_format != source_format ||
+				 encoder->convert_width != frame->width ||
 				 encoder->convert_height != frame->height)) {
 			sws_freeContext(encoder->convert);
-			encoder->convert = make_scaler(frame->width, frame->height, encoder->width,
-						       encoder->height, AV_PIX_FMT_YUV420P);
+			encoder->convert = make_scaler(source_format, frame->width, frame->height,
+						       encoder->width, encoder->height,
+						       AV_PIX_FMT_YUV420P);
 			if (!encoder->convert)
 				return AVERROR(EINVAL);
+			encoder->convert_format = source_format;
 			encoder->convert_width = frame->width;
 			encoder->convert_height = frame->height;
 		}
@@ -511,6 +544,8 @@ static int convert_vaapi(struct encoder *encoder, const struct frame *frame, AVF
 {
 	AVFrame *surface = NULL;
 	const AVFrame *upload_from = source;
+	if (frame->format != FRAME_XRGB8888)
+		return AVERROR(EINVAL); /* the queue converts only for software encoders */
 	bool first_size = frame->width == encoder->input_width && frame->height == encoder->input_height;
 	int ret = wrap_source(frame, first_size ? encoder->width : frame->width,
 			      first_size ? encoder->height : frame->height, source);
@@ -520,8 +555,9 @@ static int convert_vaapi(struct encoder *encoder, const struct frame *frame, AVF
 		if (!encoder->resize || encoder->resize_width != frame->width ||
 		    encoder->resize_height != frame->height) {
 			sws_freeContext(encoder->resize);
-			encoder->resize = make_scaler(frame->width, frame->height, encoder->width,
-						      encoder->height, AV_PIX_FMT_BGR0);
+			encoder->resize = make_scaler(AV_PIX_FMT_BGR0, frame->width, frame->height,
+						      encoder->width, encoder->height,
+						      AV_PIX_FMT_BGR0);
 			if (!encoder->resize) {
 				ret = AVERROR(EINVAL);
 				goto out;
@@ -600,6 +636,11 @@ static int convert_dmabuf(struct encoder *encoder, const struct frame *frame, AV
 	copy.stride = frame->width * 4;
 	copy.dmabuf = NULL;
 	return encoder_convert(encoder, &copy, out);
+}
+
+bool encoder_takes_i420(const struct encoder *encoder)
+{
+	return !encoder->hw_device;
 }
 
 bool encoder_accepts_dmabuf(struct encoder *encoder)

@@ -16,8 +16,10 @@
  * small test encoder; any failure falls back to libx264 with one line saying
  * why. A codec asked for by name is used or refused: no silent fallback.
  *
- * Software path: BGRX -> yuv420p limited range BT.601 with libyuv (only the
- * damaged part when the frame says what changed), libx264 (preset ultrafast, tune zerolatency unless -p overrides them).
+ * Software path: yuv420p limited range BT.601, converted by libyuv when the
+ * frame enters the queue (FRAME_I420, only the damaged part) or here from
+ * BGRX; libx264 (preset ultrafast, tune zerolatency unless -p overrides
+ * them).
  * VA-API path: BGRX uploaded into a VA-API surface, converted to NV12 on the
  * GPU by scale_vaapi (same matrix and tags), encoded by h264_vaapi/hevc_vaapi.
  *
@@ -43,8 +45,14 @@ const AVCodecContext *encoder_context(const struct encoder *encoder);
 
 /* Converts `frame` into a frame ready for encoder_send(), stored in `*out`
  * (which may hold the previous converted frame: it is reused when nothing
- * else references it). The pts is left to the caller. */
+ * else references it). An I420 frame at the stream size is not copied: `out`
+ * views it, so it must stay valid until `out` is converted into again or
+ * freed. The pts is left to the caller. */
 int encoder_convert(struct encoder *encoder, const struct frame *frame, AVFrame *out);
+
+/* True when the encoder takes FRAME_I420 frames as they are (the software
+ * path); the VA-API path takes XRGB8888 frames only (uploaded as they are). */
+bool encoder_takes_i420(const struct encoder *encoder);
 
 /* True when dmabuf frames (frame->dmabuf) go to VA-API without a CPU copy:
  * a VA-API encoder whose zero-copy import has not failed yet. encoder_convert()

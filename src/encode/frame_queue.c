@@ -9,6 +9,7 @@
 
 #include "dmabuf_lease.h"
 #include "log.h"
+#include "yuv_convert.h"
 
 struct pool_buffer {
 	struct frame frame;
@@ -31,6 +32,7 @@ struct frame_queue {
 	struct pool_buffer *head, *tail; /* queued, oldest first */
 	int queued;
 	int depth;
+	bool to_i420;
 	bool kicked;
 	bool closed;
 	/* Producer only. */
@@ -38,7 +40,7 @@ struct frame_queue {
 	struct frame history[DAMAGE_HISTORY]; /* damage of frame seq, at seq % DAMAGE_HISTORY */
 };
 
-struct frame_queue *frame_queue_create(int depth)
+struct frame_queue *frame_queue_create(int depth, bool to_i420)
 {
 	struct frame_queue *queue = calloc(1, sizeof(*queue));
 	if (!queue) {
@@ -51,6 +53,7 @@ struct frame_queue *frame_queue_create(int depth)
 		return NULL;
 	}
 	queue->depth = depth;
+	queue->to_i420 = to_i420;
 	queue->buffer_count = depth + 1;
 	queue->buffers = calloc((size_t)queue->buffer_count, sizeof(*queue->buffers));
 	if (!queue->buffers) {
@@ -92,25 +95,58 @@ static void return_to_pool_locked(struct frame_queue *queue, struct pool_buffer 
 	queue->free_list = buffer;
 }
 
-/* Rows of `buffer` that differ from `frame`: all of them unless the buffer
- * holds an earlier frame of the same size and every frame since says what
- * it changed. */
-static void stale_rows(const struct frame_queue *queue, const struct pool_buffer *buffer,
-		       const struct frame *frame, int *y1, int *y2)
+/* The part of `buffer` that differs from `frame`: all of it unless the
+ * buffer holds an earlier frame of the same size and every frame since says
+ * what it changed. */
+static struct frame_damage stale_rect(const struct frame_queue *queue,
+				      const struct pool_buffer *buffer, const struct frame *frame,
+				      int width, int height)
 {
-	if (!buffer->content_seq || buffer->frame.width != frame->width ||
-	    buffer->frame.height != frame->height || !frame->damage_known ||
+	struct frame_damage all = {0, 0, width, height};
+	if (!buffer->content_seq || buffer->frame.width != width ||
+	    buffer->frame.height != height || !frame->damage_known ||
 	    queue->seq - buffer->content_seq >= DAMAGE_HISTORY - 1)
-		return;
+		return all;
 	struct frame changed = *frame;
 	for (uint64_t seq = buffer->content_seq + 1; seq <= queue->seq; seq++)
 		frame_damage_merge(&changed, &queue->history[seq % DAMAGE_HISTORY]);
 	if (!changed.damage_known)
-		return;
-	int top = changed.damage.y1 < 0 ? 0 : changed.damage.y1;
-	int bottom = changed.damage.y2 > frame->height ? frame->height : changed.damage.y2;
-	*y1 = top < bottom ? top : 0;
-	*y2 = top < bottom ? bottom : 0;
+		return all;
+	struct frame_damage rect = {
+		changed.damage.x1 < 0 ? 0 : changed.damage.x1,
+		changed.damage.y1 < 0 ? 0 : changed.damage.y1,
+		changed.damage.x2 > width ? width : changed.damage.x2,
+		changed.damage.y2 > height ? height : changed.damage.y2,
+	};
+	if (rect.x1 >= rect.x2 || rect.y1 >= rect.y2)
+		return (struct frame_damage){0, 0, 0, 0};
+	return rect;
+}
+
+/* Brings `buffer` up to `frame` where `stale` says it differs: whole rows of
+ * pixels, or the rectangle converted to I420. */
+static int update_pixels(struct pool_buffer *buffer, const struct frame *frame,
+			 struct frame_damage stale)
+{
+	if (buffer->frame.format == FRAME_I420) {
+		uint8_t *planes[3];
+		int strides[3];
+		frame_i420_planes(&buffer->frame, planes, strides);
+		return yuv_convert_rect(frame, planes, strides, buffer->frame.width,
+					buffer->frame.height, stale);
+	}
+	size_t row = (size_t)buffer->frame.stride;
+	if (stale.y1 >= stale.y2)
+		return 0;
+	if ((size_t)frame->stride == row) {
+		memcpy(buffer->frame.data + row * (size_t)stale.y1,
+		       frame->data + row * (size_t)stale.y1, row * (size_t)(stale.y2 - stale.y1));
+	} else {
+		for (int y = stale.y1; y < stale.y2; y++)
+			memcpy(buffer->frame.data + row * (size_t)y,
+			       frame->data + (size_t)frame->stride * (size_t)y, row);
+	}
+	return 0;
 }
 
 bool frame_queue_push(struct frame_queue *queue, const struct frame *frame)
@@ -132,6 +168,7 @@ bool frame_queue_push(struct frame_queue *queue, const struct frame *frame)
 		/* Zero-copy: the queue holds the client's buffer, not pixels
 		 * (the pooled pixels stay allocated, unused, for later frames). */
 		buffer->frame.dmabuf = dmabuf_lease_ref(frame->dmabuf);
+		buffer->frame.format = FRAME_XRGB8888;
 		buffer->frame.width = frame->width;
 		buffer->frame.height = frame->height;
 		buffer->frame.stride = frame->width * 4;
@@ -144,13 +181,20 @@ bool frame_queue_push(struct frame_queue *queue, const struct frame *frame)
 		goto queue;
 	}
 	/* The copy happens outside the lock: the buffer belongs to this thread
-	 * until it is queued, so the consumer is never held up by it. */
-	size_t row = (size_t)frame->width * 4;
-	size_t needed = row * (size_t)frame->height;
-	if (buffer->capacity < needed) {
-		uint8_t *data = malloc(needed);
+	 * until it is queued, so the consumer is never held up by it. An I420
+	 * picture is cropped to even, as the encoder needs. */
+	enum frame_format format = queue->to_i420 ? FRAME_I420 : FRAME_XRGB8888;
+	int width = format == FRAME_I420 ? frame->width & ~1 : frame->width;
+	int height = format == FRAME_I420 ? frame->height & ~1 : frame->height;
+	int stride = format == FRAME_I420 ? width : width * 4;
+	size_t needed = (size_t)stride * (size_t)height;
+	if (format == FRAME_I420)
+		needed += needed / 2;
+	if (!needed || buffer->capacity < needed) {
+		uint8_t *data = needed ? malloc(needed) : NULL;
 		if (!data) {
-			LOG_ERRNO("frame buffer of %zu bytes", needed);
+			if (needed)
+				LOG_ERRNO("frame buffer of %zu bytes", needed);
 			pthread_mutex_lock(&queue->mutex);
 			return_to_pool_locked(queue, buffer);
 			pthread_mutex_unlock(&queue->mutex);
@@ -161,22 +205,22 @@ bool frame_queue_push(struct frame_queue *queue, const struct frame *frame)
 		buffer->capacity = needed;
 		buffer->content_seq = 0; /* fresh memory holds no frame */
 	}
-	int y1 = 0, y2 = frame->height;
-	stale_rows(queue, buffer, frame, &y1, &y2);
-	if ((size_t)frame->stride == row) {
-		memcpy(buffer->frame.data + row * (size_t)y1,
-		       frame->data + row * (size_t)y1, row * (size_t)(y2 - y1));
-	} else {
-		for (int y = y1; y < y2; y++)
-			memcpy(buffer->frame.data + row * (size_t)y,
-			       frame->data + (size_t)frame->stride * (size_t)y, row);
+	struct frame_damage stale = stale_rect(queue, buffer, frame, width, height);
+	buffer->frame.format = format;
+	buffer->frame.width = width;
+	buffer->frame.height = height;
+	buffer->frame.stride = stride;
+	if (update_pixels(buffer, frame, stale) < 0) {
+		LOG_ERR("cannot convert a %dx%d frame", frame->width, frame->height);
+		buffer->content_seq = 0;
+		pthread_mutex_lock(&queue->mutex);
+		return_to_pool_locked(queue, buffer);
+		pthread_mutex_unlock(&queue->mutex);
+		return false;
 	}
 	uint64_t seq = ++queue->seq;
 	queue->history[seq % DAMAGE_HISTORY] = *frame;
 	buffer->content_seq = seq;
-	buffer->frame.width = frame->width;
-	buffer->frame.height = frame->height;
-	buffer->frame.stride = (int)row;
 	buffer->frame.pts_ns = frame->pts_ns;
 	buffer->frame.damage_known = frame->damage_known;
 	buffer->frame.damage = frame->damage;

@@ -46,7 +46,7 @@ struct recorder {
 	atomic_uint_fast64_t frames_submitted, frames_dropped, frames_encoded;
 
 	pthread_mutex_t still_mutex;
-	char *still_path; /* pending still request */
+	struct still_request *still; /* pending still request */
 
 	/* Set by recorder_finish() before the queue is closed. */
 	int64_t end_pts_ns;
@@ -64,7 +64,10 @@ struct recorder {
 	pthread_mutex_t latency_mutex;
 	uint32_t latency[LATENCY_BUCKETS];
 	uint64_t latency_count;
-	struct frame *held;         /* ...and its pixels, for still requests */
+	/* The frame last given to the encoder: `current` may view its pixels
+	 * (an I420 queue frame at the stream size), so it is given back to the
+	 * queue only when the next one replaces it. */
+	struct frame *held;
 	int64_t last_pts;           /* of the last frame given to the encoder */
 	int64_t last_stream_pts;
 	bool any_sent;
@@ -147,9 +150,6 @@ static int start_stream(struct recorder *recorder, const struct frame *frame)
 	recorder->stream_time_base = muxer_time_base(recorder->muxer);
 	recorder->last_stream_pts = INT64_MIN;
 	recorder->started = true;
-	if (frame->width % 2 || frame->height % 2)
-		LOG_INFO("%dx%d is odd: recording %dx%d (last column/row cropped)", frame->width,
-			 frame->height, frame->width & ~1, frame->height & ~1);
 	return 0;
 }
 
@@ -287,18 +287,33 @@ static void write_still(const struct frame *frame, const char *path)
 		free(copy.data);
 }
 
+/* A still asked for during a recording: its own copy of the picture (or a
+ * reference to its dmabuf), so the encoder's buffers need not be kept. */
+struct still_request {
+	char *path;
+	struct frame frame;
+};
+
+static void still_request_free(struct still_request *still)
+{
+	if (!still)
+		return;
+	free(still->frame.data);
+	dmabuf_lease_unref(still->frame.dmabuf);
+	free(still->path);
+	free(still);
+}
+
 static void write_pending_still(struct recorder *recorder)
 {
-	if (!recorder->held)
-		return;
 	pthread_mutex_lock(&recorder->still_mutex);
-	char *path = recorder->still_path;
-	recorder->still_path = NULL;
+	struct still_request *still = recorder->still;
+	recorder->still = NULL;
 	pthread_mutex_unlock(&recorder->still_mutex);
-	if (!path)
+	if (!still)
 		return;
-	write_still(recorder->held, path);
-	free(path);
+	write_still(&still->frame, still->path);
+	still_request_free(still);
 }
 
 static void *encoder_thread(void *data)
@@ -344,7 +359,7 @@ static void recorder_destroy(struct recorder *recorder)
 		close(recorder->event_fd);
 	pthread_mutex_destroy(&recorder->still_mutex);
 	pthread_mutex_destroy(&recorder->latency_mutex);
-	free(recorder->still_path);
+	still_request_free(recorder->still);
 	free(recorder->path);
 	free(recorder);
 }
@@ -411,7 +426,8 @@ struct recorder *recorder_create(const struct recorder_config *config, enum reco
 		goto fail;
 	}
 	recorder->queue = frame_queue_create(config->queue_depth > 0 ? config->queue_depth
-								     : DEFAULT_QUEUE_DEPTH);
+								     : DEFAULT_QUEUE_DEPTH,
+					     encoder_takes_i420(recorder->encoder));
 	if (!recorder->queue)
 		goto fail;
 	int err = pthread_create(&recorder->thread, NULL, encoder_thread, recorder);
@@ -449,7 +465,10 @@ bool recorder_submit(struct recorder *recorder, const struct frame *frame)
 		return false;
 	}
 	recorder->refused_any = false;
-	atomic_store(&recorder->seen_frame, true);
+	/* Said here: the queue may have cropped the frame already. */
+	if (!atomic_exchange(&recorder->seen_frame, true) && (frame->width % 2 || frame->height % 2))
+		LOG_INFO("%dx%d is odd: recording %dx%d (last column/row cropped)", frame->width,
+			 frame->height, frame->width & ~1, frame->height & ~1);
 	return true;
 }
 
@@ -458,21 +477,37 @@ bool recorder_accepts_dmabuf(struct recorder *recorder)
 	return !atomic_load(&recorder->failed) && encoder_accepts_dmabuf(recorder->encoder);
 }
 
-bool recorder_request_still(struct recorder *recorder, const char *path)
+bool recorder_request_still(struct recorder *recorder, const char *path,
+			    const struct frame *picture)
 {
 	if (!atomic_load(&recorder->seen_frame))
 		return false;
-	char *copy = strdup(path);
-	if (!copy) {
-		LOG_ERRNO("still request");
-		return false;
+	struct still_request *still = calloc(1, sizeof(*still));
+	if (!still || !(still->path = strdup(path)))
+		goto out_of_memory;
+	still->frame = (struct frame){ .width = picture->width, .height = picture->height,
+				       .stride = picture->width * 4, .pts_ns = picture->pts_ns };
+	if (picture->dmabuf) {
+		still->frame.dmabuf = dmabuf_lease_ref(picture->dmabuf);
+	} else {
+		size_t row = (size_t)picture->width * 4;
+		still->frame.data = malloc(row * (size_t)picture->height);
+		if (!still->frame.data)
+			goto out_of_memory;
+		for (int y = 0; y < picture->height; y++)
+			memcpy(still->frame.data + row * (size_t)y,
+			       picture->data + (size_t)picture->stride * (size_t)y, row);
 	}
 	pthread_mutex_lock(&recorder->still_mutex);
-	free(recorder->still_path);
-	recorder->still_path = copy;
+	still_request_free(recorder->still);
+	recorder->still = still;
 	pthread_mutex_unlock(&recorder->still_mutex);
 	frame_queue_kick(recorder->queue);
 	return true;
+out_of_memory:
+	LOG_ERRNO("still request");
+	still_request_free(still);
+	return false;
 }
 
 int recorder_get_fd(struct recorder *recorder)

@@ -68,9 +68,12 @@ bool recorder_submit(struct recorder *recorder, const struct frame *frame);
  * with a dmabuf are accepted in any case (then read by the CPU). */
 bool recorder_accepts_dmabuf(struct recorder *recorder);
 
-/* Asks the encoder thread to write the most recent frame as a PNG at `path`
- * (copied). Returns false when no frame has been seen yet. */
-bool recorder_request_still(struct recorder *recorder, const char *path);
+/* Asks the encoder thread to write `picture` (the screen now) as a PNG at
+ * `path`. Both are copied here (a dmabuf picture by reference), so the PNG
+ * is written off this thread. Returns false when no frame has been seen yet
+ * or memory is short. */
+bool recorder_request_still(struct recorder *recorder, const char *path,
+			    const struct frame *picture);
 
 /* A file descriptor that becomes readable when the encoder thread has failed
  * (write error, encoder error): the compositor side should then stop and call

@@ -15,11 +15,13 @@
 #define YUV_COLOR_TRC AVCOL_TRC_IEC61966_2_1
 #define YUV_COLOR_RANGE AVCOL_RANGE_MPEG
 
-/* Converts the part of `frame` inside `rect` (widened to even edges, clipped
- * to `out`) into `out`, a writable yuv420p frame whose other pixels are left
- * as they are: the previous picture, when only `rect` changed. `frame` must
- * be at least as large as `out`. Returns 0 or a negative AVERROR. */
-int yuv_convert_rect(const struct frame *frame, AVFrame *out, struct frame_damage rect);
+/* Converts the part of `frame` (FRAME_XRGB8888) inside `rect` (widened to
+ * even edges, clipped to `width` x `height`) into the yuv420p planes `planes`
+ * of that size, leaving their other pixels as they are: the previous
+ * picture, when only `rect` changed. `frame` must be at least that large.
+ * Returns 0 or a negative AVERROR. */
+int yuv_convert_rect(const struct frame *frame, uint8_t *const planes[3], const int strides[3],
+		     int width, int height, struct frame_damage rect);
 
 /* Sets the colour tags above on `frame`. */
 void yuv_tag_frame(AVFrame *frame);

@@ -98,7 +98,8 @@ static int run_libyuv(struct frame *sources, AVFrame *out, struct frame_damage r
 	for (int i = -1; i < frames; i++) {
 		if (i == 0)
 			timing_start(&t);
-		if (yuv_convert_rect(&sources[(i + SOURCES) % SOURCES], out, rect) < 0)
+		if (yuv_convert_rect(&sources[(i + SOURCES) % SOURCES], out->data, out->linesize,
+				     out->width, out->height, rect) < 0)
 			return -1;
 	}
 	timing_print(&t, what, frames);

@@ -81,7 +81,9 @@ int main(void)
 	struct recorder *recorder = recorder_create(&config, NULL);
 	CHECK(recorder);
 	CHECK(access(config.path, F_OK) == 0); /* opened early */
-	CHECK(!recorder_request_still(recorder, synth_path("never.png")));
+	struct frame *picture = synth_frame(0, 64, 48, 0, 0);
+	CHECK(!recorder_request_still(recorder, synth_path("never.png"), picture));
+	synth_frame_free(picture);
 	CHECK(recorder_finish(recorder, 0, NULL) < 0);
 	CHECK(access(config.path, F_OK) != 0);
 	CHECK(recorder_finish(NULL, 0, NULL) == 0);

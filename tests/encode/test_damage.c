@@ -1,7 +1,9 @@
-/* Damage-aware conversion: frames that say which rows changed are converted
- * only there, and the result still equals the source frame by frame. A frame
- * that lies about its damage proves the shortcut is really taken: its change
- * outside the stated rows does not reach the file. */
+/* Damage-aware conversion: frames that say what changed are converted only
+ * there, and the result still equals the source frame by frame. A frame that
+ * lies about its damage proves the shortcut is really taken: its change
+ * outside the stated rectangle (and outside what changed in the frames
+ * before, which a queue buffer that held an older frame also converts) does
+ * not reach the file. */
 #include <string.h>
 #include <unistd.h>
 
@@ -10,14 +12,16 @@
 #define W 320
 #define H 240
 
-/* Background gradient; a 40x40 white box at (x, y) when x >= 0. */
-static void paint(struct frame *frame, int box_x, int box_y)
+/* Background gradient; a 40x40 white box at (x, y) when x >= 0, and a
+ * 40x32 white patch at the bottom left with `patch`. */
+static void paint(struct frame *frame, int box_x, int box_y, bool patch)
 {
 	for (int y = 0; y < H; y++) {
 		for (int x = 0; x < W; x++) {
 			uint8_t *p = frame->data + (size_t)y * frame->stride + (size_t)x * 4;
-			bool in_box = box_x >= 0 && x >= box_x && x < box_x + 40 && y >= box_y &&
-				      y < box_y + 40;
+			bool in_box = (box_x >= 0 && x >= box_x && x < box_x + 40 && y >= box_y &&
+				       y < box_y + 40) ||
+				      (patch && x < 40 && y >= H - 32);
 			p[0] = in_box ? 255 : (uint8_t)(x * 255 / W);
 			p[1] = in_box ? 255 : (uint8_t)(y * 255 / H);
 			p[2] = in_box ? 255 : 96;
@@ -52,17 +56,20 @@ int main(void)
 	struct rgb_image expected[FRAMES];
 	int last_x = -1, last_y = 0;
 	for (int i = 0; i < FRAMES; i++) {
-		int x = 10 + i * 20, y = 30 + i * 12;
-		paint(frame, x, y);
+		bool lie = i == FRAMES - 1;
+		/* The box moves down-right: no frame before the lie touches the
+		 * bottom left. The lying frame leaves the box where it was. */
+		int x = lie ? last_x : 10 + i * 20, y = lie ? last_y : 30 + i * 12;
+		paint(frame, x, y, lie);
 		frame->pts_ns = (int64_t)i * 40 * NS_PER_MS;
 		/* Rows of the old and the new box; the first frame is all new. */
 		frame->damage_known = i > 0;
 		frame->damage = (struct frame_damage){ last_x < x ? last_x : x, last_y,
 						       x + 40, y + 40 };
-		if (i == FRAMES - 1) {
-			/* A lie: the box moved again, but only rows 0-1 (where
-			 * nothing changed) are said to have changed. The file must
-			 * keep the previous picture. */
+		if (lie) {
+			/* A patch appeared at the bottom left, but only rows 0-1
+			 * (where nothing changed) are said to have changed. The
+			 * file must keep the previous picture. */
 			frame->damage = (struct frame_damage){ 0, 0, W, 2 };
 		}
 		to_rgb(frame, &expected[i]);
@@ -81,7 +88,7 @@ int main(void)
 		fprintf(stderr, "frame %d: PSNR %.2f dB\n", i, psnr);
 		CHECK(psnr > 38);
 	}
-	/* The undeclared move is absent: the last frame still shows the
+	/* The undeclared patch is absent: the last frame still shows the
 	 * previous picture, not the pixels submitted with it. */
 	double previous = media_psnr(&video.frames[FRAMES - 1].image, &expected[FRAMES - 2]);
 	double submitted = media_psnr(&video.frames[FRAMES - 1].image, &expected[FRAMES - 1]);
