@@ -71,14 +71,6 @@ static bool is_x26x(const AVCodec *codec)
 	return strcmp(codec->name, "libx264") == 0 || strcmp(codec->name, "libx265") == 0;
 }
 
-static const char *av_error_text(int err, char *buffer, size_t size)
-{
-	av_strerror(err, buffer, size);
-	return buffer;
-}
-
-#define AV_ERROR_TEXT(err) av_error_text((err), (char[AV_ERROR_MAX_STRING_SIZE]){0}, AV_ERROR_MAX_STRING_SIZE)
-
 static void noop_free(void *opaque, uint8_t *data)
 {
 	(void)opaque;
@@ -119,7 +111,7 @@ static int configure_context(struct encoder *encoder, const struct recorder_conf
 			context->flags |= AV_CODEC_FLAG_QSCALE;
 	}
 	if (ret < 0) {
-		LOG_ERR("%s: cannot set the defaults: %s", encoder->codec->name, AV_ERROR_TEXT(ret));
+		LOG_ERR("%s: cannot set the defaults: %s", encoder->codec->name, av_err2str(ret));
 		return ret;
 	}
 
@@ -144,7 +136,7 @@ static int configure_context(struct encoder *encoder, const struct recorder_conf
 		}
 		if (ret < 0) {
 			LOG_ERR("-p %s: invalid value for %s: %s", *param, encoder->codec->name,
-				AV_ERROR_TEXT(ret));
+				av_err2str(ret));
 			return ret;
 		}
 	}
@@ -196,7 +188,7 @@ static int make_upload_frames(struct encoder *encoder, char *why, size_t why_siz
 	frames->initial_pool_size = 8;
 	int ret = av_hwframe_ctx_init(encoder->upload_frames);
 	if (ret < 0)
-		snprintf(why, why_size, "no BGR0 VA-API surfaces: %s", AV_ERROR_TEXT(ret));
+		snprintf(why, why_size, "no BGR0 VA-API surfaces: %s", av_err2str(ret));
 	return ret;
 }
 
@@ -248,7 +240,7 @@ static int open_context(struct encoder *encoder, int width, int height, AVRation
 	ret = avcodec_open2(context, encoder->codec, NULL);
 	if (ret < 0) {
 		snprintf(why, why_size, "cannot open %s at %dx%d: %s", encoder->codec->name,
-			 encoder->width, encoder->height, AV_ERROR_TEXT(ret));
+			 encoder->width, encoder->height, av_err2str(ret));
 		return ret;
 	}
 	encoder->opened = true;
@@ -298,7 +290,7 @@ static int open_vaapi_device(const char *device, AVBufferRef **hw_device, const 
 	*node_out = node;
 	int ret = av_hwdevice_ctx_create(hw_device, AV_HWDEVICE_TYPE_VAAPI, node, NULL, 0);
 	if (ret < 0)
-		snprintf(why, why_size, "cannot open VA-API device %s: %s", node, AV_ERROR_TEXT(ret));
+		snprintf(why, why_size, "cannot open VA-API device %s: %s", node, av_err2str(ret));
 	return ret;
 }
 
@@ -660,7 +652,7 @@ int encoder_convert(struct encoder *encoder, const struct frame *frame, AVFrame 
 	av_frame_free(&source);
 	if (ret < 0)
 		LOG_ERR("cannot convert a %dx%d frame for %s: %s", frame->width, frame->height,
-			encoder->codec->name, AV_ERROR_TEXT(ret));
+			encoder->codec->name, av_err2str(ret));
 	return ret;
 }
 
@@ -668,7 +660,7 @@ int encoder_send(struct encoder *encoder, const AVFrame *frame, encoder_packet_s
 {
 	int ret = avcodec_send_frame(encoder->context, frame);
 	if (ret < 0) {
-		LOG_ERR("%s: cannot encode: %s", encoder->codec->name, AV_ERROR_TEXT(ret));
+		LOG_ERR("%s: cannot encode: %s", encoder->codec->name, av_err2str(ret));
 		return ret;
 	}
 	for (;;) {
@@ -676,7 +668,7 @@ int encoder_send(struct encoder *encoder, const AVFrame *frame, encoder_packet_s
 		if (ret == AVERROR(EAGAIN) || ret == AVERROR_EOF)
 			return 0;
 		if (ret < 0) {
-			LOG_ERR("%s: cannot encode: %s", encoder->codec->name, AV_ERROR_TEXT(ret));
+			LOG_ERR("%s: cannot encode: %s", encoder->codec->name, av_err2str(ret));
 			return ret;
 		}
 		ret = sink(data, encoder->packet);

@@ -55,9 +55,7 @@ static const struct container *container_for_path(const char *path)
 
 static void log_av_error(const char *what, const char *path, int err)
 {
-	char text[AV_ERROR_MAX_STRING_SIZE];
-	av_strerror(err, text, sizeof(text));
-	LOG_ERR("%s %s: %s", what, path, text);
+	LOG_ERR("%s %s: %s", what, path, av_err2str(err));
 }
 
 /* One clear line for the first failure, then silence: the recording is over. */

@@ -325,11 +325,8 @@ int vaapi_map_convert(struct vaapi_map *map, struct dmabuf_lease *lease, int wid
 		goto out;
 	map->hops.converted = true;
 out:
-	if (ret < 0) {
-		char text[AV_ERROR_MAX_STRING_SIZE];
-		av_strerror(ret, text, sizeof(text));
-		snprintf(why, why_size, "%s: %s", hop, text);
-	}
+	if (ret < 0)
+		snprintf(why, why_size, "%s: %s", hop, av_err2str(ret));
 	av_frame_free(&surface);
 	return ret;
 }
