@@ -4,6 +4,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 /* A picture of the whole output as wl-record composed it. This is the unit
  * that travels the frame path: commit -> copy into the screen -> snapshot
@@ -54,6 +55,23 @@ static inline void frame_i420_planes(const struct frame *frame, uint8_t *planes[
 	planes[2] = planes[1] + luma / 4;
 	strides[0] = frame->stride;
 	strides[1] = strides[2] = frame->stride / 2;
+}
+
+/* Copies rows y1..y2 (exclusive) of an XRGB8888 frame into `to`, whose rows
+ * are `to_stride` bytes apart: the same rows of a picture of its size. */
+static inline void frame_copy_rows(const struct frame *from, uint8_t *to, int to_stride, int y1,
+				   int y2)
+{
+	size_t row = (size_t)from->width * 4;
+	if (y1 >= y2)
+		return;
+	if (from->stride == to_stride && (size_t)to_stride == row) {
+		memcpy(to + row * (size_t)y1, from->data + row * (size_t)y1, row * (size_t)(y2 - y1));
+		return;
+	}
+	for (int y = y1; y < y2; y++)
+		memcpy(to + (size_t)to_stride * (size_t)y, from->data + (size_t)from->stride * (size_t)y,
+		       row);
 }
 
 /* Grows `into` to cover `add` (an unknown damage makes the result unknown). */

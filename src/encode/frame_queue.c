@@ -135,23 +135,17 @@ static int update_pixels(struct pool_buffer *buffer, const struct frame *frame,
 		return yuv_convert_rect(frame, planes, strides, buffer->frame.width,
 					buffer->frame.height, stale);
 	}
-	size_t row = (size_t)buffer->frame.stride;
-	if (stale.y1 >= stale.y2)
-		return 0;
-	if ((size_t)frame->stride == row) {
-		memcpy(buffer->frame.data + row * (size_t)stale.y1,
-		       frame->data + row * (size_t)stale.y1, row * (size_t)(stale.y2 - stale.y1));
-	} else {
-		for (int y = stale.y1; y < stale.y2; y++)
-			memcpy(buffer->frame.data + row * (size_t)y,
-			       frame->data + (size_t)frame->stride * (size_t)y, row);
-	}
+	frame_copy_rows(frame, buffer->frame.data, buffer->frame.stride, stale.y1, stale.y2);
 	return 0;
 }
 
 bool frame_queue_push(struct frame_queue *queue, const struct frame *frame)
 {
 	if (frame->width <= 0 || frame->height <= 0 || frame->stride < frame->width * 4)
+		return false;
+	/* Converted to I420, a frame one pixel wide or high is nothing once
+	 * cropped to even. */
+	if (queue->to_i420 && !frame->dmabuf && (frame->width < 2 || frame->height < 2))
 		return false;
 
 	pthread_mutex_lock(&queue->mutex);
@@ -190,11 +184,10 @@ bool frame_queue_push(struct frame_queue *queue, const struct frame *frame)
 	size_t needed = (size_t)stride * (size_t)height;
 	if (format == FRAME_I420)
 		needed += needed / 2;
-	if (!needed || buffer->capacity < needed) {
-		uint8_t *data = needed ? malloc(needed) : NULL;
+	if (buffer->capacity < needed) {
+		uint8_t *data = malloc(needed);
 		if (!data) {
-			if (needed)
-				LOG_ERRNO("frame buffer of %zu bytes", needed);
+			LOG_ERRNO("frame buffer of %zu bytes", needed);
 			pthread_mutex_lock(&queue->mutex);
 			return_to_pool_locked(queue, buffer);
 			pthread_mutex_unlock(&queue->mutex);

@@ -490,13 +490,10 @@ bool recorder_request_still(struct recorder *recorder, const char *path,
 	if (picture->dmabuf) {
 		still->frame.dmabuf = dmabuf_lease_ref(picture->dmabuf);
 	} else {
-		size_t row = (size_t)picture->width * 4;
-		still->frame.data = malloc(row * (size_t)picture->height);
+		still->frame.data = malloc((size_t)still->frame.stride * (size_t)picture->height);
 		if (!still->frame.data)
 			goto out_of_memory;
-		for (int y = 0; y < picture->height; y++)
-			memcpy(still->frame.data + row * (size_t)y,
-			       picture->data + (size_t)picture->stride * (size_t)y, row);
+		frame_copy_rows(picture, still->frame.data, still->frame.stride, 0, picture->height);
 	}
 	pthread_mutex_lock(&recorder->still_mutex);
 	still_request_free(recorder->still);
