@@ -1,5 +1,5 @@
-#ifndef WLR_APP_H
-#define WLR_APP_H
+#ifndef WL_RECORD_APP_H
+#define WL_RECORD_APP_H
 
 #include <stdbool.h>
 #include <sys/types.h>

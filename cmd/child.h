@@ -1,5 +1,5 @@
-#ifndef WLR_CHILD_H
-#define WLR_CHILD_H
+#ifndef WL_RECORD_CHILD_H
+#define WL_RECORD_CHILD_H
 
 #include <stdbool.h>
 #include <sys/types.h>

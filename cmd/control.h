@@ -1,5 +1,5 @@
-#ifndef WLR_CONTROL_H
-#define WLR_CONTROL_H
+#ifndef WL_RECORD_CONTROL_H
+#define WL_RECORD_CONTROL_H
 
 #include <stdbool.h>
 #include <sys/types.h>

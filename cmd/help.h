@@ -1,5 +1,5 @@
-#ifndef WLR_HELP_H
-#define WLR_HELP_H
+#ifndef WL_RECORD_HELP_H
+#define WL_RECORD_HELP_H
 
 #include <stdio.h>
 

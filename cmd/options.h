@@ -1,5 +1,5 @@
-#ifndef WLR_OPTIONS_H
-#define WLR_OPTIONS_H
+#ifndef WL_RECORD_OPTIONS_H
+#define WL_RECORD_OPTIONS_H
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -1,5 +1,5 @@
-#ifndef WLR_OUTPUT_NAME_H
-#define WLR_OUTPUT_NAME_H
+#ifndef WL_RECORD_OUTPUT_NAME_H
+#define WL_RECORD_OUTPUT_NAME_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,5 +1,5 @@
-#ifndef WLR_RECORDING_H
-#define WLR_RECORDING_H
+#ifndef WL_RECORD_RECORDING_H
+#define WL_RECORD_RECORDING_H
 
 #include <stdbool.h>
 

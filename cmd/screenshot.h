@@ -1,5 +1,5 @@
-#ifndef WLR_SCREENSHOT_H
-#define WLR_SCREENSHOT_H
+#ifndef WL_RECORD_SCREENSHOT_H
+#define WL_RECORD_SCREENSHOT_H
 
 struct app;
 

@@ -15,7 +15,7 @@ void fuzz_quiet_logs(void)
 	if (done)
 		return;
 	done = true;
-	const char *verbose = getenv("WLR_FUZZ_VERBOSE");
+	const char *verbose = getenv("WL_RECORD_FUZZ_VERBOSE");
 	if (verbose && *verbose == '1') {
 		log_set_level(LOG_LEVEL_DEBUG);
 		return;

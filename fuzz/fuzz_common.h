@@ -1,5 +1,5 @@
-#ifndef WLR_FUZZ_COMMON_H
-#define WLR_FUZZ_COMMON_H
+#ifndef WL_RECORD_FUZZ_COMMON_H
+#define WL_RECORD_FUZZ_COMMON_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -12,7 +12,7 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /* Errors are the expected outcome of most inputs: printing each one would
- * slow the fuzzer down by orders of magnitude. WLR_FUZZ_VERBOSE=1 keeps them. */
+ * slow the fuzzer down by orders of magnitude. WL_RECORD_FUZZ_VERBOSE=1 keeps them. */
 void fuzz_quiet_logs(void);
 
 #endif

@@ -1,5 +1,5 @@
-#ifndef WLR_CLOCK_H
-#define WLR_CLOCK_H
+#ifndef WL_RECORD_CLOCK_H
+#define WL_RECORD_CLOCK_H
 
 #include <stdint.h>
 

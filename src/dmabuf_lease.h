@@ -1,5 +1,5 @@
-#ifndef WLR_DMABUF_LEASE_H
-#define WLR_DMABUF_LEASE_H
+#ifndef WL_RECORD_DMABUF_LEASE_H
+#define WL_RECORD_DMABUF_LEASE_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,5 +1,5 @@
-#ifndef WLR_FRAME_H
-#define WLR_FRAME_H
+#ifndef WL_RECORD_FRAME_H
+#define WL_RECORD_FRAME_H
 
 #include <stdbool.h>
 #include <stddef.h>

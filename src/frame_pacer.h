@@ -1,5 +1,5 @@
-#ifndef WLR_FRAME_PACER_H
-#define WLR_FRAME_PACER_H
+#ifndef WL_RECORD_FRAME_PACER_H
+#define WL_RECORD_FRAME_PACER_H
 
 #include <stdbool.h>
 #include <stdint.h>

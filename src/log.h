@@ -1,5 +1,5 @@
-#ifndef WLR_LOG_H
-#define WLR_LOG_H
+#ifndef WL_RECORD_LOG_H
+#define WL_RECORD_LOG_H
 
 /* One family of log macros. Each .c file defines LOG_MODULE before including
  * this header; messages go to stderr as "wl-record: module: text". */

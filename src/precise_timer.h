@@ -1,5 +1,5 @@
-#ifndef WLR_PRECISE_TIMER_H
-#define WLR_PRECISE_TIMER_H
+#ifndef WL_RECORD_PRECISE_TIMER_H
+#define WL_RECORD_PRECISE_TIMER_H
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -1,5 +1,5 @@
-#ifndef WLR_TEST_PATTERN_H
-#define WLR_TEST_PATTERN_H
+#ifndef WL_RECORD_TEST_PATTERN_H
+#define WL_RECORD_TEST_PATTERN_H
 
 /* The known picture the test client presents, so that a test can regenerate
  * exactly what wl-record must have captured for any frame.

@@ -1,5 +1,5 @@
-#ifndef WLR_DMABUF_ATTRIBUTES_H
-#define WLR_DMABUF_ATTRIBUTES_H
+#ifndef WL_RECORD_DMABUF_ATTRIBUTES_H
+#define WL_RECORD_DMABUF_ATTRIBUTES_H
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -1,5 +1,5 @@
-#ifndef WLR_EGL_IMPORT_H
-#define WLR_EGL_IMPORT_H
+#ifndef WL_RECORD_EGL_IMPORT_H
+#define WL_RECORD_EGL_IMPORT_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,5 +1,5 @@
-#ifndef WLR_FRAME_CLOCK_H
-#define WLR_FRAME_CLOCK_H
+#ifndef WL_RECORD_FRAME_CLOCK_H
+#define WL_RECORD_FRAME_CLOCK_H
 
 #include <stdint.h>
 #include <wayland-server-core.h>

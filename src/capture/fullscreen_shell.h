@@ -1,5 +1,5 @@
-#ifndef WLR_FULLSCREEN_SHELL_H
-#define WLR_FULLSCREEN_SHELL_H
+#ifndef WL_RECORD_FULLSCREEN_SHELL_H
+#define WL_RECORD_FULLSCREEN_SHELL_H
 
 #include <stdbool.h>
 

@@ -1,5 +1,5 @@
-#ifndef WLR_LINUX_DMABUF_H
-#define WLR_LINUX_DMABUF_H
+#ifndef WL_RECORD_LINUX_DMABUF_H
+#define WL_RECORD_LINUX_DMABUF_H
 
 #include <stdbool.h>
 #include <stdint.h>

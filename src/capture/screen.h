@@ -1,5 +1,5 @@
-#ifndef WLR_SCREEN_H
-#define WLR_SCREEN_H
+#ifndef WL_RECORD_SCREEN_H
+#define WL_RECORD_SCREEN_H
 
 #include <pixman.h>
 #include <stdbool.h>

@@ -1,5 +1,5 @@
-#ifndef WLR_SEAT_H
-#define WLR_SEAT_H
+#ifndef WL_RECORD_SEAT_H
+#define WL_RECORD_SEAT_H
 
 #include <stdbool.h>
 

@@ -1,5 +1,5 @@
-#ifndef WLR_SERVER_H
-#define WLR_SERVER_H
+#ifndef WL_RECORD_SERVER_H
+#define WL_RECORD_SERVER_H
 
 #include <stdbool.h>
 #include <wayland-server-core.h>

@@ -1,5 +1,5 @@
-#ifndef WLR_SHM_H
-#define WLR_SHM_H
+#ifndef WL_RECORD_SHM_H
+#define WL_RECORD_SHM_H
 
 #include <stdbool.h>
 #include <wayland-server-core.h>

@@ -1,5 +1,5 @@
-#ifndef WLR_SIGBUS_GUARD_H
-#define WLR_SIGBUS_GUARD_H
+#ifndef WL_RECORD_SIGBUS_GUARD_H
+#define WL_RECORD_SIGBUS_GUARD_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,5 +1,5 @@
-#ifndef WLR_SUBCOMPOSITOR_H
-#define WLR_SUBCOMPOSITOR_H
+#ifndef WL_RECORD_SUBCOMPOSITOR_H
+#define WL_RECORD_SUBCOMPOSITOR_H
 
 #include <stdbool.h>
 

@@ -1,5 +1,5 @@
-#ifndef WLR_VIEWPORTER_H
-#define WLR_VIEWPORTER_H
+#ifndef WL_RECORD_VIEWPORTER_H
+#define WL_RECORD_VIEWPORTER_H
 
 #include <stdbool.h>
 

@@ -1,5 +1,5 @@
-#ifndef WLR_XDG_POSITIONER_H
-#define WLR_XDG_POSITIONER_H
+#ifndef WL_RECORD_XDG_POSITIONER_H
+#define WL_RECORD_XDG_POSITIONER_H
 
 #include <stdbool.h>
 #include <stdint.h>

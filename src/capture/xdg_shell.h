@@ -1,5 +1,5 @@
-#ifndef WLR_XDG_SHELL_H
-#define WLR_XDG_SHELL_H
+#ifndef WL_RECORD_XDG_SHELL_H
+#define WL_RECORD_XDG_SHELL_H
 
 struct server;
 struct xdg_shell;

@@ -1,5 +1,5 @@
-#ifndef WLR_AVFILTER_LOADER_H
-#define WLR_AVFILTER_LOADER_H
+#ifndef WL_RECORD_AVFILTER_LOADER_H
+#define WL_RECORD_AVFILTER_LOADER_H
 
 #include <libavfilter/avfilter.h>
 #include <libavfilter/buffersink.h>

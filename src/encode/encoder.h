@@ -1,5 +1,5 @@
-#ifndef WLR_ENCODER_H
-#define WLR_ENCODER_H
+#ifndef WL_RECORD_ENCODER_H
+#define WL_RECORD_ENCODER_H
 
 #include <stdbool.h>
 

@@ -1,5 +1,5 @@
-#ifndef WLR_FRAME_QUEUE_H
-#define WLR_FRAME_QUEUE_H
+#ifndef WL_RECORD_FRAME_QUEUE_H
+#define WL_RECORD_FRAME_QUEUE_H
 
 #include <stdbool.h>
 

@@ -1,5 +1,5 @@
-#ifndef WLR_PNG_WRITER_H
-#define WLR_PNG_WRITER_H
+#ifndef WL_RECORD_PNG_WRITER_H
+#define WL_RECORD_PNG_WRITER_H
 
 #include "frame.h"
 

@@ -1,5 +1,5 @@
-#ifndef WLR_RECORDER_H
-#define WLR_RECORDER_H
+#ifndef WL_RECORD_RECORDER_H
+#define WL_RECORD_RECORDER_H
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -1,5 +1,5 @@
-#ifndef WLR_VAAPI_GRAPH_H
-#define WLR_VAAPI_GRAPH_H
+#ifndef WL_RECORD_VAAPI_GRAPH_H
+#define WL_RECORD_VAAPI_GRAPH_H
 
 #include <libavfilter/avfilter.h>
 #include <libavutil/buffer.h>

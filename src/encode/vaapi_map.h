@@ -1,5 +1,5 @@
-#ifndef WLR_VAAPI_MAP_H
-#define WLR_VAAPI_MAP_H
+#ifndef WL_RECORD_VAAPI_MAP_H
+#define WL_RECORD_VAAPI_MAP_H
 
 #include <stdbool.h>
 #include <stddef.h>

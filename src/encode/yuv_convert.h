@@ -1,5 +1,5 @@
-#ifndef WLR_YUV_CONVERT_H
-#define WLR_YUV_CONVERT_H
+#ifndef WL_RECORD_YUV_CONVERT_H
+#define WL_RECORD_YUV_CONVERT_H
 
 #include <libavutil/frame.h>
 #include <libavutil/pixfmt.h>

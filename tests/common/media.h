@@ -1,5 +1,5 @@
-#ifndef WLR_TEST_MEDIA_H
-#define WLR_TEST_MEDIA_H
+#ifndef WL_RECORD_TEST_MEDIA_H
+#define WL_RECORD_TEST_MEDIA_H
 
 /* Test helpers that read what wl-record wrote with independent decoders
  * (libavformat/libavcodec, libpng), so tests never trust the writer. */

@@ -1,5 +1,5 @@
-#ifndef WLR_TEST_DMABUF_CLIENT_H
-#define WLR_TEST_DMABUF_CLIENT_H
+#ifndef WL_RECORD_TEST_DMABUF_CLIENT_H
+#define WL_RECORD_TEST_DMABUF_CLIENT_H
 
 /* Client side of linux-dmabuf for the tests: binding at a chosen version,
  * what the global told us, and LINEAR "dmabufs" made of sealed memfds (the

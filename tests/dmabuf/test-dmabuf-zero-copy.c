@@ -207,7 +207,7 @@ static void case_recorder_cpu_fallback(void)
 	const int w = 160, h = 120, count = 12;
 	setup(&z, w, h);
 	present(&z, ZWP_FULLSCREEN_SHELL_V1_PRESENT_METHOD_DEFAULT);
-	char path[] = "/tmp/wlr-zero-copy-XXXXXX.mkv";
+	char path[] = "/tmp/wl-record-zero-copy-XXXXXX.mkv";
 	int fd = mkstemps(path, 4);
 	CHECK(fd >= 0);
 	close(fd);

@@ -94,7 +94,7 @@ const char *synth_tmpdir(void)
 {
 	if (!tmpdir[0]) {
 		const char *base = getenv("TMPDIR");
-		snprintf(tmpdir, sizeof(tmpdir), "%s/wlr-encode-XXXXXX", base ? base : "/tmp");
+		snprintf(tmpdir, sizeof(tmpdir), "%s/wl-record-encode-XXXXXX", base ? base : "/tmp");
 		CHECK(mkdtemp(tmpdir));
 		atexit(remove_tmpdir);
 	}

@@ -1,5 +1,5 @@
-#ifndef WLR_TEST_SYNTH_H
-#define WLR_TEST_SYNTH_H
+#ifndef WL_RECORD_TEST_SYNTH_H
+#define WL_RECORD_TEST_SYNTH_H
 
 /* Deterministic synthetic frames for the encoder tests, and small helpers. */
 

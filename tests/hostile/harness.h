@@ -1,5 +1,5 @@
-#ifndef WLR_HOSTILE_HARNESS_H
-#define WLR_HOSTILE_HARNESS_H
+#ifndef WL_RECORD_HOSTILE_HARNESS_H
+#define WL_RECORD_HOSTILE_HARNESS_H
 
 /* Hostile-client tests: each test starts its own wl-record on a private
  * socket, misbehaves towards it as a client, checks the exact protocol error

@@ -4,7 +4,7 @@
 # directory, starts every process in its own session so that it and all its
 # children can be killed as a group, and on exit (pass, failure, signal)
 # kills whatever is still running, prints the logs when the test failed and
-# removes the directory (kept when WLR_KEEP_TMP=1).
+# removes the directory (kept when WL_RECORD_KEEP_TMP=1).
 
 set -u
 
@@ -159,7 +159,7 @@ cleanup() {
 		done
 		[ "$status" -ne 0 ] || status=1
 	fi
-	if [ "${WLR_KEEP_TMP:-0}" = 1 ]; then
+	if [ "${WL_RECORD_KEEP_TMP:-${WLR_KEEP_TMP:-0}}" = 1 ]; then
 		log "kept $TEST_DIR"
 	else
 		cd / && rm -rf "$TEST_DIR"

@@ -13,7 +13,7 @@ INTERVAL=50
 # frame-clock-quantised or mis-scaled time base is off by far more.
 # Measured: standalone within 0.8 ms (MKV) and 0.5 ms (MP4) over 100 frames;
 # with the suite loading both cores, single reads come up to ~2 ms late.
-PTS_TOLERANCE_MS=${WLR_PTS_TOL_MS:-3}
+PTS_TOLERANCE_MS=${WL_RECORD_PTS_TOL_MS:-3}
 
 check_recording() { # FILE TIMES SIZE CONTAINER [VIDEO_CHECK_OPTION...]
 	local file=$1 times=$2 size=$3 container=$4

@@ -1,5 +1,5 @@
-#ifndef WLR_TEST_INPROC_H
-#define WLR_TEST_INPROC_H
+#ifndef WL_RECORD_TEST_INPROC_H
+#define WL_RECORD_TEST_INPROC_H
 
 /* wl-record's compositor and a client in one process, joined by a
  * socketpair: requests go through the real protocol code on both sides, and
