@@ -1,12 +1,12 @@
-#ifndef WLR_BUFFER_H
-#define WLR_BUFFER_H
+#ifndef WL_RECORD_BUFFER_H
+#define WL_RECORD_BUFFER_H
 
 #include <stdbool.h>
 #include <stdint.h>
 #include <wayland-server-core.h>
 
-/* What the frame path needs of a wl_buffer, whatever made it (wl_shm today,
- * linux-dmabuf later): its size, and a guarded CPU read of its pixels. */
+/* What the frame path needs of a wl_buffer, whatever made it (wl_shm or
+ * linux-dmabuf): its size, and a guarded CPU read of its pixels. */
 
 struct client_buffer;
 

@@ -17,13 +17,6 @@ static const struct wl_output_interface output_impl = {
 	.release = output_handle_release,
 };
 
-struct output *output_from_resource(struct wl_resource *resource)
-{
-	if (!wl_resource_instance_of(resource, &wl_output_interface, &output_impl))
-		return NULL;
-	return wl_resource_get_user_data(resource);
-}
-
 static void output_resource_destroy(struct wl_resource *resource)
 {
 	wl_list_remove(wl_resource_get_link(resource));

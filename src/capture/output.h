@@ -1,5 +1,5 @@
-#ifndef WLR_OUTPUT_H
-#define WLR_OUTPUT_H
+#ifndef WL_RECORD_OUTPUT_H
+#define WL_RECORD_OUTPUT_H
 
 #include <stdbool.h>
 #include <wayland-server-core.h>
@@ -17,9 +17,6 @@ void output_destroy(struct output *output);
 
 /* Announces a new current mode to every bound client. */
 void output_set_mode(struct output *output, int width, int height, int refresh_mhz);
-
-/* The output behind a wl_output resource, or NULL for another global's. */
-struct output *output_from_resource(struct wl_resource *resource);
 
 /* Sends wl_surface.enter for every wl_output the surface's client bound. */
 void output_send_enter(struct output *output, struct wl_resource *surface);

@@ -1,5 +1,5 @@
-#ifndef WLR_SURFACE_H
-#define WLR_SURFACE_H
+#ifndef WL_RECORD_SURFACE_H
+#define WL_RECORD_SURFACE_H
 
 #include <pixman.h>
 #include <stdbool.h>
@@ -10,7 +10,7 @@ struct dmabuf_lease;
 struct server;
 struct surface;
 
-/* A role (fullscreen shell today, xdg-shell later) gets each commit after the
+/* A role (fullscreen shell, xdg-shell, subsurface) gets each commit after the
  * surface copied the new content into its texture. */
 struct surface_role {
 	const char *name;

@@ -265,11 +265,6 @@ int muxer_finish(struct muxer *muxer, int64_t end_pts, AVRational time_base)
 	return muxer->failed ? AVERROR(EIO) : 0;
 }
 
-bool muxer_failed(const struct muxer *muxer)
-{
-	return muxer->failed;
-}
-
 int64_t muxer_bytes_written(const struct muxer *muxer)
 {
 	return muxer->bytes_written;

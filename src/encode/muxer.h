@@ -1,5 +1,5 @@
-#ifndef WLR_MUXER_H
-#define WLR_MUXER_H
+#ifndef WL_RECORD_MUXER_H
+#define WL_RECORD_MUXER_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -13,7 +13,7 @@
  * Packets are held back by one so that each gets the exact duration up to the
  * next one, and the last one lasts until the end time given to muxer_finish():
  * the container duration is the recording's real length. Any write error
- * stops the muxer for good; muxer_failed() then reports it. */
+ * stops the muxer for good, and muxer_finish() then reports it. */
 
 struct muxer;
 
@@ -43,7 +43,6 @@ int muxer_write(struct muxer *muxer, AVPacket *packet, AVRational time_base);
  * Returns 0 when the file is complete. */
 int muxer_finish(struct muxer *muxer, int64_t end_pts, AVRational time_base);
 
-bool muxer_failed(const struct muxer *muxer);
 int64_t muxer_bytes_written(const struct muxer *muxer);
 
 /* Frees everything; closes the output without a trailer if still open. */
