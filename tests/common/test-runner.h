@@ -51,7 +51,8 @@ _Noreturn void test_fail(const char *file, int line, const char *cond, const cha
 _Noreturn void test_skip(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Hooks of a harness that owns more than this process (the hostile tests
- * start wl-record): on_failure runs before a failed case exits, on_watchdog
+ * start wl-record): on_failure runs before a case that failed or skipped
+ * exits, on_watchdog
  * from the watchdog's signal handler, so it must be async-signal-safe. */
 void test_set_hooks(void (*on_failure)(void), void (*on_watchdog)(void));
 

@@ -3,6 +3,7 @@
 # --device that is no render node, a write that fails (ulimit -f), stills
 # while recording (SIGUSR1 and --snap), and constant frame rate.
 . "$TEST_LIB"
+require_file_size_limit 64
 
 presenter_args=(--size 320x240 --interval-ms 40)
 
