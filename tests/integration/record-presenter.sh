@@ -25,6 +25,12 @@ INTERVAL=45
 # interval. A quarter of a frame period (4 ms) separates the two. MKV's
 # millisecond time base costs up to 1 ms of it.
 PTS_MEDIAN_LATE_MS=${WL_RECORD_PTS_MEDIAN_LATE_MS:-4}
+# The presenter stays connected this long after its last commit. Without
+# it, on a loaded machine, the last commit and the disconnect can reach
+# wl-record within one frame period: the last picture is still waiting for
+# its slot when the output goes blank, the blank replaces it, and the file
+# ends on black instead of the last frame (seen: status.mkv frame 4 black).
+HOLD=(--hold-ms 150)
 
 check_recording() { # FILE TIMES SIZE CONTAINER [VIDEO_CHECK_OPTION...]
 	local file=$1 times=$2 size=$3 container=$4
@@ -42,7 +48,8 @@ start wl-record "$WL_RECORD" --size 640x480 --socket wlr-rec "$TEST_DIR/socket.m
 SERVER=$STARTED_PID
 wait_until 5 "wl-record to listen" socket_exists wlr-rec
 WAYLAND_DISPLAY=wlr-rec start presenter "$PRESENTER" --mode for-mode --format xrgb \
-	--size 320x240 --frames "$FRAMES" --interval-ms "$INTERVAL" --times "$TEST_DIR/socket.times"
+	--size 320x240 --frames "$FRAMES" --interval-ms "$INTERVAL" --times "$TEST_DIR/socket.times" \
+	"${HOLD[@]}"
 CLIENT=$STARTED_PID
 wait_exit "$CLIENT" 15
 [ "$EXIT_STATUS" -eq 0 ] || fail "presenter exited $EXIT_STATUS"
@@ -56,7 +63,7 @@ check_recording "$TEST_DIR/socket.mkv" "$TEST_DIR/socket.times" 320x240 matroska
 log "case mp4: -- COMMAND, present_surface, argb 400x304"
 start wl-record-mp4 "$WL_RECORD" --size 400x304 "$TEST_DIR/command.mp4" -- "$PRESENTER" \
 	--mode surface --format argb --size 400x304 --stride-pad 32 --frames "$FRAMES" \
-	--interval-ms "$INTERVAL" --times "$TEST_DIR/command.times"
+	--interval-ms "$INTERVAL" --times "$TEST_DIR/command.times" "${HOLD[@]}"
 wait_exit "$STARTED_PID" 20
 [ "$EXIT_STATUS" -eq 0 ] || fail "wl-record command.mp4 -- presenter exited $EXIT_STATUS"
 check_recording "$TEST_DIR/command.mp4" "$TEST_DIR/command.times" 400x304 mp4 \
@@ -65,7 +72,7 @@ check_recording "$TEST_DIR/command.mp4" "$TEST_DIR/command.times" 400x304 mp4 \
 # 3. Matroska on stdout.
 log "case stdout: wl-record - -- presenter > file"
 setsid "$WL_RECORD" --size 320x240 - -- "$PRESENTER" --size 320x240 --frames 12 \
-	--interval-ms "$INTERVAL" --times "$TEST_DIR/stdout.times" \
+	--interval-ms "$INTERVAL" --times "$TEST_DIR/stdout.times" "${HOLD[@]}" \
 	>"$TEST_DIR/stdout.mkv" 2>"$TEST_DIR/wl-record-stdout.log" &
 STARTED_PIDS+=("$!")
 wait_exit "$!" 20
@@ -100,7 +107,7 @@ ffprobe_check "$TEST_DIR/duration.mkv"
 # 6. With COMMAND, wl-record's exit status is the command's.
 log "case exit status of COMMAND"
 start wl-record-status "$WL_RECORD" --size 320x240 "$TEST_DIR/status.mkv" -- \
-	sh -c '"$0" --size 320x240 --frames 5 --interval-ms 20; exit 7' "$PRESENTER"
+	sh -c '"$0" --size 320x240 --frames 5 --interval-ms 20 --hold-ms 150; exit 7' "$PRESENTER"
 wait_exit "$STARTED_PID" 20
 [ "$EXIT_STATUS" -eq 7 ] || fail "wl-record returned $EXIT_STATUS, the command exited 7"
 "$VIDEO_CHECK" "$TEST_DIR/status.mkv" --frames 5 --pattern || fail "status.mkv is not complete"
