@@ -19,7 +19,8 @@ void test_check_protocol_error(const char *file, int line, struct test_roundtrip
 	if (roundtrip.result == -2)
 		test_fail(file, line, "answered", " no answer in time; expected %s", expected);
 	if (roundtrip.result == 0)
-		test_fail(file, line, "rejected", " the request was accepted; expected %s", expected);
+		test_fail(file, line, "rejected", " the request was accepted; expected %s",
+			  expected);
 	int err = wl_display_get_error(roundtrip.display);
 	if (err != EPROTO)
 		test_fail(file, line, "err == EPROTO",

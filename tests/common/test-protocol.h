@@ -35,8 +35,8 @@ struct test_roundtrip hostile_roundtrip_for_error(struct hostile_client *c);
 #define expect_protocol_error(conn, iface, object, code)                                   \
 	test_check_protocol_error(__FILE__, __LINE__,                                      \
 				  _Generic((conn),                                         \
-					   struct inproc *: inproc_roundtrip_for_error,    \
-					   struct hostile_client *: hostile_roundtrip_for_error)(conn), \
+				  struct inproc *: inproc_roundtrip_for_error,             \
+				  struct hostile_client *: hostile_roundtrip_for_error)(conn), \
 				  (iface), (object), (code))
 
 #endif

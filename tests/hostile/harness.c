@@ -110,7 +110,8 @@ __attribute__((constructor)) static void hostile_setup(void)
 
 /* ---- wl-record ---- */
 
-void recorder_start(struct recorder_process *rec, const char *output_name, const char *const *args)
+void recorder_start(struct recorder_process *rec, const char *output_name,
+		    const char *const *args)
 {
 	const char *program = getenv("WL_RECORD");
 	test_assert(program && *program, "WL_RECORD must name the wl-record executable");

@@ -33,7 +33,8 @@ struct recorder_process {
 
 /* Starts $WL_RECORD --socket NAME ARGS... DIR/OUTPUT_NAME (args NULL-terminated)
  * and waits (10 s at most) until a client can connect. */
-void recorder_start(struct recorder_process *rec, const char *output_name, const char *const *args);
+void recorder_start(struct recorder_process *rec, const char *output_name,
+		    const char *const *args);
 /* Fails the test unless wl-record is still running. */
 void recorder_require_alive(struct recorder_process *rec, const char *after);
 /* Waits at most timeout_ms for wl-record to exit by itself; fails the test if
