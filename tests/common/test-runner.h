@@ -20,6 +20,10 @@ struct test_case {
 
 void test_register(struct test_case *test);
 
+/* For the runner's main() (test-main.c). */
+extern struct test_case *test_first_case;
+void test_handle_watchdog(int sig);
+
 /* Registered by a constructor, before main() runs. */
 #define TEST(id)                                                                           \
 	static void test_case_##id(void);                                                  \
