@@ -107,9 +107,10 @@ static void state_finish(struct surface_state *state)
 	pixman_region32_fini(&state->input_region);
 }
 
-/* What a state leaves behind once moved or applied: no new buffer, no
- * damage, no callbacks; the rest (scale, transform, viewport, input
- * region, buffer size) carries over, as the protocol says. */
+/* What a state keeps once moved or applied: not its new buffer nor its
+ * damage (its frame callbacks went with the move); the rest (scale,
+ * transform, viewport, input region, buffer size) carries over, as the
+ * protocol says. */
 static void state_clear_transient(struct surface_state *state)
 {
 	state->attached = false;
@@ -124,6 +125,10 @@ static void state_clear_transient(struct surface_state *state)
 static void state_move(struct surface_state *to, struct surface_state *from)
 {
 	if (from->attached) {
+		/* A committed buffer replaced before it was ever applied is
+		 * not going to be read: the client gets it back now. */
+		if (to->buffer && to->buffer != from->buffer)
+			wl_buffer_send_release(to->buffer);
 		to->attached = true;
 		state_set_buffer(to, from->buffer);
 		to->buffer_width = from->buffer_width;

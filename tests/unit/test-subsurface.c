@@ -377,6 +377,36 @@ static void test_destroyed_while_cached(void)
 	}
 }
 
+/* A cached buffer replaced by a newer commit before the parent's is never
+ * read: it goes back to the client at once, the newer one shows. */
+static void test_replaced_cache_released(void)
+{
+	struct scene s;
+	scene_init(&s);
+	struct sub child;
+	make_sub(&s, &child, s.top.surface, 16, BLUE, 8, 8);
+	commit_parent(&s);
+	CHECK_PIXEL(&s.t, 10, 10, BLUE);
+
+	struct test_buffer green;
+	solid_buffer(&s.t, &green, 16, 16, GREEN);
+	commit_buffer(child.surface, &child.white);
+	CHECK(inproc_roundtrip(&s.t));
+	CHECK(!child.white.released);
+	commit_buffer(child.surface, &green);
+	CHECK(inproc_roundtrip(&s.t));
+	CHECK(child.white.released);
+	CHECK(!green.released);
+
+	commit_parent(&s);
+	CHECK_PIXEL(&s.t, 10, 10, GREEN);
+	CHECK(green.released);
+
+	destroy_sub(&child);
+	test_buffer_finish(&green);
+	scene_finish(&s);
+}
+
 static int callbacks_done;
 static void frame_done(void *data, struct wl_callback *callback, uint32_t time)
 {
@@ -459,6 +489,7 @@ static const struct {
 	{ "nested-sync", test_nested_sync },
 	{ "desync-applies-cache", test_desync_applies_cache },
 	{ "destroyed-while-cached", test_destroyed_while_cached },
+	{ "replaced-cache-released", test_replaced_cache_released },
 	{ "frame-callback-waits", test_frame_callback_waits },
 	{ "viewport-on-sync-child", test_viewport_on_sync_child },
 };
