@@ -30,7 +30,7 @@ static struct placement place_surface(const struct screen *screen, const struct 
 	struct placement p = { 0 };
 	int bw, bh;
 	texture_size(surface, &bw, &bh);
-	bool swap = surface->transform & WL_OUTPUT_TRANSFORM_90;
+	bool swap = surface->current.transform & WL_OUTPUT_TRANSFORM_90;
 	/* Buffer extent as it appears on screen, before any scaling. */
 	double tw = swap ? bh : bw, th = swap ? bw : bh;
 	double W = screen->width, H = screen->height;
@@ -64,7 +64,7 @@ static struct placement place_surface(const struct screen *screen, const struct 
 		p.dst_h = sh;
 		p.src_w = sw;
 		p.src_h = sh;
-		p.unit = surface->scale;
+		p.unit = surface->current.scale;
 		break;
 	}
 	}
@@ -72,7 +72,7 @@ static struct placement place_surface(const struct screen *screen, const struct 
 	p.surf_h = p.src_h;
 	p.dst_x = floor((W - p.dst_w) / 2);
 	p.dst_y = floor((H - p.dst_h) / 2);
-	p.identity = surface->transform == WL_OUTPUT_TRANSFORM_NORMAL && bw == screen->width &&
+	p.identity = surface->current.transform == WL_OUTPUT_TRANSFORM_NORMAL && bw == screen->width &&
 		     bh == screen->height && p.dst_w == W && p.dst_h == H && p.dst_x == 0 &&
 		     p.dst_y == 0;
 	return p;
@@ -208,9 +208,9 @@ static bool place_view_surface(const struct surface *surface, int x, int y, stru
 	*p = (struct placement){
 		.dst_x = x, .dst_y = y, .dst_w = dst_w, .dst_h = dst_h,
 		.src_x = src_x, .src_y = src_y, .src_w = src_w, .src_h = src_h,
-		.surf_w = sw, .surf_h = sh, .unit = surface->scale,
+		.surf_w = sw, .surf_h = sh, .unit = surface->current.scale,
 	};
-	p->identity = surface->transform == WL_OUTPUT_TRANSFORM_NORMAL && surface->scale == 1 &&
+	p->identity = surface->current.transform == WL_OUTPUT_TRANSFORM_NORMAL && surface->current.scale == 1 &&
 		      src_x == 0 && src_y == 0 && src_w == dst_w && src_h == dst_h &&
 		      dst_w == sw && dst_h == sh;
 	return true;
@@ -224,7 +224,7 @@ static void draw_view_surface(struct surface *surface, int x, int y, void *data)
 		return;
 	struct pixman_f_transform fm;
 	struct pixman_transform m;
-	placement_matrix(&p, surface->transform, &fm);
+	placement_matrix(&p, surface->current.transform, &fm);
 	if (!pixman_transform_from_pixman_f_transform(&m, &fm))
 		return;
 	pixman_image_set_transform(surface->texture, &m);
@@ -301,7 +301,7 @@ static void compose(struct screen *screen)
 	struct placement p = place_surface(screen, surface);
 	struct pixman_f_transform fm;
 	struct pixman_transform m;
-	placement_matrix(&p, surface->transform, &fm);
+	placement_matrix(&p, surface->current.transform, &fm);
 	if (!pixman_transform_from_pixman_f_transform(&m, &fm)) {
 		LOG_WARN("surface placement out of range; showing black");
 		return;
