@@ -8,9 +8,9 @@
 struct client_buffer *client_buffer_try_from_resource(struct wl_resource *resource)
 {
 	/* One line per kind of buffer wl-record can read. */
-	struct client_buffer *buffer = shm_buffer_from_resource(resource);
+	struct client_buffer *buffer = shm_buffer_try_from_resource(resource);
 	if (!buffer)
-		buffer = dmabuf_buffer_from_resource(resource);
+		buffer = dmabuf_buffer_try_from_resource(resource);
 	return buffer;
 }
 
