@@ -4,6 +4,7 @@
 #include <math.h>
 #include <wayland-server-protocol.h>
 
+#include "clock.h"
 #include "log.h"
 #include "screen_source.h"
 #include "subcompositor.h"
@@ -398,6 +399,8 @@ static void handle_surface_destroy(struct wl_listener *listener, void *data)
 	wl_list_remove(&screen->surface_destroy.link);
 	wl_list_init(&screen->surface_destroy.link);
 	screen->surface = NULL;
+	/* The output went black: sinks keep pictures, so they must be told. */
+	emit_frame(screen, clock_now_ns(), NULL, NULL);
 }
 
 static void handle_presenter_destroy(struct wl_listener *listener, void *data)
