@@ -399,8 +399,11 @@ static void handle_surface_destroy(struct wl_listener *listener, void *data)
 	wl_list_remove(&screen->surface_destroy.link);
 	wl_list_init(&screen->surface_destroy.link);
 	screen->surface = NULL;
-	/* The output went black: sinks keep pictures, so they must be told. */
-	emit_frame(screen, clock_now_ns(), NULL, NULL);
+	/* The output went black: sinks keep pictures, so they must be told;
+	 * not when the presenter is disconnecting (its going ends a
+	 * recording, which must not end on a black frame). */
+	if (screen->presenter)
+		emit_frame(screen, clock_now_ns(), NULL, NULL);
 }
 
 static void handle_presenter_destroy(struct wl_listener *listener, void *data)
