@@ -363,8 +363,10 @@ static bool lend_or_copy(struct surface *surface, struct client_buffer *buffer,
 {
 	struct server *server = surface->server;
 	struct dmabuf_lease *lease = NULL;
-	if (server->accepts_dmabuf && server->screen.surface == surface &&
-	    server->accepts_dmabuf(server->accepts_dmabuf_data))
+	/* While frame sinks are connected, the presented surface's dmabuf is
+	 * lent, not copied here: frames carry it (when it maps 1:1) and each
+	 * sink maps or reads it. Without sinks nobody would use the reference. */
+	if (server->screen.surface == surface && frame_source_has_sinks(&server->screen.source))
 		lease = dmabuf_buffer_lease(buffer);
 	if (lease) {
 		dmabuf_lease_unref(surface->lease);
