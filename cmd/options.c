@@ -8,6 +8,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "frame.h"
 #include "help.h"
 
 enum {
@@ -146,7 +147,7 @@ static bool parse_color(const char *s, uint32_t *out)
 enum options_result options_parse(int argc, char **argv, struct options *options)
 {
 	*options = (struct options){
-		.width = 1920, .height = 1080, .fps = 60, .timeout_s = 10, .crf = -1,
+		.width = 1920, .height = 1080, .fps = WL_RECORD_DEFAULT_FPS, .timeout_s = 10, .crf = -1,
 	};
 
 	/* Everything after "--" is the command to run, untouched by getopt's

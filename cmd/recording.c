@@ -9,11 +9,12 @@
 #include <unistd.h>
 
 #include "app.h"
-#include "capture/screen.h"
 #include "clock.h"
 #include "frame_pacer.h"
+#include "frame_source.h"
 #include "log.h"
 #include "recorder.h"
+#include "screen_source.h"
 #include "server.h"
 
 #define STATUS_INTERVAL_MS 500
@@ -22,7 +23,9 @@ struct recording {
 	struct app *app;
 	struct recorder *recorder;
 	struct frame_pacer pacer;
-	struct wl_listener frame;
+	struct frame_sink sink;  /* on the screen's frame source */
+	struct frame newest;     /* kept: the picture a still is made of */
+	bool have_newest;
 	struct wl_event_source *recorder_event;
 	struct wl_event_source *status_timer;
 	struct wl_event_source *duration_timer;
@@ -46,19 +49,20 @@ static bool consume_frame(void *data, const struct frame *frame)
 	return true;
 }
 
-/* Zero-copy hook: dmabufs are lent to frames while the encoder maps them. */
-static bool recorder_wants_dmabuf(void *data)
+static void handle_frame(struct frame_sink *sink, const struct frame *frame)
 {
-	return recorder_accepts_dmabuf(data);
-}
-
-static void handle_frame(struct wl_listener *listener, void *data)
-{
-	struct recording *recording = wl_container_of(listener, recording, frame);
+	struct recording *recording = wl_container_of(sink, recording, sink);
+	/* The screen as it is now, for a still (the same picture the screen
+	 * shows, so keeping it holds no extra client buffer). */
+	frame_unref(&recording->newest);
+	frame_ref(&recording->newest, frame);
+	recording->have_newest = true;
 	if (recording->app->stopping)
 		return;
-	frame_pacer_offer(&recording->pacer, data);
+	frame_pacer_offer(&recording->pacer, frame);
 }
+
+static const struct frame_sink_impl recording_sink = { .frame = handle_frame };
 
 static int handle_recorder_event(int fd, uint32_t mask, void *data)
 {
@@ -136,9 +140,8 @@ void recording_snap(struct recording *recording)
 	still_path(recording->app->output_path, path, sizeof(path));
 	/* The screen as it is now, in RGB: the encoder's own frames may be
 	 * YUV already (frame_queue.h). */
-	struct frame picture;
-	screen_get_frame(recording->pacer.screen, &picture, clock_now_ns());
-	if (recorder_request_still(recording->recorder, path, &picture))
+	if (recording->have_newest && recorder_request_still(recording->recorder, path,
+							      &recording->newest))
 		LOG_INFO("writing a still to %s", path);
 	else
 		LOG_WARN("no frame yet: no still written");
@@ -171,8 +174,8 @@ struct recording *recording_create(struct app *app, bool *bad_config)
 		*bad_config = error == RECORDER_ERROR_CONFIG;
 		goto fail;
 	}
-	if (!frame_pacer_init(&recording->pacer, app->loop, &app->server->frame_clock,
-			      &app->server->screen, consume_frame, recording))
+	if (!frame_pacer_init(&recording->pacer, app->loop, &app->server->frame_clock.grid,
+			      consume_frame, recording))
 		goto fail;
 	recording->recorder_event = wl_event_loop_add_fd(app->loop,
 							 recorder_get_fd(recording->recorder),
@@ -194,10 +197,8 @@ struct recording *recording_create(struct app *app, bool *bad_config)
 		if (recording->status_timer)
 			wl_event_source_timer_update(recording->status_timer, STATUS_INTERVAL_MS);
 	}
-	recording->frame.notify = handle_frame;
-	wl_signal_add(&app->server->screen.events.frame, &recording->frame);
-	app->server->accepts_dmabuf = recorder_wants_dmabuf;
-	app->server->accepts_dmabuf_data = recording->recorder;
+	frame_sink_connect(&recording->sink, &recording_sink,
+			   screen_frame_source(&app->server->screen));
 	return recording;
 
 fail:
@@ -210,8 +211,7 @@ int recording_finish(struct recording *recording)
 	if (!recording)
 		return 0;
 	int64_t end_ns = clock_now_ns();
-	if (recording->frame.notify)
-		wl_list_remove(&recording->frame.link);
+	frame_sink_disconnect(&recording->sink);
 	if (recording->status_timer)
 		wl_event_source_remove(recording->status_timer);
 	if (recording->duration_timer)
@@ -221,10 +221,9 @@ int recording_finish(struct recording *recording)
 
 	int ret = 0;
 	if (recording->recorder) {
-		recording->app->server->accepts_dmabuf = NULL; /* the recorder is going */
 		/* The newest picture may still wait in the pacer; it belongs in the
 		 * file. The queue may be full: give the encoder a moment. */
-		if (recording->pacer.timer.source && !recorder_failed(recording->recorder)) {
+		if (!recorder_failed(recording->recorder)) {
 			for (int tries = 0; tries < 200 && !frame_pacer_flush(&recording->pacer); tries++)
 				usleep(5000);
 		}
@@ -244,6 +243,7 @@ int recording_finish(struct recording *recording)
 				stats.latency_p50_ms, stats.latency_p99_ms);
 	}
 	frame_pacer_finish(&recording->pacer);
+	frame_unref(&recording->newest);
 	free(recording);
 	return ret;
 }

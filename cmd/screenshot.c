@@ -5,8 +5,11 @@
 
 #include "app.h"
 #include "clock.h"
+#include "dmabuf_lease.h"
+#include "frame_source.h"
 #include "log.h"
 #include "png_writer.h"
+#include "screen_source.h"
 #include "server.h"
 
 /* Weston's screen-share commits its first buffer before the output has been
@@ -16,12 +19,36 @@
 
 struct screenshot {
 	struct app *app;
-	struct wl_listener frame;
+	struct frame_sink sink;  /* on the screen's frame source */
+	struct frame newest;     /* kept: what the grace or delay timer takes */
+	uint8_t *dmabuf_pixels;  /* a dmabuf picture read by the CPU */
 	struct wl_event_source *timeout;
 	struct wl_event_source *grace;
 	bool saw_frame;
 	bool done;
 };
+
+/* Gives a dmabuf frame CPU pixels (read into our own buffer). */
+static bool read_pixels(struct screenshot *screenshot, struct frame *frame)
+{
+	if (frame->data)
+		return true;
+	if (!frame->dmabuf)
+		return false;
+	char why[256] = "";
+	int stride = frame->width * 4;
+	free(screenshot->dmabuf_pixels);
+	screenshot->dmabuf_pixels = malloc((size_t)stride * (size_t)frame->height);
+	if (!screenshot->dmabuf_pixels ||
+	    !dmabuf_lease_read(frame->dmabuf, screenshot->dmabuf_pixels, stride, why, sizeof(why))) {
+		LOG_WARN("cannot read the presented dmabuf: %s",
+			 screenshot->dmabuf_pixels ? why : "out of memory");
+		return false;
+	}
+	frame->data = screenshot->dmabuf_pixels;
+	frame->stride = stride;
+	return true;
+}
 
 static bool frame_is_black(const struct frame *frame)
 {
@@ -35,9 +62,15 @@ static bool frame_is_black(const struct frame *frame)
 	return true;
 }
 
-static void take(struct screenshot *screenshot, const struct frame *frame)
+static void take(struct screenshot *screenshot, const struct frame *picture)
 {
 	screenshot->done = true;
+	struct frame copy = *picture;
+	const struct frame *frame = &copy;
+	if (!read_pixels(screenshot, &copy)) {
+		app_stop(screenshot->app, EXIT_FAILED, "the picture could not be read");
+		return;
+	}
 	int64_t start_ns = clock_now_ns();
 	const char *path = screenshot->app->output_path;
 	if ((screenshot->app->options->overwrite ? png_write_frame(path, frame)
@@ -50,12 +83,13 @@ static void take(struct screenshot *screenshot, const struct frame *frame)
 	app_stop(screenshot->app, EXIT_OK, NULL);
 }
 
-static void handle_frame(struct wl_listener *listener, void *data)
+static void handle_frame(struct frame_sink *sink, const struct frame *picture)
 {
-	struct screenshot *screenshot = wl_container_of(listener, screenshot, frame);
-	const struct frame *frame = data;
+	struct screenshot *screenshot = wl_container_of(sink, screenshot, sink);
 	if (screenshot->done)
 		return;
+	frame_unref(&screenshot->newest);
+	frame_ref(&screenshot->newest, picture);
 	if (!screenshot->saw_frame) {
 		screenshot->saw_frame = true;
 		double delay_ms = screenshot->app->options->delay_s * 1000;
@@ -65,12 +99,15 @@ static void handle_frame(struct wl_listener *listener, void *data)
 	}
 	if (screenshot->app->options->delay_s > 0)
 		return; /* the timer takes whatever is newest when it fires */
-	if (frame_is_black(frame)) {
-		LOG_DBG("passing over an all-black picture");
+	struct frame frame = *picture;
+	if (!read_pixels(screenshot, &frame) || frame_is_black(&frame)) {
+		LOG_DBG("passing over an all-black (or unreadable) picture");
 		return;
 	}
-	take(screenshot, frame);
+	take(screenshot, &frame);
 }
+
+static const struct frame_sink_impl screenshot_sink = { .frame = handle_frame };
 
 static int handle_grace(void *data)
 {
@@ -79,9 +116,7 @@ static int handle_grace(void *data)
 		return 0;
 	if (screenshot->app->options->delay_s <= 0)
 		LOG_INFO("the screen stayed black for %d ms; taking it as it is", BLACK_GRACE_MS);
-	struct frame frame;
-	screen_get_frame(&screenshot->app->server->screen, &frame, clock_now_ns());
-	take(screenshot, &frame);
+	take(screenshot, &screenshot->newest);
 	return 0;
 }
 
@@ -110,8 +145,8 @@ struct screenshot *screenshot_create(struct app *app)
 	}
 	double timeout_ms = app->options->timeout_s * 1000;
 	wl_event_source_timer_update(screenshot->timeout, timeout_ms < 1 ? 1 : (int)timeout_ms);
-	screenshot->frame.notify = handle_frame;
-	wl_signal_add(&app->server->screen.events.frame, &screenshot->frame);
+	frame_sink_connect(&screenshot->sink, &screenshot_sink,
+			   screen_frame_source(&app->server->screen));
 	return screenshot;
 }
 
@@ -119,8 +154,9 @@ void screenshot_destroy(struct screenshot *screenshot)
 {
 	if (!screenshot)
 		return;
-	if (screenshot->frame.notify)
-		wl_list_remove(&screenshot->frame.link);
+	frame_sink_disconnect(&screenshot->sink);
+	frame_unref(&screenshot->newest);
+	free(screenshot->dmabuf_pixels);
 	if (screenshot->timeout)
 		wl_event_source_remove(screenshot->timeout);
 	if (screenshot->grace)

@@ -27,7 +27,10 @@ struct client_buffer {
 };
 
 /* The client_buffer behind a wl_buffer resource, or NULL for a kind of buffer
- * wl-record did not create. */
+ * wl-record did not create (a client may attach any wl_buffer). */
+struct client_buffer *client_buffer_try_from_resource(struct wl_resource *resource);
+
+/* The same for a wl_buffer known to be one of ours (asserts it). */
 struct client_buffer *client_buffer_from_resource(struct wl_resource *resource);
 
 #endif

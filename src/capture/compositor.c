@@ -1,6 +1,7 @@
 #define LOG_MODULE "capture"
 #include "surface.h"
 
+#include <assert.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,8 @@
 #include "dmabuf_lease.h"
 #include "log.h"
 #include "server.h"
+#include "subcompositor.h"
+#include "viewporter.h"
 
 #define COMPOSITOR_VERSION 4
 
@@ -20,15 +23,13 @@ static const struct wl_region_interface region_impl;
 
 struct surface *surface_from_resource(struct wl_resource *resource)
 {
-	if (!wl_resource_instance_of(resource, &wl_surface_interface, &surface_impl))
-		return NULL;
+	assert(wl_resource_instance_of(resource, &wl_surface_interface, &surface_impl));
 	return wl_resource_get_user_data(resource);
 }
 
 static pixman_region32_t *region_from_resource(struct wl_resource *resource)
 {
-	if (!wl_resource_instance_of(resource, &wl_region_interface, &region_impl))
-		return NULL;
+	assert(wl_resource_instance_of(resource, &wl_region_interface, &region_impl));
 	return wl_resource_get_user_data(resource);
 }
 
@@ -59,10 +60,11 @@ static void destroy_callbacks(struct wl_list *list)
 		wl_resource_destroy(callback);
 }
 
-static void pending_buffer_destroyed(struct wl_listener *listener, void *data)
+static void state_buffer_destroyed(struct wl_listener *listener, void *data)
 {
 	struct surface_state *state = wl_container_of(listener, state, buffer_destroy);
-	/* Attaching a buffer and destroying it before commit leaves nothing. */
+	/* A buffer destroyed before its state was applied leaves nothing to
+	 * show; the attach itself still counts. */
 	wl_list_remove(&state->buffer_destroy.link);
 	wl_list_init(&state->buffer_destroy.link);
 	state->buffer = NULL;
@@ -75,6 +77,72 @@ static void state_set_buffer(struct surface_state *state, struct wl_resource *bu
 	state->buffer = buffer;
 	if (buffer)
 		wl_resource_add_destroy_listener(buffer, &state->buffer_destroy);
+}
+
+/* The protocol's initial input region: infinite (as far as pixman goes). */
+static void region_set_infinite(pixman_region32_t *region)
+{
+	pixman_region32_reset(region, &(pixman_box32_t){ INT32_MIN / 2, INT32_MIN / 2,
+							 INT32_MAX / 2, INT32_MAX / 2 });
+}
+
+static void state_init(struct surface_state *state)
+{
+	*state = (struct surface_state){ .scale = 1, .transform = WL_OUTPUT_TRANSFORM_NORMAL };
+	wl_list_init(&state->buffer_destroy.link);
+	state->buffer_destroy.notify = state_buffer_destroyed;
+	pixman_region32_init(&state->surface_damage);
+	pixman_region32_init(&state->buffer_damage);
+	pixman_region32_init(&state->input_region);
+	region_set_infinite(&state->input_region);
+	wl_list_init(&state->frame_callbacks);
+}
+
+static void state_finish(struct surface_state *state)
+{
+	destroy_callbacks(&state->frame_callbacks);
+	wl_list_remove(&state->buffer_destroy.link);
+	pixman_region32_fini(&state->surface_damage);
+	pixman_region32_fini(&state->buffer_damage);
+	pixman_region32_fini(&state->input_region);
+}
+
+/* What a state keeps once moved or applied: not its new buffer nor its
+ * damage (its frame callbacks went with the move); the rest (scale,
+ * transform, viewport, input region, buffer size) carries over, as the
+ * protocol says. */
+static void state_clear_transient(struct surface_state *state)
+{
+	state->attached = false;
+	state_set_buffer(state, NULL);
+	pixman_region32_clear(&state->surface_damage);
+	pixman_region32_clear(&state->buffer_damage);
+}
+
+/* Moves `from` onto `to`, `from` being the newer: its buffer replaces an
+ * older one, damage accumulates, frame callbacks queue up behind the older
+ * ones, and the rest is `from`'s (it always holds the latest values). */
+static void state_move(struct surface_state *to, struct surface_state *from)
+{
+	if (from->attached) {
+		/* A committed buffer replaced before it was ever applied is
+		 * not going to be read: the client gets it back now. */
+		if (to->buffer && to->buffer != from->buffer)
+			wl_buffer_send_release(to->buffer);
+		to->attached = true;
+		state_set_buffer(to, from->buffer);
+		to->buffer_width = from->buffer_width;
+		to->buffer_height = from->buffer_height;
+	}
+	pixman_region32_union(&to->surface_damage, &to->surface_damage, &from->surface_damage);
+	pixman_region32_union(&to->buffer_damage, &to->buffer_damage, &from->buffer_damage);
+	to->scale = from->scale;
+	to->transform = from->transform;
+	to->viewport = from->viewport;
+	pixman_region32_copy(&to->input_region, &from->input_region);
+	wl_list_insert_list(to->frame_callbacks.prev, &from->frame_callbacks);
+	wl_list_init(&from->frame_callbacks);
+	state_clear_transient(from);
 }
 
 static void surface_handle_destroy(struct wl_client *client, struct wl_resource *resource)
@@ -119,11 +187,23 @@ static void surface_handle_frame(struct wl_client *client, struct wl_resource *r
 	wl_list_insert(surface->pending.frame_callbacks.prev, wl_resource_get_link(callback));
 }
 
-static void surface_handle_set_region(struct wl_client *client, struct wl_resource *resource,
-				      struct wl_resource *region)
+static void surface_handle_set_opaque_region(struct wl_client *client,
+					     struct wl_resource *resource,
+					     struct wl_resource *region)
 {
-	/* Opaque and input regions matter to a compositor that blends and
-	 * routes input; the recorded output is opaque and has no input. */
+	/* Only a hint for a compositor that skips drawing what is hidden;
+	 * composition here blends by the buffer's format. */
+}
+
+static void surface_handle_set_input_region(struct wl_client *client,
+					    struct wl_resource *resource,
+					    struct wl_resource *region)
+{
+	struct surface *surface = surface_from_resource(resource);
+	if (region)
+		pixman_region32_copy(&surface->pending.input_region, region_from_resource(region));
+	else
+		region_set_infinite(&surface->pending.input_region);
 }
 
 static void surface_handle_set_buffer_transform(struct wl_client *client,
@@ -153,21 +233,55 @@ static bool transform_swaps_axes(int32_t transform)
 	return transform & WL_OUTPUT_TRANSFORM_90;
 }
 
-void surface_get_size(const struct surface *surface, int *width, int *height)
+static void size_in_surface_coordinates(int buffer_width, int buffer_height, int32_t scale,
+					int32_t transform, int *width, int *height)
 {
-	if (!surface->mapped || !surface->texture) {
-		*width = *height = 0;
-		return;
-	}
-	int w = pixman_image_get_width(surface->texture) / surface->scale;
-	int h = pixman_image_get_height(surface->texture) / surface->scale;
-	if (transform_swaps_axes(surface->transform)) {
+	int w = buffer_width / scale, h = buffer_height / scale;
+	if (transform_swaps_axes(transform)) {
 		*width = h;
 		*height = w;
 	} else {
 		*width = w;
 		*height = h;
 	}
+}
+
+void surface_get_size(const struct surface *surface, int *width, int *height)
+{
+	if (!surface->mapped || !surface->texture) {
+		*width = *height = 0;
+		return;
+	}
+	size_in_surface_coordinates(pixman_image_get_width(surface->texture),
+				    pixman_image_get_height(surface->texture),
+				    surface->current.scale, surface->current.transform, width,
+				    height);
+}
+
+void surface_get_pending_size(const struct surface *surface, int *width, int *height)
+{
+	/* The newest attach decides the buffer: pending, else cached, else
+	 * what is shown. */
+	const struct surface_state *pending = &surface->pending;
+	const struct surface_state *latest = pending->attached ? pending
+					     : surface->has_cache && surface->cached.attached
+						     ? &surface->cached
+						     : NULL;
+	int bw, bh;
+	if (latest) {
+		bw = latest->buffer ? latest->buffer_width : 0;
+		bh = latest->buffer ? latest->buffer_height : 0;
+	} else if (surface->mapped && surface->texture) {
+		bw = pixman_image_get_width(surface->texture);
+		bh = pixman_image_get_height(surface->texture);
+	} else {
+		bw = bh = 0;
+	}
+	if (bw <= 0 || bh <= 0) {
+		*width = *height = 0;
+		return;
+	}
+	size_in_surface_coordinates(bw, bh, pending->scale, pending->transform, width, height);
 }
 
 /* Surface-coordinate damage to buffer coordinates, for the state about to
@@ -249,8 +363,10 @@ static bool lend_or_copy(struct surface *surface, struct client_buffer *buffer,
 {
 	struct server *server = surface->server;
 	struct dmabuf_lease *lease = NULL;
-	if (server->accepts_dmabuf && server->screen.surface == surface &&
-	    server->accepts_dmabuf(server->accepts_dmabuf_data))
+	/* While frame sinks are connected, the presented surface's dmabuf is
+	 * lent, not copied here: frames carry it (when it maps 1:1) and each
+	 * sink maps or reads it. Without sinks nobody would use the reference. */
+	if (server->screen.surface == surface && frame_source_has_sinks(&server->screen.source))
 		lease = dmabuf_buffer_lease(buffer);
 	if (lease) {
 		dmabuf_lease_unref(surface->lease);
@@ -300,28 +416,21 @@ static bool ensure_texture(struct surface *surface, int width, int height,
 	return surface->texture != NULL;
 }
 
-static void surface_handle_commit(struct wl_client *client, struct wl_resource *resource)
+/* Makes `next` (the pending or the cached state) current: the buffer's
+ * damage goes into the texture and the buffer is released, frame callbacks
+ * are scheduled, the subsurfaces' state that waited for this one is applied,
+ * then the commit listeners and the role see the result. In that order, so
+ * that whoever draws the picture sees all of it. */
+static void surface_apply_state(struct surface *surface, struct surface_state *next,
+				bool from_cache, int64_t commit_ns)
 {
-	struct surface *surface = surface_from_resource(resource);
-	struct surface_state *pending = &surface->pending;
-	int64_t commit_ns = clock_now_ns();
-
+	struct server *server = surface->server;
 	pixman_region32_t damage;
 	pixman_region32_init(&damage);
 
-	if (pending->attached && pending->buffer) {
-		struct client_buffer *buffer = client_buffer_from_resource(pending->buffer);
-		if (!buffer) {
-			wl_client_post_implementation_error(client, "wl_buffer@%u was not made by "
-							    "wl_shm", wl_resource_get_id(pending->buffer));
-			goto out;
-		}
-		if (buffer->width % pending->scale || buffer->height % pending->scale) {
-			wl_resource_post_error(resource, WL_SURFACE_ERROR_INVALID_SIZE,
-					       "buffer %dx%d is not a multiple of the buffer scale %d",
-					       buffer->width, buffer->height, pending->scale);
-			goto out;
-		}
+	if (next->attached && next->buffer) {
+		/* Checked when committed; the resource is still alive. */
+		struct client_buffer *buffer = client_buffer_from_resource(next->buffer);
 		/* Same bytes either way; the format only tells composition
 		 * whether to blend. */
 		pixman_format_code_t format = buffer->opaque ? PIXMAN_x8r8g8b8 : PIXMAN_a8r8g8b8;
@@ -330,17 +439,17 @@ static void surface_handle_commit(struct wl_client *client, struct wl_resource *
 			       pixman_image_get_height(surface->texture) != buffer->height ||
 			       pixman_image_get_format(surface->texture) != format;
 		if (!ensure_texture(surface, buffer->width, buffer->height, format)) {
-			wl_client_post_no_memory(client);
+			wl_resource_post_no_memory(surface->resource);
 			goto out;
 		}
-		if (resized || !surface->mapped || pending->scale != surface->scale ||
-		    pending->transform != surface->transform) {
+		if (resized || !surface->mapped || next->scale != surface->current.scale ||
+		    next->transform != surface->current.transform) {
 			pixman_region32_union_rect(&damage, &damage, 0, 0, (unsigned)buffer->width,
 						   (unsigned)buffer->height);
 		} else {
-			surface_damage_to_buffer(&damage, &pending->surface_damage, pending->scale,
-						 pending->transform, buffer->width, buffer->height);
-			pixman_region32_union(&damage, &damage, &pending->buffer_damage);
+			surface_damage_to_buffer(&damage, &next->surface_damage, next->scale,
+						 next->transform, buffer->width, buffer->height);
+			pixman_region32_union(&damage, &damage, &next->buffer_damage);
 			pixman_region32_intersect_rect(&damage, &damage, 0, 0,
 						       (unsigned)buffer->width,
 						       (unsigned)buffer->height);
@@ -348,17 +457,21 @@ static void surface_handle_commit(struct wl_client *client, struct wl_resource *
 		if (!lend_or_copy(surface, buffer, &damage))
 			goto out;
 		surface->mapped = true;
-	} else if (pending->attached) {
+	} else if (next->attached) {
 		surface->mapped = false;
 		if (surface->texture)
 			pixman_region32_union_rect(&damage, &damage, 0, 0,
 						   (unsigned)pixman_image_get_width(surface->texture),
 						   (unsigned)pixman_image_get_height(surface->texture));
 	}
-	surface->scale = pending->scale;
-	surface->transform = pending->transform;
+	if (memcmp(&next->viewport, &surface->current.viewport, sizeof(next->viewport)) != 0)
+		screen_damage_all(&server->screen); /* shown on the role's flush */
+	state_move(&surface->current, next);
+	/* `current` holds no buffer: its content is in the texture. */
+	state_clear_transient(&surface->current);
 
-	frame_clock_schedule(&surface->server->frame_clock, &pending->frame_callbacks);
+	frame_clock_schedule(&server->frame_clock, &surface->current.frame_callbacks);
+	subsurface_parent_apply(surface, from_cache);
 
 	struct surface_commit_event event = { surface, &damage, commit_ns };
 	wl_signal_emit(&surface->events.commit, &event);
@@ -366,11 +479,71 @@ static void surface_handle_commit(struct wl_client *client, struct wl_resource *
 		surface->role->commit(surface, &damage, commit_ns);
 
 out:
-	pending->attached = false;
-	state_set_buffer(pending, NULL);
-	pixman_region32_clear(&pending->surface_damage);
-	pixman_region32_clear(&pending->buffer_damage);
+	state_clear_transient(next);
 	pixman_region32_fini(&damage);
+}
+
+void surface_apply_cached(struct surface *surface)
+{
+	if (!surface->has_cache)
+		return;
+	surface->has_cache = false;
+	surface_apply_state(surface, &surface->cached, true, clock_now_ns());
+}
+
+/* The checks the protocol asks for at commit time, whenever the state is
+ * applied. False after posting an error. */
+static bool check_pending(struct surface *surface)
+{
+	struct surface_state *pending = &surface->pending;
+	if (pending->attached && pending->buffer) {
+		struct client_buffer *buffer = client_buffer_try_from_resource(pending->buffer);
+		if (!buffer) {
+			wl_client_post_implementation_error(
+				wl_resource_get_client(surface->resource),
+				"wl_buffer@%u was not made by wl_shm or linux-dmabuf",
+				wl_resource_get_id(pending->buffer));
+			return false;
+		}
+		if (buffer->width % pending->scale || buffer->height % pending->scale) {
+			wl_resource_post_error(surface->resource, WL_SURFACE_ERROR_INVALID_SIZE,
+					       "buffer %dx%d is not a multiple of the buffer scale %d",
+					       buffer->width, buffer->height, pending->scale);
+			return false;
+		}
+		pending->buffer_width = buffer->width;
+		pending->buffer_height = buffer->height;
+	} else if (pending->attached) {
+		pending->buffer_width = pending->buffer_height = 0;
+	}
+	return viewport_check_pending(surface);
+}
+
+static void surface_handle_commit(struct wl_client *client, struct wl_resource *resource)
+{
+	struct surface *surface = surface_from_resource(resource);
+	int64_t commit_ns = clock_now_ns();
+	if (!check_pending(surface)) {
+		state_clear_transient(&surface->pending);
+		return;
+	}
+	if (subsurface_is_synchronized(surface)) {
+		/* Shown with the parent's next applied state. */
+		state_move(&surface->cached, &surface->pending);
+		subsurface_parent_cache(surface);
+		surface->has_cache = true;
+		return;
+	}
+	if (surface->has_cache) {
+		/* An older state still waits (the parent stopped being
+		 * synchronized): this one comes after it. */
+		state_move(&surface->cached, &surface->pending);
+		subsurface_parent_cache(surface);
+		surface->has_cache = false;
+		surface_apply_state(surface, &surface->cached, true, commit_ns);
+		return;
+	}
+	surface_apply_state(surface, &surface->pending, false, commit_ns);
 }
 
 static const struct wl_surface_interface surface_impl = {
@@ -378,8 +551,8 @@ static const struct wl_surface_interface surface_impl = {
 	.attach = surface_handle_attach,
 	.damage = surface_handle_damage,
 	.frame = surface_handle_frame,
-	.set_opaque_region = surface_handle_set_region,
-	.set_input_region = surface_handle_set_region,
+	.set_opaque_region = surface_handle_set_opaque_region,
+	.set_input_region = surface_handle_set_input_region,
 	.commit = surface_handle_commit,
 	.set_buffer_transform = surface_handle_set_buffer_transform,
 	.set_buffer_scale = surface_handle_set_buffer_scale,
@@ -390,11 +563,15 @@ static void surface_resource_destroy(struct wl_resource *resource)
 {
 	struct surface *surface = surface_from_resource(resource);
 	wl_signal_emit(&surface->events.destroy, surface);
+	addon_set_finish(&surface->addons);
 
-	destroy_callbacks(&surface->pending.frame_callbacks);
-	wl_list_remove(&surface->pending.buffer_destroy.link);
-	pixman_region32_fini(&surface->pending.surface_damage);
-	pixman_region32_fini(&surface->pending.buffer_damage);
+	/* A cached buffer was committed: the client gets it back. One only
+	 * attached (pending) was never ours. */
+	if (surface->has_cache && surface->cached.buffer)
+		wl_buffer_send_release(surface->cached.buffer);
+	state_finish(&surface->pending);
+	state_finish(&surface->cached);
+	state_finish(&surface->current);
 	if (surface->texture)
 		pixman_image_unref(surface->texture);
 	dmabuf_lease_unref(surface->lease);
@@ -432,13 +609,10 @@ static void compositor_handle_create_surface(struct wl_client *client, struct wl
 		return;
 	}
 	surface->server = server;
-	surface->scale = surface->pending.scale = 1;
-	surface->transform = surface->pending.transform = WL_OUTPUT_TRANSFORM_NORMAL;
-	pixman_region32_init(&surface->pending.surface_damage);
-	pixman_region32_init(&surface->pending.buffer_damage);
-	wl_list_init(&surface->pending.frame_callbacks);
-	wl_list_init(&surface->pending.buffer_destroy.link);
-	surface->pending.buffer_destroy.notify = pending_buffer_destroyed;
+	state_init(&surface->pending);
+	state_init(&surface->cached);
+	state_init(&surface->current);
+	addon_set_init(&surface->addons);
 	wl_signal_init(&surface->events.destroy);
 	wl_signal_init(&surface->events.commit);
 	wl_resource_set_implementation(surface->resource, &surface_impl, surface,

@@ -35,7 +35,7 @@ struct dmabuf_buffer {
 
 static const struct wl_buffer_interface dmabuf_buffer_impl;
 
-struct client_buffer *dmabuf_buffer_from_resource(struct wl_resource *resource)
+struct client_buffer *dmabuf_buffer_try_from_resource(struct wl_resource *resource)
 {
 	if (!wl_resource_instance_of(resource, &wl_buffer_interface, &dmabuf_buffer_impl))
 		return NULL;

@@ -25,7 +25,7 @@ struct wl_resource *dmabuf_buffer_create(struct linux_dmabuf *dmabuf, struct wl_
 					 char *why, size_t why_size);
 
 /* The buffer behind a wl_buffer made by linux-dmabuf, or NULL. */
-struct client_buffer *dmabuf_buffer_from_resource(struct wl_resource *resource);
+struct client_buffer *dmabuf_buffer_try_from_resource(struct wl_resource *resource);
 
 /* Lends the buffer to the encoder (zero-copy path): the wl_buffer is not
  * released until the lease and every reference to it end. NULL when `buffer`

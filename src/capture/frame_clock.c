@@ -4,6 +4,7 @@
 #include <wayland-server-protocol.h>
 
 #include "clock.h"
+#include "frame.h"
 #include "log.h"
 
 static void handle_tick(void *data)
@@ -29,8 +30,8 @@ static void handle_tick(void *data)
 bool frame_clock_init(struct frame_clock *clock, struct wl_event_loop *loop, double fps)
 {
 	*clock = (struct frame_clock){
-		.period_ns = (int64_t)(1e9 / fps),
-		.origin_ns = clock_now_ns(),
+		.grid = { .origin_ns = clock_now_ns(),
+			  .period_ns = (int64_t)(1e9 / (fps > 0 ? fps : WL_RECORD_DEFAULT_FPS)) },
 	};
 	wl_list_init(&clock->callbacks);
 	return precise_timer_init(&clock->timer, loop, handle_tick, clock);
@@ -48,17 +49,6 @@ void frame_clock_finish(struct frame_clock *clock)
 	}
 }
 
-int64_t frame_clock_slot(const struct frame_clock *clock, int64_t time_ns)
-{
-	int64_t since = time_ns - clock->origin_ns;
-	return since < 0 ? -1 : since / clock->period_ns;
-}
-
-int64_t frame_clock_slot_start(const struct frame_clock *clock, int64_t slot)
-{
-	return clock->origin_ns + slot * clock->period_ns;
-}
-
 void frame_clock_schedule(struct frame_clock *clock, struct wl_list *list)
 {
 	if (wl_list_empty(list))
@@ -70,6 +60,6 @@ void frame_clock_schedule(struct frame_clock *clock, struct wl_list *list)
 	/* The next grid tick. */
 	int64_t now = clock_now_ns();
 	precise_timer_arm_at(&clock->timer,
-			     frame_clock_slot_start(clock, frame_clock_slot(clock, now) + 1));
+			     frame_grid_slot_start(&clock->grid, frame_grid_slot(&clock->grid, now) + 1));
 	clock->armed = true;
 }

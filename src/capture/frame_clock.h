@@ -4,6 +4,7 @@
 #include <stdint.h>
 #include <wayland-server-core.h>
 
+#include "frame_grid.h"
 #include "precise_timer.h"
 
 /* Answers wl_surface.frame callbacks on wl-record's own clock, like a
@@ -12,8 +13,7 @@
 struct frame_clock {
 	struct precise_timer timer;
 	struct wl_list callbacks; /* wl_callback resource links */
-	int64_t period_ns;
-	int64_t origin_ns;
+	struct frame_grid grid;
 	bool armed;
 };
 
@@ -22,11 +22,5 @@ void frame_clock_finish(struct frame_clock *clock);
 
 /* Takes over the wl_callback resources of `list` (emptying it). */
 void frame_clock_schedule(struct frame_clock *clock, struct wl_list *list);
-
-/* The index of the grid period that contains `time_ns`. */
-int64_t frame_clock_slot(const struct frame_clock *clock, int64_t time_ns);
-
-/* Start of grid period `slot`. */
-int64_t frame_clock_slot_start(const struct frame_clock *clock, int64_t slot);
 
 #endif

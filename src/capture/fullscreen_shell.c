@@ -1,6 +1,7 @@
 #define LOG_MODULE "shell"
 #include "fullscreen_shell.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <sys/types.h>
 #include <wayland-server-protocol.h>
@@ -42,8 +43,7 @@ static const struct zwp_fullscreen_shell_v1_interface shell_impl;
 
 static struct fullscreen_shell *shell_from_resource(struct wl_resource *resource)
 {
-	if (!wl_resource_instance_of(resource, &zwp_fullscreen_shell_v1_interface, &shell_impl))
-		return NULL;
+	assert(wl_resource_instance_of(resource, &zwp_fullscreen_shell_v1_interface, &shell_impl));
 	return wl_resource_get_user_data(resource);
 }
 
@@ -105,7 +105,7 @@ static bool surface_mode(const struct surface *surface, int *width, int *height)
 		return false;
 	int w = pixman_image_get_width(surface->texture);
 	int h = pixman_image_get_height(surface->texture);
-	if (surface->transform & WL_OUTPUT_TRANSFORM_90) {
+	if (surface->current.transform & WL_OUTPUT_TRANSFORM_90) {
 		int t = w;
 		w = h;
 		h = t;

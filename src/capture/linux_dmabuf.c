@@ -15,7 +15,6 @@
 #include "linux-dmabuf-unstable-v1-server-protocol.h"
 #include "log.h"
 #include "sigbus_guard.h"
-#include "surface.h"
 
 #define LINUX_DMABUF_VERSION 4
 
@@ -112,11 +111,6 @@ static void handle_get_surface_feedback(struct wl_client *client, struct wl_reso
 {
 	/* One device and one way of consuming buffers, whatever the surface:
 	 * the per-surface feedback is the default one. */
-	if (!surface_from_resource(surface_resource)) {
-		wl_client_post_implementation_error(client, "wl_surface@%u is not ours",
-						    wl_resource_get_id(surface_resource));
-		return;
-	}
 	handle_get_default_feedback(client, resource, id);
 }
 

@@ -1,4 +1,5 @@
 #define LOG_MODULE "dmabuf"
+#include <assert.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,8 +25,8 @@ static const struct zwp_linux_buffer_params_v1_interface params_impl;
 
 static struct dmabuf_params *params_from_resource(struct wl_resource *resource)
 {
-	if (!wl_resource_instance_of(resource, &zwp_linux_buffer_params_v1_interface, &params_impl))
-		return NULL;
+	assert(wl_resource_instance_of(resource, &zwp_linux_buffer_params_v1_interface,
+				       &params_impl));
 	return wl_resource_get_user_data(resource);
 }
 

@@ -4,7 +4,9 @@
 #include <math.h>
 #include <wayland-server-protocol.h>
 
+#include "clock.h"
 #include "log.h"
+#include "screen_source.h"
 #include "subcompositor.h"
 #include "surface.h"
 #include "viewporter.h"
@@ -30,7 +32,7 @@ static struct placement place_surface(const struct screen *screen, const struct 
 	struct placement p = { 0 };
 	int bw, bh;
 	texture_size(surface, &bw, &bh);
-	bool swap = surface->transform & WL_OUTPUT_TRANSFORM_90;
+	bool swap = surface->current.transform & WL_OUTPUT_TRANSFORM_90;
 	/* Buffer extent as it appears on screen, before any scaling. */
 	double tw = swap ? bh : bw, th = swap ? bw : bh;
 	double W = screen->width, H = screen->height;
@@ -64,7 +66,7 @@ static struct placement place_surface(const struct screen *screen, const struct 
 		p.dst_h = sh;
 		p.src_w = sw;
 		p.src_h = sh;
-		p.unit = surface->scale;
+		p.unit = surface->current.scale;
 		break;
 	}
 	}
@@ -72,7 +74,7 @@ static struct placement place_surface(const struct screen *screen, const struct 
 	p.surf_h = p.src_h;
 	p.dst_x = floor((W - p.dst_w) / 2);
 	p.dst_y = floor((H - p.dst_h) / 2);
-	p.identity = surface->transform == WL_OUTPUT_TRANSFORM_NORMAL && bw == screen->width &&
+	p.identity = surface->current.transform == WL_OUTPUT_TRANSFORM_NORMAL && bw == screen->width &&
 		     bh == screen->height && p.dst_w == W && p.dst_h == H && p.dst_x == 0 &&
 		     p.dst_y == 0;
 	return p;
@@ -208,9 +210,9 @@ static bool place_view_surface(const struct surface *surface, int x, int y, stru
 	*p = (struct placement){
 		.dst_x = x, .dst_y = y, .dst_w = dst_w, .dst_h = dst_h,
 		.src_x = src_x, .src_y = src_y, .src_w = src_w, .src_h = src_h,
-		.surf_w = sw, .surf_h = sh, .unit = surface->scale,
+		.surf_w = sw, .surf_h = sh, .unit = surface->current.scale,
 	};
-	p->identity = surface->transform == WL_OUTPUT_TRANSFORM_NORMAL && surface->scale == 1 &&
+	p->identity = surface->current.transform == WL_OUTPUT_TRANSFORM_NORMAL && surface->current.scale == 1 &&
 		      src_x == 0 && src_y == 0 && src_w == dst_w && src_h == dst_h &&
 		      dst_w == sw && dst_h == sh;
 	return true;
@@ -224,7 +226,7 @@ static void draw_view_surface(struct surface *surface, int x, int y, void *data)
 		return;
 	struct pixman_f_transform fm;
 	struct pixman_transform m;
-	placement_matrix(&p, surface->transform, &fm);
+	placement_matrix(&p, surface->current.transform, &fm);
 	if (!pixman_transform_from_pixman_f_transform(&m, &fm))
 		return;
 	pixman_image_set_transform(surface->texture, &m);
@@ -301,7 +303,7 @@ static void compose(struct screen *screen)
 	struct placement p = place_surface(screen, surface);
 	struct pixman_f_transform fm;
 	struct pixman_transform m;
-	placement_matrix(&p, surface->transform, &fm);
+	placement_matrix(&p, surface->current.transform, &fm);
 	if (!pixman_transform_from_pixman_f_transform(&m, &fm)) {
 		LOG_WARN("surface placement out of range; showing black");
 		return;
@@ -343,6 +345,7 @@ void screen_get_frame(struct screen *screen, struct frame *frame, int64_t pts_ns
 					.pts_ns = pts_ns,
 					.dmabuf = screen->surface->lease,
 				};
+				screen_source_set_lease(frame, screen->surface->lease);
 				return;
 			}
 			picture = screen->surface->texture; /* no second copy for the usual case */
@@ -358,6 +361,7 @@ void screen_get_frame(struct screen *screen, struct frame *frame, int64_t pts_ns
 		.stride = pixman_image_get_stride(picture),
 		.pts_ns = pts_ns,
 	};
+	screen_source_set_image(frame, picture);
 }
 
 /* `damage`: what the presented surface's texture gained (buffer
@@ -375,8 +379,9 @@ static void emit_frame(struct screen *screen, int64_t pts_ns, const pixman_regio
 	screen_get_frame(screen, &frame, pts_ns);
 	/* Surface damage is in buffer coordinates: it is the frame's own only
 	 * when the surface maps 1:1, i.e. when the frame is its texture. */
-	if (damage && showing_presented(screen) && frame.data ==
-	    (uint8_t *)pixman_image_get_data(screen->surface->texture)) {
+	if (damage && showing_presented(screen) &&
+	    (frame.data == (uint8_t *)pixman_image_get_data(screen->surface->texture) ||
+	     (frame.dmabuf && frame.dmabuf == screen->surface->lease))) {
 		const pixman_box32_t *box = pixman_region32_extents((pixman_region32_t *)damage);
 		frame.damage_known = true;
 		frame.damage = (struct frame_damage){ box->x1, box->y1, box->x2, box->y2 };
@@ -385,7 +390,7 @@ static void emit_frame(struct screen *screen, int64_t pts_ns, const pixman_regio
 		frame.damage = (struct frame_damage){ screen_damage->x1, screen_damage->y1,
 						      screen_damage->x2, screen_damage->y2 };
 	}
-	wl_signal_emit(&screen->events.frame, &frame);
+	screen_source_emit(screen, &frame);
 }
 
 static void handle_surface_destroy(struct wl_listener *listener, void *data)
@@ -394,6 +399,11 @@ static void handle_surface_destroy(struct wl_listener *listener, void *data)
 	wl_list_remove(&screen->surface_destroy.link);
 	wl_list_init(&screen->surface_destroy.link);
 	screen->surface = NULL;
+	/* The output went black: sinks keep pictures, so they must be told;
+	 * not when the presenter is disconnecting (its going ends a
+	 * recording, which must not end on a black frame). */
+	if (screen->presenter)
+		emit_frame(screen, clock_now_ns(), NULL, NULL);
 }
 
 static void handle_presenter_destroy(struct wl_listener *listener, void *data)
@@ -413,6 +423,7 @@ bool screen_init(struct screen *screen, int width, int height)
 	wl_list_init(&screen->presenter_destroy.link);
 	screen->surface_destroy.notify = handle_surface_destroy;
 	screen->presenter_destroy.notify = handle_presenter_destroy;
+	frame_source_init(&screen->source);
 	wl_signal_init(&screen->events.frame);
 	wl_signal_init(&screen->events.presenter_gone);
 	wl_list_init(&screen->views);
@@ -422,6 +433,7 @@ bool screen_init(struct screen *screen, int width, int height)
 
 void screen_finish(struct screen *screen)
 {
+	frame_source_finish(&screen->source);
 	wl_list_remove(&screen->surface_destroy.link);
 	wl_list_remove(&screen->presenter_destroy.link);
 	wl_list_init(&screen->surface_destroy.link);

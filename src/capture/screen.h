@@ -7,6 +7,7 @@
 #include <wayland-server-core.h>
 
 #include "frame.h"
+#include "frame_source.h"
 
 struct surface;
 struct screen_view;
@@ -67,8 +68,13 @@ struct screen {
 	pixman_region32_t damage; /* of screen->image, for the views' picture */
 	bool views_picture_in_image; /* image holds the views' picture but for `damage` */
 
+	/* Where its pictures go (screen_source.h): the frame path's seam. */
+	struct frame_source source;
+
 	struct {
-		struct wl_signal frame;          /* struct frame *, valid during the emit */
+		/* struct frame *, valid during the emit, always with CPU pixels:
+		 * for in-process tests; the frame path uses `source`. */
+		struct wl_signal frame;
 		struct wl_signal presenter_gone; /* struct wl_client * */
 	} events;
 };
@@ -105,7 +111,7 @@ void screen_damage_all(struct screen *screen);
 /* Emits a new picture when collected damage touched what is shown. */
 void screen_flush(struct screen *screen, int64_t commit_ns);
 
-/* The current picture (a view valid until the next change). */
+/* The current picture (a view valid until the next change; frame_ref keeps it). */
 void screen_get_frame(struct screen *screen, struct frame *frame, int64_t pts_ns);
 
 #endif

@@ -33,11 +33,6 @@ struct server {
 	struct wl_client *adopted_client; /* handed over by WAYLAND_SERVER_SOCKET */
 	struct wl_listener adopted_client_destroy;
 	char socket_name[64];
-	/* Zero-copy: set by a consumer that takes dmabuf frames (a VA-API
-	 * recording). While it returns true, the presented surface's dmabufs
-	 * are lent to the frames instead of copied (see surface.h). */
-	bool (*accepts_dmabuf)(void *data);
-	void *accepts_dmabuf_data;
 };
 
 struct server *server_create(const struct server_config *config);

@@ -1,6 +1,7 @@
 #define LOG_MODULE "shm"
 #include "shm.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -42,12 +43,11 @@ static void pool_unref(struct shm_pool *pool)
 
 static struct shm_pool *pool_from_resource(struct wl_resource *resource)
 {
-	if (!wl_resource_instance_of(resource, &wl_shm_pool_interface, &shm_pool_impl))
-		return NULL;
+	assert(wl_resource_instance_of(resource, &wl_shm_pool_interface, &shm_pool_impl));
 	return wl_resource_get_user_data(resource);
 }
 
-struct client_buffer *shm_buffer_from_resource(struct wl_resource *resource)
+struct client_buffer *shm_buffer_try_from_resource(struct wl_resource *resource)
 {
 	if (!wl_resource_instance_of(resource, &wl_buffer_interface, &shm_buffer_impl))
 		return NULL;

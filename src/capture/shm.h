@@ -13,6 +13,6 @@
 bool shm_create_global(struct wl_display *display);
 
 /* The buffer behind a wl_buffer made by our wl_shm, or NULL. */
-struct client_buffer *shm_buffer_from_resource(struct wl_resource *resource);
+struct client_buffer *shm_buffer_try_from_resource(struct wl_resource *resource);
 
 #endif

@@ -1,9 +1,11 @@
 #define LOG_MODULE "capture"
 #include "subcompositor.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <wayland-server-protocol.h>
 
+#include "addon.h"
 #include "clock.h"
 #include "log.h"
 #include "server.h"
@@ -11,37 +13,42 @@
 
 #define SUBCOMPOSITOR_VERSION 1
 
-/* Kept beside a surface that has subsurfaces (found through its destroy
- * listener): the stacking order of the children and the parent itself, as
- * shown and as requested for the parent's next commit. */
+/* The three copies of a parent's state that concern its children, as for
+ * the rest of a surface's state: the stacking order with positions, as
+ * requested, as cached with the parent's synchronized commit, and as shown. */
+enum place_state { PLACE_PENDING, PLACE_CACHED, PLACE_CURRENT, PLACE_STATES };
+
+/* A child (or the parent itself) in one of those stacking orders. */
+struct place {
+	struct wl_list link;           /* subsurface_parent.order[] */
+	struct subsurface *subsurface; /* NULL: the parent itself */
+	int x, y;
+};
+
+/* Kept beside a surface that has subsurfaces, as an addon of it. */
 struct subsurface_parent {
 	struct surface *surface;
-	struct wl_list current; /* subsurface.current_link and self_current */
-	struct wl_list pending; /* subsurface.pending_link and self_pending */
-	struct wl_list self_current, self_pending;
-	struct wl_listener surface_destroy;
-	struct wl_listener surface_commit;
+	struct wl_list order[PLACE_STATES]; /* struct place.link, bottom to top */
+	struct place self[PLACE_STATES];
+	struct addon addon;
 };
 
 struct subsurface {
 	struct wl_resource *resource;
 	struct surface *surface;          /* NULL once destroyed */
 	struct subsurface_parent *parent; /* NULL once the parent is gone */
-	struct wl_list current_link, pending_link;
-	int x, y, pending_x, pending_y;
+	struct place place[PLACE_STATES];
 	bool synchronized;
-	bool has_cache;                   /* a commit waits for the parent's */
-	pixman_region32_t cached_damage;
 	struct wl_listener surface_destroy;
 };
 
 static const struct wl_subsurface_interface subsurface_impl;
 static const struct surface_role subsurface_role;
+static const struct addon_interface parent_addon_impl;
 
 static struct subsurface *subsurface_from_resource(struct wl_resource *resource)
 {
-	if (!wl_resource_instance_of(resource, &wl_subsurface_interface, &subsurface_impl))
-		return NULL;
+	assert(wl_resource_instance_of(resource, &wl_subsurface_interface, &subsurface_impl));
 	return wl_resource_get_user_data(resource);
 }
 
@@ -50,118 +57,133 @@ static struct subsurface *subsurface_of_surface(const struct surface *surface)
 	return surface->role == &subsurface_role ? surface->role_data : NULL;
 }
 
-static void parent_surface_destroyed(struct wl_listener *listener, void *data);
-
-static struct subsurface_parent *parent_of_surface(const struct surface *surface)
+static struct subsurface_parent *parent_of_surface(struct surface *surface)
 {
-	struct wl_listener *listener =
-		wl_signal_get((struct wl_signal *)&surface->events.destroy, parent_surface_destroyed);
-	if (!listener)
+	struct addon *addon = addon_find(&surface->addons, NULL, &parent_addon_impl);
+	if (!addon)
 		return NULL;
-	struct subsurface_parent *parent = wl_container_of(listener, parent, surface_destroy);
+	struct subsurface_parent *parent = wl_container_of(addon, parent, addon);
 	return parent;
 }
 
 /* Synchronized itself, or through any ancestor (the protocol's effective
- * synchronisation). */
+ * synchronisation). One whose parent is gone shows nowhere: nothing to wait
+ * for. */
 static bool effectively_synchronized(const struct subsurface *subsurface)
 {
 	for (const struct subsurface *s = subsurface; s; ) {
-		if (s->synchronized)
-			return true;
 		if (!s->parent)
 			return false;
+		if (s->synchronized)
+			return true;
 		s = subsurface_of_surface(s->parent->surface);
 	}
 	return false;
+}
+
+bool subsurface_is_synchronized(const struct surface *surface)
+{
+	const struct subsurface *subsurface = subsurface_of_surface(surface);
+	return subsurface && effectively_synchronized(subsurface);
 }
 
 static void unlink_from_parent(struct subsurface *subsurface)
 {
 	if (!subsurface->parent)
 		return;
-	wl_list_remove(&subsurface->current_link);
-	wl_list_remove(&subsurface->pending_link);
-	wl_list_init(&subsurface->current_link);
-	wl_list_init(&subsurface->pending_link);
+	for (int i = 0; i < PLACE_STATES; i++) {
+		wl_list_remove(&subsurface->place[i].link);
+		wl_list_init(&subsurface->place[i].link);
+	}
 	subsurface->parent = NULL;
 }
 
-static void apply_cache(struct subsurface *subsurface);
-
-/* The parent's commit makes the children's pending position, order and
- * cached content current. */
-static void apply_parent_state(struct subsurface_parent *parent)
+static struct place *place_of(struct subsurface_parent *parent, const struct place *place,
+			      enum place_state state)
 {
-	struct server *server = parent->surface->server;
-	bool moved = false;
-	/* Order: rebuild `current` in the order of `pending`. */
-	struct wl_list *pos;
-	struct wl_list new_current;
-	wl_list_init(&new_current);
-	for (pos = parent->pending.next; pos != &parent->pending; pos = pos->next) {
-		struct wl_list *current_link;
-		if (pos == &parent->self_pending) {
-			current_link = &parent->self_current;
-		} else {
-			struct subsurface *child = wl_container_of(pos, child, pending_link);
-			current_link = &child->current_link;
-			if (child->x != child->pending_x || child->y != child->pending_y)
-				moved = true;
-			child->x = child->pending_x;
-			child->y = child->pending_y;
-		}
-		wl_list_remove(current_link);
-		wl_list_insert(new_current.prev, current_link);
-	}
-	/* A reorder request already marked the whole picture damaged. */
-	wl_list_insert_list(&parent->current, &new_current);
-	if (moved)
-		screen_damage_all(&server->screen);
-	for (pos = parent->current.next; pos != &parent->current; pos = pos->next) {
-		if (pos == &parent->self_current)
-			continue;
-		struct subsurface *child = wl_container_of(pos, child, current_link);
-		apply_cache(child);
-	}
+	return place->subsurface ? &place->subsurface->place[state] : &parent->self[state];
 }
 
-static void apply_cache(struct subsurface *subsurface)
+/* Copies the stacking order and positions of `from` to `to`; true when the
+ * picture changes with them. */
+static bool copy_places(struct subsurface_parent *parent, enum place_state from,
+			enum place_state to)
 {
-	if (subsurface->has_cache && subsurface->surface) {
-		screen_damage_surface(&subsurface->surface->server->screen, subsurface->surface,
-				      &subsurface->cached_damage);
-		pixman_region32_clear(&subsurface->cached_damage);
-		subsurface->has_cache = false;
+	bool changed = false;
+	/* Every child is in every order: walking both side by side finds a
+	 * reordering. */
+	struct wl_list *a = parent->order[from].next, *b = parent->order[to].next;
+	for (; a != &parent->order[from]; a = a->next, b = b->next) {
+		struct place *pa = wl_container_of(a, pa, link);
+		struct place *pb = wl_container_of(b, pb, link);
+		if (pa->subsurface != pb->subsurface || pa->x != pb->x || pa->y != pb->y)
+			changed = true;
 	}
-	/* Its own synchronized children wait on it. */
-	struct subsurface_parent *parent =
-		subsurface->surface ? parent_of_surface(subsurface->surface) : NULL;
+	struct wl_list reordered;
+	wl_list_init(&reordered);
+	struct place *place;
+	wl_list_for_each(place, &parent->order[from], link) {
+		struct place *target = place_of(parent, place, to);
+		target->x = place->x;
+		target->y = place->y;
+		wl_list_remove(&target->link);
+		wl_list_insert(reordered.prev, &target->link);
+	}
+	wl_list_insert_list(&parent->order[to], &reordered);
+	return changed;
+}
+
+void subsurface_parent_cache(struct surface *surface)
+{
+	struct subsurface_parent *parent = parent_of_surface(surface);
 	if (parent)
-		apply_parent_state(parent);
+		copy_places(parent, PLACE_PENDING, PLACE_CACHED);
 }
 
-static void parent_surface_committed(struct wl_listener *listener, void *data)
+void subsurface_parent_apply(struct surface *surface, bool from_cache)
 {
-	struct subsurface_parent *parent = wl_container_of(listener, parent, surface_commit);
-	apply_parent_state(parent);
-}
-
-static void parent_surface_destroyed(struct wl_listener *listener, void *data)
-{
-	struct subsurface_parent *parent = wl_container_of(listener, parent, surface_destroy);
-	struct wl_list *pos, *next;
-	for (pos = parent->pending.next; pos != &parent->pending; pos = next) {
-		next = pos->next;
-		if (pos == &parent->self_pending)
-			continue;
-		struct subsurface *child = wl_container_of(pos, child, pending_link);
-		unlink_from_parent(child);
+	struct subsurface_parent *parent = parent_of_surface(surface);
+	if (!parent)
+		return;
+	if (copy_places(parent, from_cache ? PLACE_CACHED : PLACE_PENDING, PLACE_CURRENT))
+		screen_damage_all(&surface->server->screen);
+	/* Each child's own state that waited for this one, bottom to top.
+	 * Applying a state changes no stacking order (requests do), so the
+	 * list stays valid. */
+	struct place *place;
+	wl_list_for_each(place, &parent->order[PLACE_CURRENT], link) {
+		if (place->subsurface && place->subsurface->surface)
+			surface_apply_cached(place->subsurface->surface);
 	}
-	wl_list_remove(&parent->surface_destroy.link);
-	wl_list_remove(&parent->surface_commit.link);
+}
+
+static void destroy_parent(struct subsurface_parent *parent)
+{
+	struct place *place, *next;
+	wl_list_for_each_safe(place, next, &parent->order[PLACE_PENDING], link) {
+		struct subsurface *child = place->subsurface;
+		if (!child)
+			continue;
+		unlink_from_parent(child);
+		/* Not shown any more and not synchronized: what waited is
+		 * applied now, so that its buffer goes back to the client. */
+		if (child->surface)
+			surface_apply_cached(child->surface);
+	}
+	addon_finish(&parent->addon);
 	free(parent);
 }
+
+static void parent_addon_destroy(struct addon *addon)
+{
+	struct subsurface_parent *parent = wl_container_of(addon, parent, addon);
+	destroy_parent(parent);
+}
+
+static const struct addon_interface parent_addon_impl = {
+	.name = "subsurface_parent",
+	.destroy = parent_addon_destroy,
+};
 
 static struct subsurface_parent *ensure_parent(struct surface *surface)
 {
@@ -172,16 +194,11 @@ static struct subsurface_parent *ensure_parent(struct surface *surface)
 	if (!parent)
 		return NULL;
 	parent->surface = surface;
-	wl_list_init(&parent->current);
-	wl_list_init(&parent->pending);
-	wl_list_insert(&parent->current, &parent->self_current);
-	wl_list_insert(&parent->pending, &parent->self_pending);
-	parent->surface_destroy.notify = parent_surface_destroyed;
-	wl_signal_add(&surface->events.destroy, &parent->surface_destroy);
-	parent->surface_commit.notify = parent_surface_committed;
-	/* First of the commit listeners: the children's new state must be in
-	 * place before a shell listener draws the picture. */
-	wl_list_insert(&surface->events.commit.listener_list, &parent->surface_commit.link);
+	for (int i = 0; i < PLACE_STATES; i++) {
+		wl_list_init(&parent->order[i]);
+		wl_list_insert(&parent->order[i], &parent->self[i].link);
+	}
+	addon_init(&parent->addon, &surface->addons, NULL, &parent_addon_impl);
 	return parent;
 }
 
@@ -194,34 +211,29 @@ void surface_tree_for_each(struct surface *root, int x, int y, surface_iterator_
 		fn(root, x, y, data);
 		return;
 	}
-	struct wl_list *pos;
-	for (pos = parent->current.next; pos != &parent->current; pos = pos->next) {
-		if (pos == &parent->self_current) {
+	struct place *place;
+	wl_list_for_each(place, &parent->order[PLACE_CURRENT], link) {
+		if (!place->subsurface)
 			fn(root, x, y, data);
-			continue;
-		}
-		struct subsurface *child = wl_container_of(pos, child, current_link);
-		if (child->surface)
-			surface_tree_for_each(child->surface, x + child->x, y + child->y, fn, data);
+		else if (place->subsurface->surface)
+			surface_tree_for_each(place->subsurface->surface, x + place->x,
+					      y + place->y, fn, data);
 	}
 }
 
+/* A state of this subsurface was applied: on its own commit when it is
+ * desynchronized (shown now), or with its parent's (shown by the parent's
+ * role with everything else). */
 static void subsurface_commit(struct surface *surface, const pixman_region32_t *damage,
 			      int64_t commit_ns)
 {
 	struct subsurface *subsurface = surface->role_data;
-	if (!subsurface)
-		return; /* the wl_subsurface was destroyed: the role stays, inert */
+	if (!subsurface || !subsurface->parent)
+		return; /* the wl_subsurface or its parent is gone: shown nowhere */
 	struct screen *screen = &surface->server->screen;
-	if (effectively_synchronized(subsurface)) {
-		/* Shown together with the parent's next commit. */
-		pixman_region32_union(&subsurface->cached_damage, &subsurface->cached_damage,
-				      (pixman_region32_t *)damage);
-		subsurface->has_cache = true;
-		return;
-	}
 	screen_damage_surface(screen, surface, damage);
-	screen_flush(screen, commit_ns);
+	if (!effectively_synchronized(subsurface))
+		screen_flush(screen, commit_ns);
 }
 
 static const struct surface_role subsurface_role = {
@@ -238,38 +250,39 @@ static void subsurface_handle_set_position(struct wl_client *client, struct wl_r
 					   int32_t x, int32_t y)
 {
 	struct subsurface *subsurface = subsurface_from_resource(resource);
-	subsurface->pending_x = x;
-	subsurface->pending_y = y;
+	subsurface->place[PLACE_PENDING].x = x;
+	subsurface->place[PLACE_PENDING].y = y;
 }
 
-/* The pending_link of `sibling_resource`'s surface in `subsurface`'s parent
+/* The pending place of `sibling_resource`'s surface in `subsurface`'s parent
  * (the parent itself included); NULL after posting bad_surface. */
-static struct wl_list *sibling_link(struct subsurface *subsurface,
-				    struct wl_resource *sibling_resource)
+static struct place *sibling_place(struct subsurface *subsurface,
+				   struct wl_resource *sibling_resource)
 {
 	struct surface *sibling = surface_from_resource(sibling_resource);
 	struct subsurface_parent *parent = subsurface->parent;
 	if (parent && sibling == parent->surface)
-		return &parent->self_pending;
+		return &parent->self[PLACE_PENDING];
 	struct subsurface *other = subsurface_of_surface(sibling);
 	if (parent && other && other != subsurface && other->parent == parent)
-		return &other->pending_link;
+		return &other->place[PLACE_PENDING];
 	wl_resource_post_error(subsurface->resource, WL_SUBSURFACE_ERROR_BAD_SURFACE,
 			       "wl_surface@%u is not a sibling or the parent",
 			       wl_resource_get_id(sibling_resource));
 	return NULL;
 }
 
+/* Takes effect with the parent's next applied state (which damages the
+ * picture when the order changed). */
 static void restack(struct wl_resource *resource, struct wl_resource *sibling_resource, bool above)
 {
 	struct subsurface *subsurface = subsurface_from_resource(resource);
-	struct wl_list *link = sibling_link(subsurface, sibling_resource);
-	if (!link)
+	struct place *sibling = sibling_place(subsurface, sibling_resource);
+	if (!sibling)
 		return;
-	wl_list_remove(&subsurface->pending_link);
-	wl_list_insert(above ? link : link->prev, &subsurface->pending_link);
-	if (subsurface->surface)
-		screen_damage_all(&subsurface->surface->server->screen);
+	struct wl_list *link = &subsurface->place[PLACE_PENDING].link;
+	wl_list_remove(link);
+	wl_list_insert(above ? &sibling->link : sibling->link.prev, link);
 }
 
 static void subsurface_handle_place_above(struct wl_client *client, struct wl_resource *resource,
@@ -293,11 +306,9 @@ static void subsurface_handle_set_desync(struct wl_client *client, struct wl_res
 {
 	struct subsurface *subsurface = subsurface_from_resource(resource);
 	subsurface->synchronized = false;
-	if (!effectively_synchronized(subsurface) && subsurface->has_cache) {
-		apply_cache(subsurface);
-		if (subsurface->surface)
-			screen_flush(&subsurface->surface->server->screen, clock_now_ns());
-	}
+	/* What waited is shown now (the role's commit flushes it). */
+	if (subsurface->surface && !effectively_synchronized(subsurface))
+		surface_apply_cached(subsurface->surface);
 }
 
 static const struct wl_subsurface_interface subsurface_impl = {
@@ -309,7 +320,10 @@ static const struct wl_subsurface_interface subsurface_impl = {
 	.set_desync = subsurface_handle_set_desync,
 };
 
-static void detach_surface(struct subsurface *subsurface)
+/* `surface_alive`: the wl_subsurface goes first; what waited for the
+ * parent is applied then (its buffer goes back to the client), shown
+ * nowhere as the surface is no subsurface any more. */
+static void detach_surface(struct subsurface *subsurface, bool surface_alive)
 {
 	struct surface *surface = subsurface->surface;
 	if (!surface)
@@ -321,20 +335,21 @@ static void detach_surface(struct subsurface *subsurface)
 	wl_list_remove(&subsurface->surface_destroy.link);
 	surface->role_data = NULL;
 	subsurface->surface = NULL;
+	if (surface_alive)
+		surface_apply_cached(surface);
 	screen_flush(screen, clock_now_ns());
 }
 
 static void subsurface_surface_destroyed(struct wl_listener *listener, void *data)
 {
 	struct subsurface *subsurface = wl_container_of(listener, subsurface, surface_destroy);
-	detach_surface(subsurface);
+	detach_surface(subsurface, false);
 }
 
 static void subsurface_resource_destroy(struct wl_resource *resource)
 {
 	struct subsurface *subsurface = subsurface_from_resource(resource);
-	detach_surface(subsurface);
-	pixman_region32_fini(&subsurface->cached_damage);
+	detach_surface(subsurface, true);
 	free(subsurface);
 }
 
@@ -391,10 +406,11 @@ static void subcompositor_handle_get_subsurface(struct wl_client *client,
 	subsurface->surface = surface;
 	subsurface->parent = parent;
 	subsurface->synchronized = true; /* the protocol's initial mode */
-	pixman_region32_init(&subsurface->cached_damage);
-	/* A new subsurface starts on top of its siblings and parent. */
-	wl_list_insert(parent->current.prev, &subsurface->current_link);
-	wl_list_insert(parent->pending.prev, &subsurface->pending_link);
+	/* A new subsurface starts on top of its siblings and parent, at 0,0. */
+	for (int i = 0; i < PLACE_STATES; i++) {
+		subsurface->place[i].subsurface = subsurface;
+		wl_list_insert(parent->order[i].prev, &subsurface->place[i].link);
+	}
 	subsurface->surface_destroy.notify = subsurface_surface_destroyed;
 	wl_signal_add(&surface->events.destroy, &subsurface->surface_destroy);
 	wl_resource_set_implementation(subsurface->resource, &subsurface_impl, subsurface,

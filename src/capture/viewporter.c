@@ -1,8 +1,8 @@
 #define LOG_MODULE "capture"
 #include "viewporter.h"
 
+#include <assert.h>
 #include <stdlib.h>
-#include <string.h>
 #include <wayland-server-core.h>
 
 #include "log.h"
@@ -12,28 +12,21 @@
 
 #define VIEWPORTER_VERSION 1
 
-struct viewport_state {
-	bool has_source, has_destination;
-	double src_x, src_y, src_w, src_h;
-	int dst_w, dst_h;
-};
-
-/* wp_viewport: double-buffered crop and scale of one surface, kept beside the
- * surface and found through its destroy listener. */
+/* wp_viewport: sets the crop and scale in its surface's pending state (the
+ * surface applies and caches it with the rest); kept as an addon of the
+ * surface. */
 struct viewport {
 	struct wl_resource *resource;
 	struct surface *surface; /* NULL once the surface is gone */
-	struct viewport_state pending, current;
-	struct wl_listener surface_destroy;
-	struct wl_listener surface_commit;
+	struct addon addon;
 };
 
 static const struct wp_viewport_interface viewport_impl;
+static const struct addon_interface viewport_addon_impl;
 
 static struct viewport *viewport_from_resource(struct wl_resource *resource)
 {
-	if (!wl_resource_instance_of(resource, &wp_viewport_interface, &viewport_impl))
-		return NULL;
+	assert(wl_resource_instance_of(resource, &wp_viewport_interface, &viewport_impl));
 	return wl_resource_get_user_data(resource);
 }
 
@@ -41,50 +34,52 @@ static void detach(struct viewport *viewport)
 {
 	if (!viewport->surface)
 		return;
-	wl_list_remove(&viewport->surface_destroy.link);
-	wl_list_remove(&viewport->surface_commit.link);
+	addon_finish(&viewport->addon);
 	viewport->surface = NULL;
 }
 
-static void viewport_surface_destroyed(struct wl_listener *listener, void *data)
+static void viewport_addon_destroy(struct addon *addon)
 {
-	struct viewport *viewport = wl_container_of(listener, viewport, surface_destroy);
+	struct viewport *viewport = wl_container_of(addon, viewport, addon);
 	detach(viewport);
 }
 
-static struct viewport *viewport_of_surface(const struct surface *surface)
+static const struct addon_interface viewport_addon_impl = {
+	.name = "wp_viewport",
+	.destroy = viewport_addon_destroy,
+};
+
+static struct viewport *viewport_of_surface(struct surface *surface)
 {
-	struct wl_listener *listener =
-		wl_signal_get((struct wl_signal *)&surface->events.destroy, viewport_surface_destroyed);
-	if (!listener)
+	struct addon *addon = addon_find(&surface->addons, NULL, &viewport_addon_impl);
+	if (!addon)
 		return NULL;
-	struct viewport *viewport = wl_container_of(listener, viewport, surface_destroy);
+	struct viewport *viewport = wl_container_of(addon, viewport, addon);
 	return viewport;
 }
 
-static void viewport_surface_committed(struct wl_listener *listener, void *data)
+bool viewport_check_pending(struct surface *surface)
 {
-	struct viewport *viewport = wl_container_of(listener, viewport, surface_commit);
-	(void)data; /* struct surface_commit_event: the surface is ours already */
-	struct viewport_state *state = &viewport->pending;
-	if (state->has_source && !state->has_destination &&
+	struct viewport *viewport = viewport_of_surface(surface);
+	const struct surface_viewport *state = &surface->pending.viewport;
+	if (!viewport || !state->has_source)
+		return true;
+	if (!state->has_destination &&
 	    (state->src_w != (int)state->src_w || state->src_h != (int)state->src_h)) {
 		wl_resource_post_error(viewport->resource, WP_VIEWPORT_ERROR_BAD_SIZE,
 				       "source size %gx%g is not integer and no destination is set",
 				       state->src_w, state->src_h);
-		return;
+		return false;
 	}
 	int sw, sh;
-	surface_get_size(viewport->surface, &sw, &sh);
-	if (state->has_source && viewport->surface->mapped &&
+	surface_get_pending_size(surface, &sw, &sh);
+	if (sw > 0 && sh > 0 &&
 	    (state->src_x + state->src_w > sw || state->src_y + state->src_h > sh)) {
 		wl_resource_post_error(viewport->resource, WP_VIEWPORT_ERROR_OUT_OF_BUFFER,
 				       "source rectangle extends outside the %dx%d surface", sw, sh);
-		return;
+		return false;
 	}
-	if (memcmp(&viewport->current, &viewport->pending, sizeof(viewport->current)) != 0)
-		screen_damage_all(&viewport->surface->server->screen); /* shown on the role's flush */
-	viewport->current = viewport->pending;
+	return true;
 }
 
 static bool check_surface(struct viewport *viewport)
@@ -108,8 +103,9 @@ static void viewport_handle_set_source(struct wl_client *client, struct wl_resou
 	if (!check_surface(viewport))
 		return;
 	wl_fixed_t unset = wl_fixed_from_int(-1);
+	struct surface_viewport *pending = &viewport->surface->pending.viewport;
 	if (x == unset && y == unset && width == unset && height == unset) {
-		viewport->pending.has_source = false;
+		pending->has_source = false;
 		return;
 	}
 	if (x < 0 || y < 0 || width <= 0 || height <= 0) {
@@ -119,11 +115,11 @@ static void viewport_handle_set_source(struct wl_client *client, struct wl_resou
 				       wl_fixed_to_double(y));
 		return;
 	}
-	viewport->pending.has_source = true;
-	viewport->pending.src_x = wl_fixed_to_double(x);
-	viewport->pending.src_y = wl_fixed_to_double(y);
-	viewport->pending.src_w = wl_fixed_to_double(width);
-	viewport->pending.src_h = wl_fixed_to_double(height);
+	pending->has_source = true;
+	pending->src_x = wl_fixed_to_double(x);
+	pending->src_y = wl_fixed_to_double(y);
+	pending->src_w = wl_fixed_to_double(width);
+	pending->src_h = wl_fixed_to_double(height);
 }
 
 static void viewport_handle_set_destination(struct wl_client *client, struct wl_resource *resource,
@@ -132,8 +128,9 @@ static void viewport_handle_set_destination(struct wl_client *client, struct wl_
 	struct viewport *viewport = viewport_from_resource(resource);
 	if (!check_surface(viewport))
 		return;
+	struct surface_viewport *pending = &viewport->surface->pending.viewport;
 	if (width == -1 && height == -1) {
-		viewport->pending.has_destination = false;
+		pending->has_destination = false;
 		return;
 	}
 	if (width <= 0 || height <= 0) {
@@ -141,9 +138,9 @@ static void viewport_handle_set_destination(struct wl_client *client, struct wl_
 				       "destination size %dx%d is invalid", width, height);
 		return;
 	}
-	viewport->pending.has_destination = true;
-	viewport->pending.dst_w = width;
-	viewport->pending.dst_h = height;
+	pending->has_destination = true;
+	pending->dst_w = width;
+	pending->dst_h = height;
 }
 
 static const struct wp_viewport_interface viewport_impl = {
@@ -155,6 +152,9 @@ static const struct wp_viewport_interface viewport_impl = {
 static void viewport_resource_destroy(struct wl_resource *resource)
 {
 	struct viewport *viewport = viewport_from_resource(resource);
+	/* The crop and scale go with the surface's next commit. */
+	if (viewport->surface)
+		viewport->surface->pending.viewport = (struct surface_viewport){ 0 };
 	detach(viewport);
 	free(viewport);
 }
@@ -187,12 +187,7 @@ static void viewporter_handle_get_viewport(struct wl_client *client, struct wl_r
 		return;
 	}
 	viewport->surface = surface;
-	viewport->surface_destroy.notify = viewport_surface_destroyed;
-	wl_signal_add(&surface->events.destroy, &viewport->surface_destroy);
-	viewport->surface_commit.notify = viewport_surface_committed;
-	/* Before the shell's commit listener, which places the surface by its
-	 * shown size. */
-	wl_list_insert(&surface->events.commit.listener_list, &viewport->surface_commit.link);
+	addon_init(&viewport->addon, &surface->addons, NULL, &viewport_addon_impl);
 	wl_resource_set_implementation(viewport->resource, &viewport_impl, viewport,
 				       viewport_resource_destroy);
 }
@@ -230,9 +225,8 @@ bool surface_get_view(const struct surface *surface, double *src_x, double *src_
 	surface_get_size(surface, &sw, &sh);
 	if (sw <= 0 || sh <= 0)
 		return false;
-	const struct viewport *viewport = viewport_of_surface(surface);
-	const struct viewport_state *state = viewport ? &viewport->current : NULL;
-	if (state && state->has_source) {
+	const struct surface_viewport *state = &surface->current.viewport;
+	if (state->has_source) {
 		*src_x = state->src_x;
 		*src_y = state->src_y;
 		*src_w = state->src_w;
@@ -242,7 +236,7 @@ bool surface_get_view(const struct surface *surface, double *src_x, double *src_
 		*src_w = sw;
 		*src_h = sh;
 	}
-	if (state && state->has_destination) {
+	if (state->has_destination) {
 		*dst_w = state->dst_w;
 		*dst_h = state->dst_h;
 	} else {

@@ -8,6 +8,10 @@ struct surface;
 
 bool viewporter_create_global(struct server *server);
 
+/* The checks wp_viewport asks for when the surface commits, on its pending
+ * state: false after posting the error. */
+bool viewport_check_pending(struct surface *surface);
+
 /* The part of the surface shown (surface coordinates) and the size it is
  * shown at, as wp_viewport set them; without a viewport, the whole surface
  * at its own size. False when the surface has no content to show. */

@@ -1,5 +1,6 @@
 #include "xdg_positioner.h"
 
+#include <assert.h>
 #include <stdlib.h>
 
 #include "xdg-shell-server-protocol.h"
@@ -8,8 +9,7 @@ static const struct xdg_positioner_interface positioner_impl;
 
 static struct xdg_positioner_rules *rules_from_resource(struct wl_resource *resource)
 {
-	if (!wl_resource_instance_of(resource, &xdg_positioner_interface, &positioner_impl))
-		return NULL;
+	assert(wl_resource_instance_of(resource, &xdg_positioner_interface, &positioner_impl));
 	return wl_resource_get_user_data(resource);
 }
 

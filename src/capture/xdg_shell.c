@@ -1,10 +1,12 @@
 #define LOG_MODULE "shell"
 #include "xdg_shell.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 #include <wayland-server-protocol.h>
 
+#include "addon.h"
 #include "clock.h"
 #include "log.h"
 #include "output.h"
@@ -51,7 +53,7 @@ struct xdg_surface {
 	struct wm_base *wm_base; /* NULL once the wm_base is gone */
 	struct wl_list wm_base_link;
 	struct surface *surface; /* NULL once the wl_surface is gone */
-	struct wl_listener surface_destroy;
+	struct addon surface_addon; /* how the wl_surface knows it has one */
 	struct wl_listener surface_commit;
 
 	enum xdg_role role;
@@ -82,29 +84,27 @@ static const struct xdg_popup_interface popup_impl;
 
 static struct wm_base *wm_base_from_resource(struct wl_resource *resource)
 {
-	if (!wl_resource_instance_of(resource, &xdg_wm_base_interface, &wm_base_impl))
-		return NULL;
+	assert(wl_resource_instance_of(resource, &xdg_wm_base_interface, &wm_base_impl));
 	return wl_resource_get_user_data(resource);
 }
 
 static struct xdg_surface *xdg_surface_from_resource(struct wl_resource *resource)
 {
-	if (!wl_resource_instance_of(resource, &xdg_surface_interface, &xdg_surface_impl))
-		return NULL;
+	assert(wl_resource_instance_of(resource, &xdg_surface_interface, &xdg_surface_impl));
 	return wl_resource_get_user_data(resource);
 }
 
+/* NULL when the xdg_surface went first: the role object is inert then. */
 static struct xdg_surface *toplevel_from_resource(struct wl_resource *resource)
 {
-	if (!wl_resource_instance_of(resource, &xdg_toplevel_interface, &toplevel_impl))
-		return NULL;
+	assert(wl_resource_instance_of(resource, &xdg_toplevel_interface, &toplevel_impl));
 	return wl_resource_get_user_data(resource);
 }
 
+/* NULL when the xdg_surface went first, as for toplevels. */
 static struct xdg_surface *popup_from_resource(struct wl_resource *resource)
 {
-	if (!wl_resource_instance_of(resource, &xdg_popup_interface, &popup_impl))
-		return NULL;
+	assert(wl_resource_instance_of(resource, &xdg_popup_interface, &popup_impl));
 	return wl_resource_get_user_data(resource);
 }
 
@@ -622,16 +622,21 @@ static void detach_surface(struct xdg_surface *xdg)
 		return;
 	unmap(xdg);
 	dismiss_popups(xdg);
-	wl_list_remove(&xdg->surface_destroy.link);
+	addon_finish(&xdg->surface_addon);
 	wl_list_remove(&xdg->surface_commit.link);
 	xdg->surface = NULL;
 }
 
-static void xdg_surface_surface_destroyed(struct wl_listener *listener, void *data)
+static void xdg_surface_addon_destroy(struct addon *addon)
 {
-	struct xdg_surface *xdg = wl_container_of(listener, xdg, surface_destroy);
+	struct xdg_surface *xdg = wl_container_of(addon, xdg, surface_addon);
 	detach_surface(xdg);
 }
+
+static const struct addon_interface xdg_surface_addon_impl = {
+	.name = "xdg_surface",
+	.destroy = xdg_surface_addon_destroy,
+};
 
 static void xdg_surface_resource_destroy(struct wl_resource *resource)
 {
@@ -677,7 +682,7 @@ static void wm_base_handle_get_xdg_surface(struct wl_client *client, struct wl_r
 	 * its output surface an xdg toplevel and then presents it through the
 	 * fullscreen shell when both are offered; the presentation then wins
 	 * on the screen. Any role taken before is still an error. */
-	if (surface->role || wl_signal_get(&surface->events.destroy, xdg_surface_surface_destroyed)) {
+	if (surface->role || addon_find(&surface->addons, NULL, &xdg_surface_addon_impl)) {
 		wl_resource_post_error(resource, XDG_WM_BASE_ERROR_ROLE,
 				       "wl_surface@%u already has a role or an xdg_surface",
 				       wl_resource_get_id(surface_resource));
@@ -704,8 +709,7 @@ static void wm_base_handle_get_xdg_surface(struct wl_client *client, struct wl_r
 	xdg->wm_base = wm_base;
 	wl_list_insert(&wm_base->surfaces, &xdg->wm_base_link);
 	xdg->surface = surface;
-	xdg->surface_destroy.notify = xdg_surface_surface_destroyed;
-	wl_signal_add(&surface->events.destroy, &xdg->surface_destroy);
+	addon_init(&xdg->surface_addon, &surface->addons, NULL, &xdg_surface_addon_impl);
 	xdg->surface_commit.notify = xdg_surface_committed;
 	wl_signal_add(&surface->events.commit, &xdg->surface_commit);
 	wl_list_init(&xdg->popups);

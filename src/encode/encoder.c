@@ -78,10 +78,10 @@ static void noop_free(void *opaque, uint8_t *data)
 }
 
 /* Sets our defaults, then the user's KEY=VALUE params on top. */
-static int configure_context(struct encoder *encoder, const struct recorder_config *config)
+static int configure_context(struct encoder *encoder, const struct encoder_config *config)
 {
 	AVCodecContext *context = encoder->context;
-	double fps = config->fps > 0 ? config->fps : 60;
+	double fps = config->fps > 0 ? config->fps : WL_RECORD_DEFAULT_FPS;
 
 	context->framerate = av_d2q(fps, 1001000);
 	context->gop_size = (int)(fps * 2 + 0.5) > 0 ? (int)(fps * 2 + 0.5) : 1;
@@ -144,7 +144,7 @@ static int configure_context(struct encoder *encoder, const struct recorder_conf
 }
 
 static struct encoder *encoder_new(const AVCodec *codec, AVBufferRef *hw_device,
-				   const struct recorder_config *config)
+				   const struct encoder_config *config)
 {
 	struct encoder *encoder = calloc(1, sizeof(*encoder));
 	if (!encoder) {
@@ -249,7 +249,7 @@ static int open_context(struct encoder *encoder, int width, int height, AVRation
 
 /* Opens a throwaway encoder with the same settings, so that a codec, device
  * or option that cannot work fails now rather than at the first frame. */
-static int probe(const AVCodec *codec, AVBufferRef *hw_device, const struct recorder_config *config,
+static int probe(const AVCodec *codec, AVBufferRef *hw_device, const struct encoder_config *config,
 		 char *why, size_t why_size)
 {
 	struct encoder *test = encoder_new(codec, hw_device, config);
@@ -294,7 +294,7 @@ static int open_vaapi_device(const char *device, AVBufferRef **hw_device, const 
 	return ret;
 }
 
-struct encoder *encoder_create(const struct recorder_config *config)
+struct encoder *encoder_create(const struct encoder_config *config)
 {
 	struct encoder *encoder = NULL;
 	AVBufferRef *hw_device = NULL;
@@ -635,11 +635,6 @@ bool encoder_takes_i420(const struct encoder *encoder)
 	return !encoder->hw_device;
 }
 
-bool encoder_accepts_dmabuf(struct encoder *encoder)
-{
-	return encoder->zero_copy && !atomic_load(&encoder->zero_copy_failed);
-}
-
 int encoder_convert(struct encoder *encoder, const struct frame *frame, AVFrame *out)
 {
 	if (frame->dmabuf)
@@ -708,7 +703,7 @@ void encoder_destroy(struct encoder *encoder)
 
 void encoder_list(void)
 {
-	struct recorder_config config = {.crf = -1, .fps = 60};
+	struct encoder_config config = {.crf = -1};
 	for (size_t i = 0; i < sizeof(known_encoders) / sizeof(known_encoders[0]); i++) {
 		const AVCodec *codec = avcodec_find_encoder_by_name(known_encoders[i]);
 		if (!codec)

@@ -6,7 +6,6 @@
 #include <libavcodec/avcodec.h>
 
 #include "frame.h"
-#include "recorder.h"
 
 /* Encoder selection and setup, and the conversion of BGRX frames into what
  * the encoder takes.
@@ -29,9 +28,20 @@
 
 struct encoder;
 
+/* What the encoder needs of the recording's settings (the recorder fills it
+ * from its own; the encoder knows nothing of the recorder). */
+struct encoder_config {
+	const char *codec;   /* encoder name, NULL picks VA-API or libx264 */
+	const char *device;  /* VA-API render node, NULL auto-detects */
+	int64_t bitrate;     /* bits per second, 0 for quality-based */
+	int crf;             /* -1 for the encoder's default quality */
+	double fps;          /* nominal rate; 0 means WL_RECORD_DEFAULT_FPS */
+	const char *const *codec_params; /* "KEY=VALUE", NULL-terminated, may be NULL */
+};
+
 /* Picks and configures the encoder, applies the -p KEY=VALUE params (an
  * unknown key or bad value is an error here). Logs and returns NULL. */
-struct encoder *encoder_create(const struct recorder_config *config);
+struct encoder *encoder_create(const struct encoder_config *config);
 
 const char *encoder_name(const struct encoder *encoder);
 enum AVCodecID encoder_codec_id(const struct encoder *encoder);
@@ -54,11 +64,9 @@ int encoder_convert(struct encoder *encoder, const struct frame *frame, AVFrame 
  * path); the VA-API path takes XRGB8888 frames only (uploaded as they are). */
 bool encoder_takes_i420(const struct encoder *encoder);
 
-/* True when dmabuf frames (frame->dmabuf) go to VA-API without a CPU copy:
- * a VA-API encoder whose zero-copy import has not failed yet. encoder_convert()
- * takes dmabuf frames in any case (CPU read as the fallback) and returns
+/* encoder_convert() takes dmabuf frames (frame->dmabuf) in any case: mapped
+ * into VA-API while that works, else read by the CPU; it returns
  * AVERROR(EAGAIN) for a frame it could not read at all (logged; skip it). */
-bool encoder_accepts_dmabuf(struct encoder *encoder);
 
 /* Sends a frame (NULL: flush) and hands every packet that comes out to
  * `sink`. Returns 0 or a negative AVERROR (from the encoder or the sink). */

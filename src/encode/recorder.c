@@ -25,7 +25,6 @@
 #define DEFAULT_QUEUE_DEPTH 4
 #define LATENCY_BUCKET_NS 500000 /* histogram of commit-to-packet times */
 #define LATENCY_BUCKETS 2000
-#define DEFAULT_FPS 60.0
 /* How much the encoder yields to the compositor thread (see encoder_thread). */
 #define ENCODER_NICE 5
 
@@ -57,10 +56,6 @@ struct recorder {
 	AVRational time_base;       /* encoder: 1/1000000 (VFR) or 1/fps (CFR) */
 	AVRational stream_time_base;
 	AVFrame *current;           /* the most recent converted frame */
-	/* Compositor thread only: damage of frames refused since the last
-	 * accepted one. */
-	bool refused_any;
-	struct frame refused_damage;
 	pthread_mutex_t latency_mutex;
 	uint32_t latency[LATENCY_BUCKETS];
 	uint64_t latency_count;
@@ -399,7 +394,7 @@ struct recorder *recorder_create(const struct recorder_config *config, enum reco
 	recorder->path = strdup(config->path);
 	recorder->to_stdout = strcmp(config->path, "-") == 0;
 	recorder->cfr = config->cfr;
-	recorder->fps = config->fps > 0 ? config->fps : DEFAULT_FPS;
+	recorder->fps = config->fps > 0 ? config->fps : WL_RECORD_DEFAULT_FPS;
 	recorder->current = av_frame_alloc();
 	if (!recorder->path || !recorder->current) {
 		LOG_ERRNO_P(ENOMEM, "recorder");
@@ -411,7 +406,15 @@ struct recorder *recorder_create(const struct recorder_config *config, enum reco
 		goto fail;
 	}
 	/* The encoder is test-opened here: what fails is the settings. */
-	recorder->encoder = encoder_create(config);
+	struct encoder_config encoder_config = {
+		.codec = config->codec,
+		.device = config->device,
+		.bitrate = config->bitrate,
+		.crf = config->crf,
+		.fps = recorder->fps,
+		.codec_params = config->codec_params,
+	};
+	recorder->encoder = encoder_create(&encoder_config);
 	if (!recorder->encoder) {
 		*error = RECORDER_ERROR_CONFIG;
 		goto fail;
@@ -451,30 +454,17 @@ bool recorder_submit(struct recorder *recorder, const struct frame *frame)
 	atomic_fetch_add(&recorder->frames_submitted, 1);
 	if (atomic_load(&recorder->failed))
 		return false;
-	/* A refused frame's changes are part of the next accepted one. */
-	struct frame queued = *frame;
-	if (recorder->refused_any)
-		frame_damage_merge(&queued, &recorder->refused_damage);
-	if (!frame_queue_push(recorder->queue, &queued)) {
+	/* A refused frame's damage is the caller's to carry into the next one
+	 * it submits (the pacer does: frame_pacer.h); refused is not lost. */
+	if (!frame_queue_push(recorder->queue, frame)) {
 		atomic_fetch_add(&recorder->frames_dropped, 1);
-		if (recorder->refused_any)
-			frame_damage_merge(&recorder->refused_damage, frame);
-		else
-			recorder->refused_damage = *frame;
-		recorder->refused_any = true;
 		return false;
 	}
-	recorder->refused_any = false;
 	/* Said here: the queue may have cropped the frame already. */
 	if (!atomic_exchange(&recorder->seen_frame, true) && (frame->width % 2 || frame->height % 2))
 		LOG_INFO("%dx%d is odd: recording %dx%d (last column/row cropped)", frame->width,
 			 frame->height, frame->width & ~1, frame->height & ~1);
 	return true;
-}
-
-bool recorder_accepts_dmabuf(struct recorder *recorder)
-{
-	return !atomic_load(&recorder->failed) && encoder_accepts_dmabuf(recorder->encoder);
 }
 
 bool recorder_request_still(struct recorder *recorder, const char *path,

@@ -55,18 +55,14 @@ struct recorder *recorder_create(const struct recorder_config *config, enum reco
 /* Copies `frame` into a pooled buffer and queues it. Never blocks: when the
  * queue is full the frame is dropped and counted, and false is returned.
  * Drop policy: the NEWEST frame (this one) is refused; queued frames are kept,
- * so the recording stays in order and the next accepted frame covers the gap.
+ * so the recording stays in order and the next accepted frame covers the gap:
+ * its damage must then include the refused frame's (damage is accumulated
+ * in one place, the caller's pacer: frame_pacer.h).
  * After a failure every frame is refused (not counted as dropped).
  * Odd sizes: the stream is the first frame's size rounded down to even (the
  * last column/row is cropped, not scaled); frames of any other size are
  * scaled to the stream size. */
 bool recorder_submit(struct recorder *recorder, const struct frame *frame);
-
-/* True when frames should carry the client's dmabuf (frame->dmabuf) for the
- * zero-copy VA-API path: a VA-API encoder whose import has not failed yet
- * (false with libx264, and for good after the first failed import). Frames
- * with a dmabuf are accepted in any case (then read by the CPU). */
-bool recorder_accepts_dmabuf(struct recorder *recorder);
 
 /* Asks the encoder thread to write `picture` (the screen now) as a PNG at
  * `path`. Both are copied here (a dmabuf picture by reference), so the PNG

@@ -6,9 +6,12 @@
 #include <stdint.h>
 #include <string.h>
 
-/* A picture of the whole output as wl-record composed it. This is the unit
- * that travels the frame path: commit -> copy into the screen -> snapshot
- * into the queue -> encode.
+/* The one default frame rate: --fps, the frame clock, the recorder and the
+ * encoder all fall back to it. */
+#define WL_RECORD_DEFAULT_FPS 60.0
+
+/* A picture of the whole output. This is the unit that travels the frame
+ * path: a frame source (frame_source.h) -> the pacer -> the queue -> encode.
  *
  * FRAME_XRGB8888 (the zero value, what the screen holds): 32-bit pixels laid
  * out as DRM_FORMAT_XRGB8888 (bytes B, G, R, X in memory; X is undefined),
@@ -39,12 +42,40 @@ struct frame {
 	 * skip what lies outside `damage` when this is true. */
 	bool damage_known;
 	struct frame_damage damage;
-	/* Zero-copy path only (NULL otherwise): the picture is this client
-	 * dmabuf, `data` is NULL, and whoever keeps the frame takes a reference
-	 * (dmabuf_lease.h). Set only when the presented surface maps 1:1 and a
-	 * consumer asked for dmabufs. */
+	/* The client's dmabuf itself when the presented surface maps 1:1 (NULL
+	 * otherwise); `data` is then usually NULL and a consumer that wants
+	 * pixels reads the lease (dmabuf_lease_read), one that can map it (VA-API)
+	 * keeps a reference instead. */
 	struct dmabuf_lease *dmabuf;
+	/* What keeps `data` or `dmabuf` alive, reference counted the way wlroots
+	 * locks a wlr_buffer. A frame is valid during the call that delivers it;
+	 * whoever keeps it longer takes a reference (frame_ref) and drops it
+	 * (frame_unref). NULL impl: pixels owned by the caller, not keepable. */
+	const struct frame_picture_impl *picture_impl;
+	void *picture;
 };
+
+struct frame_picture_impl {
+	void (*ref)(void *picture);
+	void (*unref)(void *picture); /* any thread */
+};
+
+/* `to` becomes a kept copy of `from` (the same picture, one more reference). */
+static inline void frame_ref(struct frame *to, const struct frame *from)
+{
+	*to = *from;
+	if (from->picture_impl)
+		from->picture_impl->ref(from->picture);
+}
+
+/* Drops a kept frame's reference (a zeroed frame is accepted). */
+static inline void frame_unref(struct frame *frame)
+{
+	if (frame->picture_impl)
+		frame->picture_impl->unref(frame->picture);
+	frame->picture_impl = NULL;
+	frame->picture = NULL;
+}
 
 /* The three planes of a FRAME_I420 frame. */
 static inline void frame_i420_planes(const struct frame *frame, uint8_t *planes[3], int strides[3])

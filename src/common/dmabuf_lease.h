@@ -5,7 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "capture/dmabuf_attributes.h"
+#include "dmabuf_attributes.h"
 
 /* A client's dmabuf lent to the encoder: the zero-copy path's alternative to
  * pixels in a struct frame. The client's wl_buffer is released when the last

@@ -1,0 +1,96 @@
+/* The pacer between a frame source and the encoder (src/common/frame_pacer.h),
+ * on the common library alone: one frame per --fps period judged by commit
+ * time, a too-soon frame kept by reference and replaced by a newer one, and
+ * every reference it took given back. */
+#include <assert.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "clock.h"
+#include "frame_pacer.h"
+
+#define CHECK(x) do { if (!(x)) { fprintf(stderr, "%s:%d: check failed: %s\n", \
+	__FILE__, __LINE__, #x); abort(); } } while (0)
+
+#define PERIOD_NS 50000000 /* 20 fps: wide periods, robust on a busy machine */
+
+static int refs;          /* references the pacer holds on test pictures */
+static int consumed;
+static struct frame last; /* what the consumer got last */
+
+static void picture_ref(void *picture) { refs++; }
+static void picture_unref(void *picture) { refs--; }
+static const struct frame_picture_impl impl = { picture_ref, picture_unref };
+
+static bool consume(void *data, const struct frame *frame)
+{
+	consumed++;
+	last = *frame;
+	return true;
+}
+
+static struct frame frame_at(int64_t pts_ns, int x)
+{
+	return (struct frame){ .width = 64, .height = 64, .stride = 256, .pts_ns = pts_ns,
+			       .damage_known = true, .damage = { x, 0, x + 1, 1 },
+			       .picture_impl = &impl, .picture = &refs };
+}
+
+static void run_until(struct wl_event_loop *loop, int64_t until_ns)
+{
+	while (clock_now_ns() < until_ns)
+		wl_event_loop_dispatch(loop, 1);
+}
+
+int main(void)
+{
+	struct wl_event_loop *loop = wl_event_loop_create();
+	CHECK(loop);
+	/* Start just after a period boundary, so the steps below stay in it. */
+	struct frame_grid grid = { .origin_ns = clock_now_ns() + 1000000, .period_ns = PERIOD_NS };
+	struct frame_pacer pacer;
+	CHECK(frame_pacer_init(&pacer, loop, &grid, consume, NULL));
+	run_until(loop, grid.origin_ns);
+	int64_t slot0 = frame_grid_slot_start(&grid, 0);
+
+	/* A free period: on at once, nothing kept. */
+	struct frame a = frame_at(slot0 + 1000, 10);
+	frame_pacer_offer(&pacer, &a);
+	CHECK(consumed == 1 && last.damage.x1 == 10 && refs == 0);
+
+	/* Too soon (same period): kept by reference, not handed on. */
+	struct frame b = frame_at(slot0 + 2000, 20);
+	frame_pacer_offer(&pacer, &b);
+	CHECK(consumed == 1 && refs == 1);
+
+	/* A commit in the next period goes on at once (the old pacer held it
+	 * back a whole period once a frame had been late), carrying the damage
+	 * of the replaced one; the kept reference is dropped. */
+	run_until(loop, frame_grid_slot_start(&grid, 1) + 1000000);
+	CHECK(consumed == 1); /* b's period (1) is not over: it still may be replaced */
+	struct frame c = frame_at(clock_now_ns(), 30);
+	frame_pacer_offer(&pacer, &c);
+	CHECK(consumed == 2 && last.pts_ns == c.pts_ns);
+	CHECK(last.damage.x1 == 20 && last.damage.x2 == 31);
+	CHECK(refs == 0);
+
+	/* Too soon again, and nothing newer: it goes on when the period it
+	 * stands for (2) ends, and its reference is given back. */
+	struct frame d = frame_at(clock_now_ns(), 40);
+	frame_pacer_offer(&pacer, &d);
+	CHECK(consumed == 2 && refs == 1);
+	run_until(loop, frame_grid_slot_start(&grid, 3) + 5000000);
+	CHECK(consumed == 3 && last.pts_ns == d.pts_ns && refs == 0);
+
+	/* A pending frame is dropped, unreferenced, when the pacer finishes. */
+	struct frame e = frame_at(clock_now_ns(), 50);
+	struct frame f = frame_at(clock_now_ns(), 60);
+	frame_pacer_offer(&pacer, &e);
+	frame_pacer_offer(&pacer, &f);
+	CHECK(refs == 1);
+	frame_pacer_finish(&pacer);
+	CHECK(refs == 0);
+	wl_event_loop_destroy(loop);
+	printf("pacer: commit-time slots, kept frames replaced and released\n");
+	return 0;
+}
