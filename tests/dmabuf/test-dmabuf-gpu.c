@@ -31,12 +31,6 @@
  * is not about them. */
 void __lsan_disable(void) __attribute__((weak));
 
-static int skip(const char *why)
-{
-	printf("SKIP: %s\n", why);
-	return 77;
-}
-
 static bool first_render_node(char *path, size_t size)
 {
 	DIR *dir = opendir("/dev/dri");
@@ -77,7 +71,7 @@ static bool make_udmabuf(struct dmabuf_attributes *a, void **pixels)
 	return true;
 }
 
-static int case_egl_import(void)
+TEST(egl_import)
 {
 	if (__lsan_disable)
 		__lsan_disable();
@@ -85,30 +79,26 @@ static int case_egl_import(void)
 	bool have_node = first_render_node(node, sizeof(node));
 	char why[256] = "";
 	struct egl_importer *importer = egl_importer_create(have_node ? node : NULL, why, sizeof(why));
-	if (!importer) {
-		char reason[400];
-		snprintf(reason, sizeof(reason), "EGL dmabuf import unavailable: %s", why);
-		return skip(reason);
-	}
+	if (!importer)
+		test_skip("EGL dmabuf import unavailable: %s", why);
 	struct dmabuf_attributes a;
 	void *pixels;
 	if (!make_udmabuf(&a, &pixels)) {
 		egl_importer_destroy(importer);
-		return skip("no /dev/udmabuf to make a dma-buf with");
+		test_skip("no /dev/udmabuf to make a dma-buf with");
 	}
 	uint32_t *out = calloc((size_t)W * H, 4);
-	CHECK(out);
-	CHECK(egl_importer_check(importer, &a, why, sizeof(why)));
-	CHECK(egl_importer_read(importer, &a, (uint8_t *)out, W * 4, why, sizeof(why)));
+	test_assert(out);
+	test_assert(egl_importer_check(importer, &a, why, sizeof(why)));
+	test_assert(egl_importer_read(importer, &a, (uint8_t *)out, W * 4, why, sizeof(why)));
 	for (int y = 0; y < H; y++)
 		for (int x = 0; x < W; x++)
-			CHECK((out[y * W + x] & 0xffffff) == pattern_pixel(0, x, y, W, H));
+			test_assert((out[y * W + x] & 0xffffff) == pattern_pixel(0, x, y, W, H));
 	printf("EGL import + readback of a LINEAR udmabuf: %dx%d pixel-exact\n", W, H);
 	free(out);
 	dmabuf_attributes_close(&a);
 	munmap(pixels, (size_t)W * H * 4);
 	egl_importer_destroy(importer);
-	return 0;
 }
 
 static bool roundtrip(void *data)
@@ -116,57 +106,51 @@ static bool roundtrip(void *data)
 	return inproc_roundtrip(data);
 }
 
-static int case_vaapi_map(void)
+TEST(vaapi_map)
 {
 	char node[300];
 	if (!first_render_node(node, sizeof(node)))
-		return skip("no render node in /dev/dri: no VA-API here");
+		test_skip("no render node in /dev/dri: no VA-API here");
 	AVBufferRef *device = NULL;
 	int ret = av_hwdevice_ctx_create(&device, AV_HWDEVICE_TYPE_VAAPI, node, NULL, 0);
-	if (ret < 0) {
-		char reason[400];
-		snprintf(reason, sizeof(reason), "cannot open VA-API on %s: %s", node, av_err2str(ret));
-		return skip(reason);
-	}
+	if (ret < 0)
+		test_skip("cannot open VA-API on %s: %s", node, av_err2str(ret));
 	if (access("/dev/udmabuf", R_OK | W_OK) != 0) {
 		av_buffer_unref(&device);
-		return skip("no /dev/udmabuf to make a dma-buf with");
+		test_skip("no /dev/udmabuf to make a dma-buf with");
 	}
 	/* A lease needs a buffer made through the protocol. */
 	struct inproc t;
 	inproc_init(&t, W, H);
 	struct dmabuf_client c;
-	CHECK(dmabuf_client_bind(&c, t.display, 4, roundtrip, &t));
+	test_assert(dmabuf_client_bind(&c, t.display, 4, roundtrip, &t));
 	void *pixels;
 	bool udmabuf;
 	int fd = dmabuf_client_make_fd((size_t)W * H * 4, false, &pixels, &udmabuf);
-	CHECK(udmabuf);
+	test_assert(udmabuf);
 	pattern_fill(pixels, W * 4, 0, W, H, 0);
 	struct zwp_linux_buffer_params_v1 *params = zwp_linux_dmabuf_v1_create_params(c.dmabuf);
 	zwp_linux_buffer_params_v1_add(params, fd, 0, 0, W * 4, 0, 0);
 	struct wl_buffer *buffer =
 		zwp_linux_buffer_params_v1_create_immed(params, W, H, DRM_FORMAT_XRGB8888, 0);
 	zwp_linux_buffer_params_v1_destroy(params);
-	CHECK(inproc_roundtrip(&t));
+	test_assert(inproc_roundtrip(&t));
 	struct wl_client *client =
 		wl_client_from_link(wl_display_get_client_list(t.server->display)->next);
 	struct wl_resource *resource =
 		wl_client_get_object(client, wl_proxy_get_id((struct wl_proxy *)buffer));
 	struct dmabuf_lease *lease = dmabuf_buffer_lease(client_buffer_from_resource(resource));
-	CHECK(lease);
+	test_assert(lease);
 
 	struct vaapi_map *map = vaapi_map_create(device);
-	CHECK(map);
+	test_assert(map);
 	AVFrame *nv12 = av_frame_alloc(), *downloaded = av_frame_alloc();
-	CHECK(nv12 && downloaded);
+	test_assert(nv12 && downloaded);
 	char why[256] = "";
 	ret = vaapi_map_convert(map, lease, W, H, nv12, why, sizeof(why));
-	if (ret < 0) {
-		fprintf(stderr, "vaapi_map_convert: %s\n", why);
-		abort();
-	}
-	CHECK(nv12->format == AV_PIX_FMT_VAAPI && nv12->width == W && nv12->height == H);
-	CHECK(av_hwframe_transfer_data(downloaded, nv12, 0) >= 0);
+	test_assert(ret >= 0, "vaapi_map_convert: %s", why);
+	test_assert(nv12->format == AV_PIX_FMT_VAAPI && nv12->width == W && nv12->height == H);
+	test_assert(av_hwframe_transfer_data(downloaded, nv12, 0) >= 0);
 	/* Luma of the pattern's first row against the downloaded NV12. */
 	double error = 0;
 	for (int x = 0; x < W; x++) {
@@ -178,10 +162,10 @@ static int case_vaapi_map(void)
 	}
 	double rms = sqrt(error / W);
 	printf("VA-API map + scale_vaapi of a LINEAR udmabuf: luma RMS error %.2f\n", rms);
-	CHECK(rms < 4);
+	test_assert(rms < 4);
 	struct vaapi_map_hops hops;
 	vaapi_map_get_hops(map, &hops);
-	CHECK(hops.imported && hops.mapped && hops.converted);
+	test_assert(hops.imported && hops.mapped && hops.converted);
 
 	av_frame_free(&nv12);
 	av_frame_free(&downloaded);
@@ -193,15 +177,4 @@ static int case_vaapi_map(void)
 	close(fd);
 	dmabuf_client_finish(&c);
 	inproc_finish(&t);
-	return 0;
-}
-
-int main(int argc, char **argv)
-{
-	if (argc > 1 && strcmp(argv[1], "egl-import") == 0)
-		return case_egl_import();
-	if (argc > 1 && strcmp(argv[1], "vaapi-map") == 0)
-		return case_vaapi_map();
-	fprintf(stderr, "usage: test-dmabuf-gpu egl-import|vaapi-map\n");
-	return 2;
 }

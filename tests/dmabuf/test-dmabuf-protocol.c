@@ -37,7 +37,7 @@ static bool roundtrip(void *data)
 static int count_fds(void)
 {
 	DIR *dir = opendir("/proc/self/fd");
-	CHECK(dir);
+	test_assert(dir);
 	int n = 0;
 	while (readdir(dir))
 		n++;
@@ -48,28 +48,14 @@ static int count_fds(void)
 static void setup(struct fixture *f, uint32_t version)
 {
 	inproc_init(&f->t, 320, 240);
-	CHECK(dmabuf_client_bind(&f->c, f->t.display, version, roundtrip, &f->t));
-	CHECK(f->c.version == version);
+	test_assert(dmabuf_client_bind(&f->c, f->t.display, version, roundtrip, &f->t));
+	test_assert(f->c.version == version);
 }
 
 static void teardown(struct fixture *f)
 {
 	dmabuf_client_finish(&f->c);
 	inproc_finish(&f->t);
-}
-
-static void expect_error(struct fixture *f, const char *interface, uint32_t code)
-{
-	CHECK(!inproc_roundtrip(&f->t));
-	const char *got_interface;
-	uint32_t got_code;
-	CHECK(inproc_protocol_error(&f->t, &got_interface, &got_code));
-	if (strcmp(got_interface, interface) != 0 || got_code != code) {
-		fprintf(stderr, "expected error %u on %s, got %u on %s\n", code, interface, got_code,
-			got_interface);
-		abort();
-	}
-	printf("got the expected protocol error %u on %s\n", code, interface);
 }
 
 /* A memfd of `size` bytes as plane `plane`; our own fd is closed after. */
@@ -108,17 +94,17 @@ static bool first_render_node(dev_t *device)
 	return true;
 }
 
-static void case_v3_formats(void)
+TEST(v3_formats)
 {
 	struct fixture f;
 	setup(&f, 3);
-	CHECK(f.c.n_format_events == 2);
+	test_assert(f.c.n_format_events == 2);
 	bool xrgb = false, argb = false;
 	for (int i = 0; i < f.c.n_modifier_events; i++) {
 		xrgb |= f.c.formats[i] == DRM_FORMAT_XRGB8888 && f.c.modifiers[i] == DRM_FORMAT_MOD_LINEAR;
 		argb |= f.c.formats[i] == DRM_FORMAT_ARGB8888 && f.c.modifiers[i] == DRM_FORMAT_MOD_LINEAR;
 	}
-	CHECK(xrgb && argb);
+	test_assert(xrgb && argb);
 	printf("v3: %d format events, %d modifier events\n", f.c.n_format_events,
 	       f.c.n_modifier_events);
 	teardown(&f);
@@ -127,26 +113,26 @@ static void case_v3_formats(void)
 static void check_feedback(struct fixture *f, struct wl_surface *surface)
 {
 	struct zwp_linux_dmabuf_feedback_v1 *feedback = dmabuf_client_get_feedback(&f->c, surface);
-	CHECK(inproc_roundtrip(&f->t));
-	CHECK(f->c.feedback_done && f->c.tranches == 1);
-	CHECK(f->c.n_table >= 2 && f->c.n_tranche_indices == f->c.n_table);
+	test_assert(inproc_roundtrip(&f->t));
+	test_assert(f->c.feedback_done && f->c.tranches == 1);
+	test_assert(f->c.n_table >= 2 && f->c.n_tranche_indices == f->c.n_table);
 	bool xrgb = false, argb = false;
 	for (int i = 0; i < f->c.n_tranche_indices; i++) {
 		int k = f->c.tranche_indices[i];
-		CHECK(k < f->c.n_table);
+		test_assert(k < f->c.n_table);
 		xrgb |= f->c.table_format[k] == DRM_FORMAT_XRGB8888 &&
 			f->c.table_modifier[k] == DRM_FORMAT_MOD_LINEAR;
 		argb |= f->c.table_format[k] == DRM_FORMAT_ARGB8888 &&
 			f->c.table_modifier[k] == DRM_FORMAT_MOD_LINEAR;
 	}
-	CHECK(xrgb && argb);
-	CHECK(f->c.has_main_device && f->c.has_target_device);
+	test_assert(xrgb && argb);
+	test_assert(f->c.has_main_device && f->c.has_target_device);
 	dev_t node;
 	if (first_render_node(&node)) {
-		CHECK(f->c.main_device == node && f->c.target_device == node);
+		test_assert(f->c.main_device == node && f->c.target_device == node);
 		printf("feedback: main_device is the render node %u:%u\n", major(node), minor(node));
 	} else {
-		CHECK(f->c.main_device == 0 && f->c.target_device == 0);
+		test_assert(f->c.main_device == 0 && f->c.target_device == 0);
 		printf("feedback: no render node here, main_device is dev_t 0 (0:0)\n");
 	}
 	zwp_linux_dmabuf_feedback_v1_destroy(feedback);
@@ -155,11 +141,11 @@ static void check_feedback(struct fixture *f, struct wl_surface *surface)
 	f->c.n_tranche_indices = 0;
 }
 
-static void case_v4_feedback(void)
+TEST(v4_feedback)
 {
 	struct fixture f;
 	setup(&f, 4);
-	CHECK(f.c.n_format_events == 0 && f.c.n_modifier_events == 0);
+	test_assert(f.c.n_format_events == 0 && f.c.n_modifier_events == 0);
 	check_feedback(&f, NULL);
 	f.t.surface = wl_compositor_create_surface(f.t.compositor);
 	check_feedback(&f, f.t.surface);
@@ -223,8 +209,8 @@ static void linear_buffer_create(struct fixture *f, struct linear_buffer *b, int
 		struct create_result result = { 0 };
 		zwp_linux_buffer_params_v1_add_listener(params, &params_listener, &result);
 		zwp_linux_buffer_params_v1_create(params, width, height, format, 0);
-		CHECK(inproc_roundtrip(&f->t));
-		CHECK(result.buffer && !result.failed);
+		test_assert(inproc_roundtrip(&f->t));
+		test_assert(result.buffer && !result.failed);
 		b->buffer = result.buffer;
 	}
 	zwp_linux_buffer_params_v1_destroy(params);
@@ -261,38 +247,38 @@ static void present_case(uint32_t version, bool immed, uint32_t format)
 	struct linear_buffer b;
 	linear_buffer_create(&f, &b, w, h, format, immed, false, 3);
 	commit(f.t.surface, &b);
-	CHECK(inproc_roundtrip(&f.t));
-	CHECK(f.t.frames == 1 && f.t.frame_width == w && f.t.frame_height == h);
+	test_assert(inproc_roundtrip(&f.t));
+	test_assert(f.t.frames == 1 && f.t.frame_width == w && f.t.frame_height == h);
 	for (int y = 0; y < h; y++)
 		for (int x = 0; x < w; x++)
-			CHECK_PIXEL(&f.t, x, y, pattern_pixel(3, x, y, w, h));
-	CHECK(b.released == 1);
+			test_assert_pixel(&f.t, x, y, pattern_pixel(3, x, y, w, h));
+	test_assert(b.released == 1);
 
 	/* New content in the same buffer: a second frame with it. */
 	pattern_fill((uint8_t *)b.pixels + b.offset, b.stride, 4, w, h,
 		     format == DRM_FORMAT_ARGB8888 ? 0xff : 0);
 	commit(f.t.surface, &b);
-	CHECK(inproc_roundtrip(&f.t));
-	CHECK(f.t.frames == 2);
+	test_assert(inproc_roundtrip(&f.t));
+	test_assert(f.t.frames == 2);
 	for (int y = 0; y < h; y++)
 		for (int x = 0; x < w; x++)
-			CHECK_PIXEL(&f.t, x, y, pattern_pixel(4, x, y, w, h));
-	CHECK(b.released == 2);
+			test_assert_pixel(&f.t, x, y, pattern_pixel(4, x, y, w, h));
+	test_assert(b.released == 2);
 	printf("%d x %d pixels match the pattern in 2 frames\n", w, h);
 
 	zwp_fullscreen_shell_mode_feedback_v1_destroy(mode);
 	linear_buffer_finish(&b);
 	teardown(&f);
-	CHECK(count_fds() == fds_before);
+	test_assert(count_fds() == fds_before);
 }
 
-static void case_present_v3_create_xrgb(void) { present_case(3, false, DRM_FORMAT_XRGB8888); }
-static void case_present_v3_immed_argb(void) { present_case(3, true, DRM_FORMAT_ARGB8888); }
-static void case_present_v4_create_argb(void) { present_case(4, false, DRM_FORMAT_ARGB8888); }
-static void case_present_v4_immed_xrgb(void) { present_case(4, true, DRM_FORMAT_XRGB8888); }
+TEST(present_v3_create_xrgb) { present_case(3, false, DRM_FORMAT_XRGB8888); }
+TEST(present_v3_immed_argb) { present_case(3, true, DRM_FORMAT_ARGB8888); }
+TEST(present_v4_create_argb) { present_case(4, false, DRM_FORMAT_ARGB8888); }
+TEST(present_v4_immed_xrgb) { present_case(4, true, DRM_FORMAT_XRGB8888); }
 
 /* The server holds one fd per live buffer and none once it is destroyed. */
-static void case_fds_follow_buffers(void)
+TEST(fds_follow_buffers)
 {
 	int fds_before = count_fds();
 	struct fixture f;
@@ -300,21 +286,21 @@ static void case_fds_follow_buffers(void)
 	int fds_bound = count_fds();
 	struct linear_buffer b;
 	linear_buffer_create(&f, &b, 16, 16, DRM_FORMAT_XRGB8888, true, false, 0);
-	CHECK(inproc_roundtrip(&f.t));
+	test_assert(inproc_roundtrip(&f.t));
 	/* Ours, and the server's copy. */
-	CHECK(count_fds() == fds_bound + 2);
+	test_assert(count_fds() == fds_bound + 2);
 	wl_buffer_destroy(b.buffer);
 	b.buffer = NULL;
-	CHECK(inproc_roundtrip(&f.t));
-	CHECK(count_fds() == fds_bound + 1);
+	test_assert(inproc_roundtrip(&f.t));
+	test_assert(count_fds() == fds_bound + 1);
 	linear_buffer_finish(&b);
 	teardown(&f);
-	CHECK(count_fds() == fds_before);
+	test_assert(count_fds() == fds_before);
 }
 
 /* The client shrinks the memfd after the buffer was made: the read faults,
  * the SIGBUS guard turns it into a protocol error, we live on. */
-static void case_truncated_after_create(void)
+TEST(truncated_after_create)
 {
 	int fds_before = count_fds();
 	struct fixture f;
@@ -325,16 +311,16 @@ static void case_truncated_after_create(void)
 						f.t.output);
 	struct linear_buffer b;
 	linear_buffer_create(&f, &b, 64, 64, DRM_FORMAT_XRGB8888, true, true, 0);
-	CHECK(inproc_roundtrip(&f.t));
+	test_assert(inproc_roundtrip(&f.t));
 	munmap(b.pixels, b.size);
 	b.pixels = mmap(NULL, b.size, PROT_READ, MAP_SHARED, b.fd, 0); /* for finish */
-	CHECK(ftruncate(b.fd, 0) == 0);
+	test_assert(ftruncate(b.fd, 0) == 0);
 	commit(f.t.surface, &b);
-	expect_error(&f, "wl_buffer", E(OUT_OF_BOUNDS));
-	CHECK(f.t.frames == 0);
+	expect_protocol_error(&f.t, &wl_buffer_interface, b.buffer, E(OUT_OF_BOUNDS));
+	test_assert(f.t.frames == 0);
 	linear_buffer_finish(&b);
 	teardown(&f);
-	CHECK(count_fds() == fds_before);
+	test_assert(count_fds() == fds_before);
 }
 
 /* y_invert is not consumed: create gets `failed`, create_immed an error. */
@@ -349,24 +335,25 @@ static void flags_case(bool immed)
 		struct wl_buffer *buffer = zwp_linux_buffer_params_v1_create_immed(
 			params, 64, 64, DRM_FORMAT_XRGB8888,
 			ZWP_LINUX_BUFFER_PARAMS_V1_FLAGS_Y_INVERT);
-		expect_error(&f, "zwp_linux_buffer_params_v1", E(INVALID_WL_BUFFER));
+		expect_protocol_error(&f.t, &zwp_linux_buffer_params_v1_interface, params,
+				      E(INVALID_WL_BUFFER));
 		wl_buffer_destroy(buffer);
 	} else {
 		struct create_result result = { 0 };
 		zwp_linux_buffer_params_v1_add_listener(params, &params_listener, &result);
 		zwp_linux_buffer_params_v1_create(params, 64, 64, DRM_FORMAT_XRGB8888,
 						  ZWP_LINUX_BUFFER_PARAMS_V1_FLAGS_Y_INVERT);
-		CHECK(inproc_roundtrip(&f.t));
-		CHECK(result.failed && !result.buffer);
+		test_assert(inproc_roundtrip(&f.t));
+		test_assert(result.failed && !result.buffer);
 		printf("create with y_invert: failed event\n");
 	}
 	zwp_linux_buffer_params_v1_destroy(params);
 	teardown(&f);
-	CHECK(count_fds() == fds_before);
+	test_assert(count_fds() == fds_before);
 }
 
-static void case_flags_create_failed(void) { flags_case(false); }
-static void case_flags_immed_error(void) { flags_case(true); }
+TEST(flags_create_failed) { flags_case(false); }
+TEST(flags_immed_error) { flags_case(true); }
 
 /* --- params errors ------------------------------------------------------ */
 
@@ -398,11 +385,11 @@ static void error_case(uint32_t version, params_script script, uint32_t code)
 	zwp_linux_buffer_params_v1_add_listener(params, &destroy_created_listener, NULL);
 	current = &f.t;
 	script(params);
-	expect_error(&f, "zwp_linux_buffer_params_v1", code);
+	expect_protocol_error(&f.t, &zwp_linux_buffer_params_v1_interface, params, code);
 	zwp_linux_buffer_params_v1_destroy(params);
 	teardown(&f);
 	/* Every fd the server received was closed, whatever the error. */
-	CHECK(count_fds() == fds_before);
+	test_assert(count_fds() == fds_before);
 }
 
 #define XR DRM_FORMAT_XRGB8888
@@ -419,7 +406,7 @@ static void s_used_create(struct zwp_linux_buffer_params_v1 *p)
 {
 	add_memfd(p, BUFFER_64, 0, 0, 256, LIN);
 	zwp_linux_buffer_params_v1_create(p, 64, 64, XR, 0);
-	CHECK(inproc_roundtrip(current)); /* `created`, and the buffer destroyed */
+	test_assert(inproc_roundtrip(current)); /* `created`, and the buffer destroyed */
 	zwp_linux_buffer_params_v1_create(p, 64, 64, XR, 0);
 }
 static void s_plane_idx(struct zwp_linux_buffer_params_v1 *p) { add_memfd(p, BUFFER_64, 4, 0, 256, LIN); }
@@ -523,7 +510,7 @@ static struct client_buffer *server_buffer(struct fixture *f, struct wl_buffer *
 	struct wl_client *client = wl_client_from_link(clients->next);
 	struct wl_resource *resource =
 		wl_client_get_object(client, wl_proxy_get_id((struct wl_proxy *)buffer));
-	CHECK(resource);
+	test_assert(resource);
 	return client_buffer_from_resource(resource);
 }
 
@@ -533,52 +520,52 @@ static void *unref_in_thread(void *lease)
 	return NULL;
 }
 
-static void case_lease_release_from_thread(void)
+TEST(lease_release_from_thread)
 {
 	int fds_before = count_fds();
 	struct fixture f;
 	setup(&f, 4);
 	struct linear_buffer b;
 	linear_buffer_create(&f, &b, 32, 32, DRM_FORMAT_XRGB8888, true, false, 0);
-	CHECK(inproc_roundtrip(&f.t));
+	test_assert(inproc_roundtrip(&f.t));
 	struct dmabuf_lease *lease = dmabuf_buffer_lease(server_buffer(&f, b.buffer));
-	CHECK(lease);
+	test_assert(lease);
 	const struct dmabuf_attributes *a = dmabuf_lease_attributes(lease);
-	CHECK(a->width == 32 && a->height == 32 && a->format == DRM_FORMAT_XRGB8888 &&
+	test_assert(a->width == 32 && a->height == 32 && a->format == DRM_FORMAT_XRGB8888 &&
 	      a->n_planes == 1 && a->modifier == DRM_FORMAT_MOD_LINEAR && a->fd[0] >= 0);
 	struct dmabuf_lease *second = dmabuf_buffer_lease(server_buffer(&f, b.buffer));
-	CHECK(second && dmabuf_lease_buffer_id(second) == dmabuf_lease_buffer_id(lease));
+	test_assert(second && dmabuf_lease_buffer_id(second) == dmabuf_lease_buffer_id(lease));
 
 	/* Held: no release. One lease ended: still held by the other. */
 	dmabuf_lease_ref(lease);
 	dmabuf_lease_unref(lease);
 	dmabuf_lease_unref(second);
-	CHECK(inproc_roundtrip(&f.t));
-	CHECK(b.released == 0);
+	test_assert(inproc_roundtrip(&f.t));
+	test_assert(b.released == 0);
 	/* The last one ends on another thread (the encoder's): released on
 	 * the main loop. */
 	pthread_t thread;
-	CHECK(pthread_create(&thread, NULL, unref_in_thread, lease) == 0);
-	CHECK(pthread_join(thread, NULL) == 0);
-	CHECK(inproc_roundtrip(&f.t));
-	CHECK(b.released == 1);
+	test_assert(pthread_create(&thread, NULL, unref_in_thread, lease) == 0);
+	test_assert(pthread_join(thread, NULL) == 0);
+	test_assert(inproc_roundtrip(&f.t));
+	test_assert(b.released == 1);
 	printf("released once, after the last lease ended on another thread\n");
 
 	/* A shm buffer has no lease. */
 	struct test_buffer shm;
 	test_buffer_init(&f.t, &shm, 8, 8, WL_SHM_FORMAT_XRGB8888);
-	CHECK(inproc_roundtrip(&f.t));
-	CHECK(dmabuf_buffer_lease(server_buffer(&f, shm.buffer)) == NULL);
+	test_assert(inproc_roundtrip(&f.t));
+	test_assert(dmabuf_buffer_lease(server_buffer(&f, shm.buffer)) == NULL);
 	test_buffer_finish(&shm);
 
 	linear_buffer_finish(&b);
 	teardown(&f);
-	CHECK(count_fds() == fds_before);
+	test_assert(count_fds() == fds_before);
 }
 
 /* The client destroys the buffer while the encoder still reads it: the
  * planes stay open until the lease ends, then close; nothing is released. */
-static void case_lease_outlives_buffer(void)
+TEST(lease_outlives_buffer)
 {
 	int fds_before = count_fds();
 	struct fixture f;
@@ -587,93 +574,50 @@ static void case_lease_outlives_buffer(void)
 	struct linear_buffer b;
 	linear_buffer_create(&f, &b, 32, 32, DRM_FORMAT_ARGB8888, false, false, 0);
 	struct dmabuf_lease *lease = dmabuf_buffer_lease(server_buffer(&f, b.buffer));
-	CHECK(lease);
+	test_assert(lease);
 	wl_buffer_destroy(b.buffer);
 	b.buffer = NULL;
-	CHECK(inproc_roundtrip(&f.t));
-	CHECK(count_fds() == fds_bound + 2); /* ours + the plane the lease keeps */
-	CHECK(dmabuf_lease_attributes(lease)->fd[0] >= 0);
+	test_assert(inproc_roundtrip(&f.t));
+	test_assert(count_fds() == fds_bound + 2); /* ours + the plane the lease keeps */
+	test_assert(dmabuf_lease_attributes(lease)->fd[0] >= 0);
 	pthread_t thread;
-	CHECK(pthread_create(&thread, NULL, unref_in_thread, lease) == 0);
-	CHECK(pthread_join(thread, NULL) == 0);
-	CHECK(inproc_roundtrip(&f.t));
-	CHECK(count_fds() == fds_bound + 1);
-	CHECK(b.released == 0);
+	test_assert(pthread_create(&thread, NULL, unref_in_thread, lease) == 0);
+	test_assert(pthread_join(thread, NULL) == 0);
+	test_assert(inproc_roundtrip(&f.t));
+	test_assert(count_fds() == fds_bound + 1);
+	test_assert(b.released == 0);
 	linear_buffer_finish(&b);
 
 	/* And a lease still held when the compositor goes away. */
 	linear_buffer_create(&f, &b, 16, 16, DRM_FORMAT_XRGB8888, true, false, 0);
-	CHECK(inproc_roundtrip(&f.t));
+	test_assert(inproc_roundtrip(&f.t));
 	lease = dmabuf_buffer_lease(server_buffer(&f, b.buffer));
-	CHECK(lease);
+	test_assert(lease);
 	linear_buffer_finish(&b);
 	teardown(&f);
-	CHECK(count_fds() == fds_before + 1);
+	test_assert(count_fds() == fds_before + 1);
 	dmabuf_lease_unref(lease);
-	CHECK(count_fds() == fds_before);
+	test_assert(count_fds() == fds_before);
 }
 
-struct test_case {
-	const char *name;
-	void (*run)(void);
-	uint32_t version;
-	params_script script;
-	uint32_t code;
-};
-
-static const struct test_case cases[] = {
-	{ "v3-formats", case_v3_formats, 0, NULL, 0 },
-	{ "v4-feedback", case_v4_feedback, 0, NULL, 0 },
-	{ "present-v3-create-xrgb", case_present_v3_create_xrgb, 0, NULL, 0 },
-	{ "present-v3-immed-argb", case_present_v3_immed_argb, 0, NULL, 0 },
-	{ "present-v4-create-argb", case_present_v4_create_argb, 0, NULL, 0 },
-	{ "present-v4-immed-xrgb", case_present_v4_immed_xrgb, 0, NULL, 0 },
-	{ "fds-follow-buffers", case_fds_follow_buffers, 0, NULL, 0 },
-	{ "truncated-after-create", case_truncated_after_create, 0, NULL, 0 },
-	{ "flags-create-failed", case_flags_create_failed, 0, NULL, 0 },
-	{ "flags-immed-error", case_flags_immed_error, 0, NULL, 0 },
-	{ "lease-release-from-thread", case_lease_release_from_thread, 0, NULL, 0 },
-	{ "lease-outlives-buffer", case_lease_outlives_buffer, 0, NULL, 0 },
-	{ "already-used-add", NULL, 4, s_used_add, E(ALREADY_USED) },
-	{ "already-used-create", NULL, 3, s_used_create, E(ALREADY_USED) },
-	{ "plane-idx", NULL, 4, s_plane_idx, E(PLANE_IDX) },
-	{ "plane-set", NULL, 3, s_plane_set, E(PLANE_SET) },
-	{ "incomplete-no-planes", NULL, 4, s_incomplete_none, E(INCOMPLETE) },
-	{ "incomplete-no-plane0", NULL, 3, s_incomplete_no_plane0, E(INCOMPLETE) },
-	{ "incomplete-hole", NULL, 4, s_incomplete_hole, E(INCOMPLETE) },
-	{ "invalid-format-unknown", NULL, 4, s_format_unknown, E(INVALID_FORMAT) },
-	{ "invalid-format-plane-count", NULL, 3, s_format_two_planes, E(INVALID_FORMAT) },
-	{ "invalid-format-modifier", NULL, 4, s_format_modifier, E(INVALID_FORMAT) },
-	{ "invalid-format-implicit-modifier", NULL, 3, s_format_implicit_modifier, E(INVALID_FORMAT) },
-	{ "invalid-format-mixed-modifiers", NULL, 4, s_format_mixed_modifiers, E(INVALID_FORMAT) },
-	{ "invalid-dimensions-zero", NULL, 3, s_dimensions_zero, E(INVALID_DIMENSIONS) },
-	{ "invalid-dimensions-negative", NULL, 4, s_dimensions_negative, E(INVALID_DIMENSIONS) },
-	{ "invalid-dimensions-huge", NULL, 4, s_dimensions_huge, E(INVALID_DIMENSIONS) },
-	{ "out-of-bounds-offset-stride-overflow", NULL, 4, s_bounds_offset_stride_overflow, E(OUT_OF_BOUNDS) },
-	{ "out-of-bounds-stride-height-overflow", NULL, 3, s_bounds_stride_height_overflow, E(OUT_OF_BOUNDS) },
-	{ "out-of-bounds-past-fd", NULL, 4, s_bounds_past_fd, E(OUT_OF_BOUNDS) },
-	{ "out-of-bounds-offset-past-fd", NULL, 4, s_bounds_offset_past_fd, E(OUT_OF_BOUNDS) },
-	{ "out-of-bounds-offset-rows-past-fd", NULL, 3, s_bounds_offset_rows_past_fd, E(OUT_OF_BOUNDS) },
-	{ "out-of-bounds-stride-short", NULL, 4, s_bounds_stride_short, E(OUT_OF_BOUNDS) },
-};
-
-int main(int argc, char **argv)
-{
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		if (argc > 1 && strcmp(argv[1], cases[i].name) != 0)
-			continue;
-		printf("== %s\n", cases[i].name);
-		fflush(stdout);
-		if (cases[i].run)
-			cases[i].run();
-		else
-			error_case(cases[i].version, cases[i].script, cases[i].code);
-		if (argc > 1)
-			return 0;
-	}
-	if (argc > 1) {
-		fprintf(stderr, "unknown case %s\n", argv[1]);
-		return 2;
-	}
-	return 0;
-}
+TEST(already_used_add) { error_case(4, s_used_add, E(ALREADY_USED)); }
+TEST(already_used_create) { error_case(3, s_used_create, E(ALREADY_USED)); }
+TEST(plane_idx) { error_case(4, s_plane_idx, E(PLANE_IDX)); }
+TEST(plane_set) { error_case(3, s_plane_set, E(PLANE_SET)); }
+TEST(incomplete_no_planes) { error_case(4, s_incomplete_none, E(INCOMPLETE)); }
+TEST(incomplete_no_plane0) { error_case(3, s_incomplete_no_plane0, E(INCOMPLETE)); }
+TEST(incomplete_hole) { error_case(4, s_incomplete_hole, E(INCOMPLETE)); }
+TEST(invalid_format_unknown) { error_case(4, s_format_unknown, E(INVALID_FORMAT)); }
+TEST(invalid_format_plane_count) { error_case(3, s_format_two_planes, E(INVALID_FORMAT)); }
+TEST(invalid_format_modifier) { error_case(4, s_format_modifier, E(INVALID_FORMAT)); }
+TEST(invalid_format_implicit_modifier) { error_case(3, s_format_implicit_modifier, E(INVALID_FORMAT)); }
+TEST(invalid_format_mixed_modifiers) { error_case(4, s_format_mixed_modifiers, E(INVALID_FORMAT)); }
+TEST(invalid_dimensions_zero) { error_case(3, s_dimensions_zero, E(INVALID_DIMENSIONS)); }
+TEST(invalid_dimensions_negative) { error_case(4, s_dimensions_negative, E(INVALID_DIMENSIONS)); }
+TEST(invalid_dimensions_huge) { error_case(4, s_dimensions_huge, E(INVALID_DIMENSIONS)); }
+TEST(out_of_bounds_offset_stride_overflow) { error_case(4, s_bounds_offset_stride_overflow, E(OUT_OF_BOUNDS)); }
+TEST(out_of_bounds_stride_height_overflow) { error_case(3, s_bounds_stride_height_overflow, E(OUT_OF_BOUNDS)); }
+TEST(out_of_bounds_past_fd) { error_case(4, s_bounds_past_fd, E(OUT_OF_BOUNDS)); }
+TEST(out_of_bounds_offset_past_fd) { error_case(4, s_bounds_offset_past_fd, E(OUT_OF_BOUNDS)); }
+TEST(out_of_bounds_offset_rows_past_fd) { error_case(3, s_bounds_offset_rows_past_fd, E(OUT_OF_BOUNDS)); }
+TEST(out_of_bounds_stride_short) { error_case(4, s_bounds_stride_short, E(OUT_OF_BOUNDS)); }

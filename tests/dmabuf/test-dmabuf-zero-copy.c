@@ -52,18 +52,18 @@ static void handle_frame(struct frame_sink *sink, const struct frame *frame)
 	struct zero_copy_test *z = wl_container_of(sink, z, sink);
 	z->frames++;
 	if (frame->dmabuf) {
-		CHECK(frame->width == z->width && frame->height == z->height);
+		test_assert(frame->width == z->width && frame->height == z->height);
 		z->dmabuf_frames++;
 		if (z->keep_next) {
 			z->kept = dmabuf_lease_ref(frame->dmabuf);
 			z->keep_next = false;
 		}
 	} else {
-		CHECK(frame->data);
+		test_assert(frame->data);
 		z->last_pixel = *(const uint32_t *)(frame->data + 5 * frame->stride + 5 * 4) & 0xffffff;
 	}
 	if (z->recorder)
-		CHECK(recorder_submit(z->recorder, frame));
+		test_assert(recorder_submit(z->recorder, frame));
 }
 
 static const struct frame_sink_impl sink_impl = { .frame = handle_frame };
@@ -85,7 +85,7 @@ static void setup(struct zero_copy_test *z, int width, int height)
 	wl_list_remove(&z->t.frame_listener.link);
 	wl_list_init(&z->t.frame_listener.link);
 	frame_sink_connect(&z->sink, &sink_impl, screen_frame_source(&z->t.server->screen));
-	CHECK(dmabuf_client_bind(&z->c, z->t.display, 4, roundtrip, &z->t));
+	test_assert(dmabuf_client_bind(&z->c, z->t.display, 4, roundtrip, &z->t));
 	for (int i = 0; i < BUFFERS; i++) {
 		bool udmabuf;
 		z->buffers[i].size = (size_t)width * 4 * (size_t)height;
@@ -102,13 +102,13 @@ static void setup(struct zero_copy_test *z, int width, int height)
 				       &z->buffers[i].released);
 	}
 	z->t.surface = wl_compositor_create_surface(z->t.compositor);
-	CHECK(inproc_roundtrip(&z->t));
+	test_assert(inproc_roundtrip(&z->t));
 }
 
 static void present(struct zero_copy_test *z, enum zwp_fullscreen_shell_v1_present_method method)
 {
 	zwp_fullscreen_shell_v1_present_surface(z->t.shell, z->t.surface, method, z->t.output);
-	CHECK(inproc_roundtrip(&z->t));
+	test_assert(inproc_roundtrip(&z->t));
 }
 
 static void commit(struct zero_copy_test *z, int buffer, int frame_index)
@@ -117,7 +117,7 @@ static void commit(struct zero_copy_test *z, int buffer, int frame_index)
 	wl_surface_attach(z->t.surface, z->buffers[buffer].buffer, 0, 0);
 	wl_surface_damage_buffer(z->t.surface, 0, 0, z->width, z->height);
 	wl_surface_commit(z->t.surface);
-	CHECK(inproc_roundtrip(&z->t));
+	test_assert(inproc_roundtrip(&z->t));
 }
 
 static void teardown(struct zero_copy_test *z)
@@ -133,33 +133,33 @@ static void teardown(struct zero_copy_test *z)
 }
 
 /* Frames carry the buffer; release waits for whoever holds it. */
-static void case_release_follows_frames(void)
+TEST(release_follows_frames)
 {
 	struct zero_copy_test z;
 	setup(&z, 64, 48);
 	present(&z, ZWP_FULLSCREEN_SHELL_V1_PRESENT_METHOD_DEFAULT);
 	/* The presentation takes effect with this commit: copied, released. */
 	commit(&z, 0, 0);
-	CHECK(z.frames == 1 && z.dmabuf_frames == 0 && z.buffers[0].released == 1);
+	test_assert(z.frames == 1 && z.dmabuf_frames == 0 && z.buffers[0].released == 1);
 	z.keep_next = true;
 	commit(&z, 1, 1);
-	CHECK(z.dmabuf_frames == 1 && z.kept);
-	CHECK(dmabuf_lease_attributes(z.kept)->width == 64);
+	test_assert(z.dmabuf_frames == 1 && z.kept);
+	test_assert(dmabuf_lease_attributes(z.kept)->width == 64);
 	/* Shown (the surface holds it) and kept (a frame holds it). */
-	CHECK(z.buffers[1].released == 0);
+	test_assert(z.buffers[1].released == 0);
 	commit(&z, 2, 2);
-	CHECK(z.dmabuf_frames == 2);
+	test_assert(z.dmabuf_frames == 2);
 	/* No longer shown, still held by the kept frame: not released. */
-	CHECK(z.buffers[1].released == 0);
+	test_assert(z.buffers[1].released == 0);
 	commit(&z, 0, 3);
 	/* Buffer 2 was only shown: released once 0 replaced it (through the
 	 * release queue: one more turn of the main loop). */
-	CHECK(inproc_roundtrip(&z.t));
-	CHECK(z.buffers[2].released == 1);
-	CHECK(z.buffers[1].released == 0);
+	test_assert(inproc_roundtrip(&z.t));
+	test_assert(z.buffers[2].released == 1);
+	test_assert(z.buffers[1].released == 0);
 	dmabuf_lease_unref(z.kept);
-	CHECK(inproc_roundtrip(&z.t));
-	CHECK(z.buffers[1].released == 1);
+	test_assert(inproc_roundtrip(&z.t));
+	test_assert(z.buffers[1].released == 1);
 	printf("buffer released only after the frame holding it was dropped\n");
 
 	teardown(&z);
@@ -167,7 +167,7 @@ static void case_release_follows_frames(void)
 
 /* Not 1:1 (centred in a bigger output): the screen composes, reading the
  * lent buffer with the CPU; no dmabuf in the frame. */
-static void case_composed_reads_buffer(void)
+TEST(composed_reads_buffer)
 {
 	struct zero_copy_test z;
 	setup(&z, 64, 48);
@@ -176,18 +176,18 @@ static void case_composed_reads_buffer(void)
 						ZWP_FULLSCREEN_SHELL_V1_PRESENT_METHOD_CENTER,
 						z.t.output);
 	server_set_output_size(z.t.server, 128, 96, 60000);
-	CHECK(inproc_roundtrip(&z.t));
+	test_assert(inproc_roundtrip(&z.t));
 	commit(&z, 0, 5);
-	CHECK(z.frames >= 1 && z.dmabuf_frames == 0);
+	test_assert(z.frames >= 1 && z.dmabuf_frames == 0);
 	/* (5,5) of the output is black border; the surface starts at 32,24. */
-	CHECK(z.last_pixel == 0);
+	test_assert(z.last_pixel == 0);
 	teardown(&z);
 	printf("composed frame read from the lent buffer\n");
 }
 
 /* The recorder takes dmabuf frames; libx264 cannot map them, so the encoder
  * thread reads them with the CPU: the file must hold the pattern. */
-static void case_recorder_cpu_fallback(void)
+TEST(recorder_cpu_fallback)
 {
 	struct zero_copy_test z;
 	const int w = 160, h = 120, count = 12;
@@ -195,13 +195,13 @@ static void case_recorder_cpu_fallback(void)
 	present(&z, ZWP_FULLSCREEN_SHELL_V1_PRESENT_METHOD_DEFAULT);
 	char path[] = "/tmp/wl-record-zero-copy-XXXXXX.mkv";
 	int fd = mkstemps(path, 4);
-	CHECK(fd >= 0);
+	test_assert(fd >= 0);
 	close(fd);
 	struct recorder_config config = { .path = path, .codec = "libx264", .crf = -1, .fps = 60,
 					 .overwrite = true /* mkstemps made it */ };
 	enum recorder_error error;
 	z.recorder = recorder_create(&config, &error);
-	CHECK(z.recorder);
+	test_assert(z.recorder);
 	int released_at_commit[BUFFERS] = { 0 };
 	bool busy[BUFFERS] = { false };
 	for (int i = 0; i < count; i++) {
@@ -217,7 +217,7 @@ static void case_recorder_cpu_fallback(void)
 			if (b < 0)
 				inproc_run_for(&z.t, 5);
 		}
-		CHECK(b >= 0);
+		test_assert(b >= 0);
 		busy[b] = true;
 		released_at_commit[b] = z.buffers[b].released;
 		commit(&z, b, i);
@@ -225,19 +225,19 @@ static void case_recorder_cpu_fallback(void)
 		inproc_run_for(&z.t, 20);
 	}
 	/* All but the first (copied: the presentation starts with it). */
-	CHECK(z.dmabuf_frames == count - 1);
+	test_assert(z.dmabuf_frames == count - 1);
 	struct recorder_stats stats;
-	CHECK(recorder_finish(z.recorder, 0, &stats) == 0);
+	test_assert(recorder_finish(z.recorder, 0, &stats) == 0);
 	z.recorder = NULL;
 	printf("recorder: %llu frames encoded, %llu dropped\n",
 	       (unsigned long long)stats.frames_encoded, (unsigned long long)stats.frames_dropped);
 	struct decoded_video video;
-	CHECK(media_decode_video(path, &video) == 0);
-	CHECK(video.width == w && video.height == h);
-	CHECK(video.frame_count == (int)(stats.frames_encoded));
-	CHECK(stats.frames_dropped == 0 && video.frame_count == count);
+	test_assert(media_decode_video(path, &video) == 0);
+	test_assert(video.width == w && video.height == h);
+	test_assert(video.frame_count == (int)(stats.frames_encoded));
+	test_assert(stats.frames_dropped == 0 && video.frame_count == count);
 	struct rgb_image expected = { .width = w, .height = h, .rgb = malloc((size_t)w * h * 3) };
-	CHECK(expected.rgb);
+	test_assert(expected.rgb);
 	double worst = 1000;
 	for (int i = 0; i < video.frame_count; i++) {
 		for (int y = 0; y < h; y++)
@@ -253,30 +253,11 @@ static void case_recorder_cpu_fallback(void)
 			worst = psnr;
 	}
 	printf("frames from dmabufs read by the encoder thread: PSNR min %.2f dB\n", worst);
-	CHECK(worst >= 30);
+	test_assert(worst >= 30);
 	free(expected.rgb);
 	media_decoded_video_free(&video);
 	unlink(path);
 	/* Everything the encoder held has been let go. */
-	CHECK(inproc_roundtrip(&z.t));
+	test_assert(inproc_roundtrip(&z.t));
 	teardown(&z);
-}
-
-int main(int argc, char **argv)
-{
-	static const struct {
-		const char *name;
-		void (*run)(void);
-	} cases[] = {
-		{ "release-follows-frames", case_release_follows_frames },
-		{ "composed-reads-buffer", case_composed_reads_buffer },
-		{ "recorder-cpu-fallback", case_recorder_cpu_fallback },
-	};
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		if (argc > 1 && strcmp(argv[1], cases[i].name) != 0)
-			continue;
-		printf("== %s\n", cases[i].name);
-		cases[i].run();
-	}
-	return 0;
 }

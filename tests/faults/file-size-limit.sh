@@ -3,6 +3,8 @@
 # where this user may mount one, a 256 KiB tmpfs (ENOSPC). Each time: one
 # clear error line, exit status 1, and the file decodes up to the failure.
 . "$TEST_LIB"
+require_commands ffprobe
+require_file_size_limit 128
 
 # record_until_full NAME FILE [ulimit -f KiB]: a full-motion presenter at
 # 640x480 until wl-record gives up.

@@ -7,6 +7,7 @@
 # what the encoder had queued) is the most that may be lost; the test allows
 # 2 s of frames and prints the figure.
 . "$TEST_LIB"
+require_commands ffprobe
 
 INTERVAL=40        # 25 frames per second
 MAX_LOST_S=2

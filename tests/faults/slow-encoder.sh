@@ -8,6 +8,7 @@
 # slowed to the encoder's pace and nothing was dropped. The presenter's
 # commit gaps are printed, not asserted (speed is measured by scripts).
 . "$TEST_LIB"
+require_commands ffprobe
 
 FRAMES=90
 INTERVAL=33

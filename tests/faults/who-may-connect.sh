@@ -26,11 +26,13 @@ mkdir -m 1777 "$TEST_DIR/shared" && chmod 1777 "$TEST_DIR/shared"
 ( export XDG_RUNTIME_DIR=$TEST_DIR/shared; refused world-writable "writable by others" ) || exit 1
 mkdir -m 0770 "$TEST_DIR/group" && chmod 0770 "$TEST_DIR/group"
 ( export XDG_RUNTIME_DIR=$TEST_DIR/group; refused group-writable "writable by others" ) || exit 1
-if [ "$(id -u)" = 0 ]; then
-	mkdir -m 0700 "$TEST_DIR/foreign" && chown 65534:65534 "$TEST_DIR/foreign"
+mkdir -m 0700 "$TEST_DIR/foreign"
+# Only root may give a folder away, and not in a user namespace that has no
+# uid 65534.
+if chown 65534:65534 "$TEST_DIR/foreign" 2>/dev/null; then
 	( export XDG_RUNTIME_DIR=$TEST_DIR/foreign; refused foreign "belongs to uid 65534" ) || exit 1
 else
-	log "not root: the foreign-owner case is not run"
+	log "cannot chown a folder to uid 65534 here: the foreign-owner case is not run"
 fi
 export XDG_RUNTIME_DIR=$good_runtime
 

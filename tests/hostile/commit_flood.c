@@ -17,37 +17,37 @@
 
 /* Sends what is queued, waiting (5 s at most) for room in the socket: a full
  * socket must slow the flooder, not kill it. Reads what wl-record sent. */
-static void flush_and_drain(struct client *c)
+static void flush_and_drain(struct hostile_client *c)
 {
 	struct wl_display *d = c->display;
 	int64_t deadline = now_ms() + 5000;
 	while (wl_display_flush(d) < 0) {
-		REQUIRE(errno == EAGAIN, "flush: %s", strerror(errno));
+		test_assert(errno == EAGAIN, "flush: %s", strerror(errno));
 		struct pollfd out = { wl_display_get_fd(d), POLLOUT, 0 };
 		int64_t left = deadline - now_ms();
-		REQUIRE(left > 0, "wl-record stopped reading the flood for 5 s");
+		test_assert(left > 0, "wl-record stopped reading the flood for 5 s");
 		poll(&out, 1, (int)left);
 	}
 	while (wl_display_prepare_read(d) != 0)
-		REQUIRE(wl_display_dispatch_pending(d) >= 0, "dispatch failed");
+		test_assert(wl_display_dispatch_pending(d) >= 0, "dispatch failed");
 	struct pollfd in = { wl_display_get_fd(d), POLLIN, 0 };
 	if (poll(&in, 1, 0) > 0) {
-		REQUIRE(wl_display_read_events(d) == 0, "read failed: %s", strerror(errno));
-		REQUIRE(wl_display_dispatch_pending(d) >= 0, "dispatch failed");
+		test_assert(wl_display_read_events(d) == 0, "read failed: %s", strerror(errno));
+		test_assert(wl_display_dispatch_pending(d) >= 0, "dispatch failed");
 	} else {
 		wl_display_cancel_read(d);
 	}
-	REQUIRE(wl_display_get_error(d) == 0, "the flooding client got error %d",
+	test_assert(wl_display_get_error(d) == 0, "the flooding client got error %d",
 		wl_display_get_error(d));
 }
 
-static void flood_while_recording(void)
+TEST(flood_while_recording)
 {
 	static const char *const args[] = { "--size", "64x64", NULL };
-	struct wlr w;
-	wlr_start(&w, "out.mkv", args);
-	struct client *flooder = client_connect(&w);
-	struct client *probe = client_connect(&w);
+	struct recorder_process rec;
+	recorder_start(&rec, "out.mkv", args);
+	struct hostile_client *flooder = client_connect(&rec);
+	struct hostile_client *probe = client_connect(&rec);
 	struct wl_surface *surface = client_present_color(flooder, SIDE, SIDE, 0x808080);
 	struct wl_buffer *buffers[2] = {
 		client_color_buffer(flooder, SIDE, SIDE, 0xff2020),
@@ -68,7 +68,7 @@ static void flood_while_recording(void)
 		int64_t t0 = now_ms();
 		int r = client_roundtrip(probe, PROBE_LIMIT_MS);
 		int64_t took = now_ms() - t0;
-		REQUIRE(r == 0, "probe roundtrip after %d commits %s (%lld ms)", sent,
+		test_assert(r == 0, "probe roundtrip after %d commits %s (%lld ms)", sent,
 			r == -2 ? "did not complete within 1 s" : "failed", (long long)took);
 		if (took > worst)
 			worst = took;
@@ -81,19 +81,10 @@ static void flood_while_recording(void)
 	client_expect_no_error(flooder);
 	fprintf(stderr, "%d commits in %lld ms; %d probes, slowest %lld ms\n", sent,
 		(long long)(now_ms() - start), probes, (long long)worst);
-	wlr_require_alive(&w, "after the flood");
+	recorder_require_alive(&rec, "after the flood");
 	client_disconnect(probe);
 	client_disconnect(flooder);
-	wlr_expect_exit(&w, 30000, 0);
-	check_recording(w.output, SIDE, SIDE, 2);
-	wlr_finish(&w);
-}
-
-static const struct hostile_case cases[] = {
-	{ "flood-while-recording", flood_while_recording },
-};
-
-int main(int argc, char **argv)
-{
-	return harness_main(argc, argv, cases, (int)(sizeof(cases) / sizeof(cases[0])));
+	recorder_expect_exit(&rec, 30000, 0);
+	check_recording(rec.output, SIDE, SIDE, 2);
+	recorder_finish(&rec);
 }

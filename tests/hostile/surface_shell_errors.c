@@ -10,42 +10,42 @@
 
 static const char *const screenshot_args[] = { "--screenshot", "--size", "320x240", NULL };
 
-static void run_bad_client(void (*misbehave)(struct client *c))
+static void run_bad_client(void (*misbehave)(struct hostile_client *c))
 {
-	struct wlr w;
-	wlr_start(&w, "proof.png", screenshot_args);
-	struct client *bad = client_connect(&w);
+	struct recorder_process rec;
+	recorder_start(&rec, "proof.png", screenshot_args);
+	struct hostile_client *bad = client_connect(&rec);
 	misbehave(bad);
 	client_disconnect(bad);
-	wlr_require_alive(&w, "after the bad client");
-	prove_screenshot_serves(&w, SIZE_W, SIZE_H, PROOF_COLOUR);
-	wlr_finish(&w);
+	recorder_require_alive(&rec, "after the bad client");
+	prove_screenshot_serves(&rec, SIZE_W, SIZE_H, PROOF_COLOUR);
+	recorder_finish(&rec);
 }
 
-static void scale(struct client *c, int32_t value)
+static void scale(struct hostile_client *c, int32_t value)
 {
 	struct wl_surface *surface = wl_compositor_create_surface(c->compositor);
 	wl_surface_set_buffer_scale(surface, value);
-	client_expect_protocol_error(c, surface, &wl_surface_interface,
+	expect_protocol_error(c, &wl_surface_interface, surface,
 				     WL_SURFACE_ERROR_INVALID_SCALE);
 }
 
-static void scale_zero(struct client *c) { scale(c, 0); }
-static void scale_negative(struct client *c) { scale(c, -2); }
+static void scale_zero(struct hostile_client *c) { scale(c, 0); }
+static void scale_negative(struct hostile_client *c) { scale(c, -2); }
 
-static void transform(struct client *c, int32_t value)
+static void transform(struct hostile_client *c, int32_t value)
 {
 	struct wl_surface *surface = wl_compositor_create_surface(c->compositor);
 	wl_surface_set_buffer_transform(surface, value);
-	client_expect_protocol_error(c, surface, &wl_surface_interface,
+	expect_protocol_error(c, &wl_surface_interface, surface,
 				     WL_SURFACE_ERROR_INVALID_TRANSFORM);
 }
 
-static void transform_99(struct client *c) { transform(c, 99); }
-static void transform_negative(struct client *c) { transform(c, -1); }
+static void transform_99(struct hostile_client *c) { transform(c, 99); }
+static void transform_negative(struct hostile_client *c) { transform(c, -1); }
 
 /* A 65x65 buffer cannot be shown at scale 2. */
-static void size_not_multiple_of_scale(struct client *c)
+static void size_not_multiple_of_scale(struct hostile_client *c)
 {
 	struct wl_surface *surface = wl_compositor_create_surface(c->compositor);
 	zwp_fullscreen_shell_v1_present_surface(c->shell, surface,
@@ -54,34 +54,34 @@ static void size_not_multiple_of_scale(struct client *c)
 	wl_surface_attach(surface, client_color_buffer(c, 65, 65, 0xff0000), 0, 0);
 	wl_surface_damage(surface, 0, 0, 65, 65);
 	wl_surface_commit(surface);
-	client_expect_protocol_error(c, surface, &wl_surface_interface,
+	expect_protocol_error(c, &wl_surface_interface, surface,
 				     WL_SURFACE_ERROR_INVALID_SIZE);
 }
 
-static void present_method_99(struct client *c)
+static void present_method_99(struct hostile_client *c)
 {
 	struct wl_surface *surface = wl_compositor_create_surface(c->compositor);
 	zwp_fullscreen_shell_v1_present_surface(c->shell, surface, 99, NULL);
-	client_expect_protocol_error(c, c->shell, &zwp_fullscreen_shell_v1_interface,
+	expect_protocol_error(c, &zwp_fullscreen_shell_v1_interface, c->shell,
 				     ZWP_FULLSCREEN_SHELL_V1_ERROR_INVALID_METHOD);
 }
 
 /* release destroys only the client's handle: binding again and presenting
  * must work, and the picture taken must be that client's. */
-static void release_then_rebind(void)
+TEST(release_then_rebind)
 {
-	struct wlr w;
-	wlr_start(&w, "proof.png", screenshot_args);
-	struct client *c = client_connect(&w);
+	struct recorder_process rec;
+	recorder_start(&rec, "proof.png", screenshot_args);
+	struct hostile_client *c = client_connect(&rec);
 	zwp_fullscreen_shell_v1_release(c->shell);
 	c->shell = NULL;
 	client_expect_no_error(c);
 	c->shell = wl_registry_bind(c->registry, c->shell_name, &zwp_fullscreen_shell_v1_interface, 1);
 	client_present_color(c, SIZE_W, SIZE_H, PROOF_COLOUR);
-	wlr_expect_exit(&w, 20000, 0);
+	recorder_expect_exit(&rec, 20000, 0);
 	client_disconnect(c);
-	check_png_uniform(w.output, SIZE_W, SIZE_H, PROOF_COLOUR);
-	wlr_finish(&w);
+	check_png_uniform(rec.output, SIZE_W, SIZE_H, PROOF_COLOUR);
+	recorder_finish(&rec);
 }
 
 static void feedback_event(void *data, struct zwp_fullscreen_shell_mode_feedback_v1 *feedback,
@@ -111,33 +111,33 @@ static const struct zwp_fullscreen_shell_mode_feedback_v1_listener feedback_list
 /* present_surface_for_mode, then the surface is destroyed before its first
  * commit: the request must be answered present_cancelled (not left hanging,
  * not crash), and the client can go on presenting. */
-static void for_mode_surface_destroyed(void)
+TEST(for_mode_surface_destroyed)
 {
-	struct wlr w;
-	wlr_start(&w, "proof.png", screenshot_args);
-	struct client *c = client_connect(&w);
+	struct recorder_process rec;
+	recorder_start(&rec, "proof.png", screenshot_args);
+	struct hostile_client *c = client_connect(&rec);
 	struct wl_surface *surface = wl_compositor_create_surface(c->compositor);
 	const char *answer = NULL;
 	struct zwp_fullscreen_shell_mode_feedback_v1 *feedback =
 		zwp_fullscreen_shell_v1_present_surface_for_mode(c->shell, surface, c->output, 0);
 	zwp_fullscreen_shell_mode_feedback_v1_add_listener(feedback, &feedback_listener, &answer);
 	client_expect_no_error(c);
-	REQUIRE(!answer, "mode feedback %s before any commit", answer);
+	test_assert(!answer, "mode feedback %s before any commit", answer);
 	wl_surface_destroy(surface);
 	client_expect_no_error(c);
-	REQUIRE(answer && strcmp(answer, "present_cancelled") == 0,
+	test_assert(answer && strcmp(answer, "present_cancelled") == 0,
 		"mode feedback after the surface was destroyed: %s; expected present_cancelled",
 		answer ? answer : "none");
-	wlr_require_alive(&w, "after the surface was destroyed");
+	recorder_require_alive(&rec, "after the surface was destroyed");
 	client_present_color(c, SIZE_W, SIZE_H, PROOF_COLOUR);
-	wlr_expect_exit(&w, 20000, 0);
+	recorder_expect_exit(&rec, 20000, 0);
 	client_disconnect(c);
-	check_png_uniform(w.output, SIZE_W, SIZE_H, PROOF_COLOUR);
-	wlr_finish(&w);
+	check_png_uniform(rec.output, SIZE_W, SIZE_H, PROOF_COLOUR);
+	recorder_finish(&rec);
 }
 
 /* A client that asked for a mode leaves before committing anything. */
-static void for_mode_then_disconnect(struct client *c)
+static void for_mode_then_disconnect(struct hostile_client *c)
 {
 	struct wl_surface *surface = wl_compositor_create_surface(c->compositor);
 	zwp_fullscreen_shell_v1_present_surface_for_mode(c->shell, surface, c->output, 0);
@@ -147,13 +147,13 @@ static void for_mode_then_disconnect(struct client *c)
 /* Damage rectangles at the ends of the int32 range, on a transformed
  * surface, in both coordinate spaces: clamped, never overflowing. The last
  * commit's damage covers the whole surface, so the picture is its colour. */
-static void extreme_damage_transformed(void)
+TEST(extreme_damage_transformed)
 {
 	static const char *const args[] = { "--screenshot", "--delay", "1", "--size", "320x240",
 					    NULL };
-	struct wlr w;
-	wlr_start(&w, "proof.png", args);
-	struct client *c = client_connect(&w);
+	struct recorder_process rec;
+	recorder_start(&rec, "proof.png", args);
+	struct hostile_client *c = client_connect(&rec);
 	struct wl_surface *surface = wl_compositor_create_surface(c->compositor);
 	zwp_fullscreen_shell_v1_present_surface(c->shell, surface,
 						ZWP_FULLSCREEN_SHELL_V1_PRESENT_METHOD_DEFAULT, NULL);
@@ -171,35 +171,16 @@ static void extreme_damage_transformed(void)
 	wl_surface_damage(surface, -5, -5, INT32_MAX, INT32_MAX);
 	wl_surface_commit(surface);
 	client_expect_no_error(c);
-	wlr_expect_exit(&w, 20000, 0);
+	recorder_expect_exit(&rec, 20000, 0);
 	client_disconnect(c);
-	check_png_uniform(w.output, SIZE_W, SIZE_H, PROOF_COLOUR);
-	wlr_finish(&w);
+	check_png_uniform(rec.output, SIZE_W, SIZE_H, PROOF_COLOUR);
+	recorder_finish(&rec);
 }
 
-#define DEFINE_CASE(fn) static void fn##_case(void) { run_bad_client(fn); }
-DEFINE_CASE(scale_zero)
-DEFINE_CASE(scale_negative)
-DEFINE_CASE(transform_99)
-DEFINE_CASE(transform_negative)
-DEFINE_CASE(size_not_multiple_of_scale)
-DEFINE_CASE(present_method_99)
-DEFINE_CASE(for_mode_then_disconnect)
-
-static const struct hostile_case cases[] = {
-	{ "scale-zero", scale_zero_case },
-	{ "scale-negative", scale_negative_case },
-	{ "transform-99", transform_99_case },
-	{ "transform-negative", transform_negative_case },
-	{ "size-65x65-scale-2", size_not_multiple_of_scale_case },
-	{ "present-method-99", present_method_99_case },
-	{ "release-then-rebind", release_then_rebind },
-	{ "for-mode-surface-destroyed", for_mode_surface_destroyed },
-	{ "for-mode-then-disconnect", for_mode_then_disconnect_case },
-	{ "extreme-damage-transformed", extreme_damage_transformed },
-};
-
-int main(int argc, char **argv)
-{
-	return harness_main(argc, argv, cases, (int)(sizeof(cases) / sizeof(cases[0])));
-}
+TEST(scale_zero) { run_bad_client(scale_zero); }
+TEST(scale_negative) { run_bad_client(scale_negative); }
+TEST(transform_99) { run_bad_client(transform_99); }
+TEST(transform_negative) { run_bad_client(transform_negative); }
+TEST(size_65x65_scale_2) { run_bad_client(size_not_multiple_of_scale); }
+TEST(present_method_99) { run_bad_client(present_method_99); }
+TEST(for_mode_then_disconnect) { run_bad_client(for_mode_then_disconnect); }

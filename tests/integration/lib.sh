@@ -207,6 +207,22 @@ perturb_env() {
 	printf 'env MALLOC_PERTURB_=%s' "${MALLOC_PERTURB_:-0}"
 }
 
+# require_commands COMMAND...: skips the test unless each is installed.
+require_commands() {
+	local command
+	for command; do
+		command -v "$command" >/dev/null || skip "$command is not installed"
+	done
+}
+
+# require_file_size_limit KIB: skips the test unless a child of this shell
+# may run under `ulimit -f KIB` (a hard limit already below it cannot be
+# raised).
+require_file_size_limit() {
+	(ulimit -f "$1") 2>/dev/null ||
+		skip "cannot set ulimit -f $1 here (hard limit: $(ulimit -H -f))"
+}
+
 require_weston() {
 	command -v weston >/dev/null || skip "weston is not installed"
 	[ -n "$(weston_module_dir)" ] || skip "Weston's headless backend is not installed"

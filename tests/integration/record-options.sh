@@ -3,8 +3,12 @@
 # --device that is no render node, a write that fails (ulimit -f), stills
 # while recording (SIGUSR1 and --snap), and constant frame rate.
 . "$TEST_LIB"
+require_file_size_limit 64
 
-presenter_args=(--size 320x240 --interval-ms 40)
+# --hold-ms: the presenter stays connected after its last commit, so that a
+# loaded machine cannot blank the output over the last picture before it is
+# recorded (see record-presenter.sh).
+presenter_args=(--size 320x240 --interval-ms 40 --hold-ms 150)
 
 # 1. --device pointing at a non-device: one line saying why, then libx264.
 log "case --device /dev/null"

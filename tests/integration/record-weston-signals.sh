@@ -6,6 +6,7 @@
 # desktop.
 . "$TEST_LIB"
 require_weston
+require_commands weston-simple-shm
 
 W=320
 H=240

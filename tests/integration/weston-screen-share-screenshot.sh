@@ -6,6 +6,7 @@
 # what Weston showed.
 . "$TEST_LIB"
 require_weston
+require_commands weston-simple-shm
 
 W=480
 H=360

@@ -21,7 +21,7 @@ static void handle_frame(struct wl_listener *listener, void *data)
 	t->frame_width = frame->width;
 	t->frame_height = frame->height;
 	t->frame = malloc((size_t)frame->width * frame->height * 4);
-	CHECK(t->frame);
+	test_assert(t->frame);
 	for (int y = 0; y < frame->height; y++)
 		memcpy(t->frame + (size_t)y * frame->width, frame->data + (size_t)y * frame->stride,
 		       (size_t)frame->width * 4);
@@ -46,7 +46,7 @@ static void output_mode(void *data, struct wl_output *o, uint32_t flags, int32_t
 			int32_t refresh)
 {
 	struct inproc *t = data;
-	CHECK(flags & WL_OUTPUT_MODE_CURRENT);
+	test_assert(flags & WL_OUTPUT_MODE_CURRENT);
 	t->mode_width = w;
 	t->mode_height = h;
 	t->mode_refresh = refresh;
@@ -58,7 +58,7 @@ static void output_done(void *data, struct wl_output *o)
 
 static void output_scale(void *data, struct wl_output *o, int32_t scale)
 {
-	CHECK(scale == 1);
+	test_assert(scale == 1);
 }
 
 static const struct wl_output_listener output_listener = {
@@ -127,7 +127,8 @@ static void sync_done(void *data, struct wl_callback *callback, uint32_t serial)
 
 static const struct wl_callback_listener sync_listener = { .done = sync_done };
 
-bool inproc_roundtrip(struct inproc *t)
+/* 0 answered, -1 the connection failed, -2 no answer within 10000 turns. */
+static int roundtrip(struct inproc *t)
 {
 	bool done = false;
 	struct wl_callback *callback = wl_display_sync(t->display);
@@ -136,7 +137,19 @@ bool inproc_roundtrip(struct inproc *t)
 		pump(t, 1);
 	if (!done)
 		wl_callback_destroy(callback); /* never answered: a protocol error came first */
-	return !wl_display_get_error(t->display);
+	if (wl_display_get_error(t->display))
+		return -1;
+	return done ? 0 : -2;
+}
+
+bool inproc_roundtrip(struct inproc *t)
+{
+	return roundtrip(t) != -1;
+}
+
+struct test_roundtrip inproc_roundtrip_for_error(struct inproc *t)
+{
+	return (struct test_roundtrip){ .display = t->display, .result = roundtrip(t) };
 }
 
 void inproc_run_for(struct inproc *t, int ms)
@@ -151,18 +164,18 @@ void inproc_init(struct inproc *t, int width, int height)
 	*t = (struct inproc){ 0 };
 	struct server_config config = { .width = width, .height = height, .fps = 60 };
 	t->server = server_create(&config);
-	CHECK(t->server);
+	test_assert(t->server);
 	int fds[2];
-	CHECK(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) == 0);
-	CHECK(server_adopt_client_fd(t->server, fds[0]));
+	test_assert(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) == 0);
+	test_assert(server_adopt_client_fd(t->server, fds[0]));
 	t->display = wl_display_connect_to_fd(fds[1]);
-	CHECK(t->display);
+	test_assert(t->display);
 	t->frame_listener.notify = handle_frame;
 	wl_signal_add(&t->server->screen.events.frame, &t->frame_listener);
 	t->registry = wl_display_get_registry(t->display);
 	wl_registry_add_listener(t->registry, &registry_listener, t);
-	CHECK(inproc_roundtrip(t));
-	CHECK(inproc_roundtrip(t)); /* events sent on bind */
+	test_assert(inproc_roundtrip(t));
+	test_assert(inproc_roundtrip(t)); /* events sent on bind */
 }
 
 void inproc_finish(struct inproc *t)
@@ -191,10 +204,10 @@ void test_buffer_init(struct inproc *t, struct test_buffer *b, int width, int he
 	*b = (struct test_buffer){ .width = width, .height = height, .stride = width * 4 };
 	b->size = (size_t)b->stride * height;
 	b->fd = memfd_create("test-buffer", MFD_CLOEXEC);
-	CHECK(b->fd >= 0);
-	CHECK(ftruncate(b->fd, (off_t)b->size) == 0);
+	test_assert(b->fd >= 0);
+	test_assert(ftruncate(b->fd, (off_t)b->size) == 0);
 	b->pixels = mmap(NULL, b->size, PROT_READ | PROT_WRITE, MAP_SHARED, b->fd, 0);
-	CHECK(b->pixels != MAP_FAILED);
+	test_assert(b->pixels != MAP_FAILED);
 	struct wl_shm_pool *pool = wl_shm_create_pool(t->shm, b->fd, (int32_t)b->size);
 	b->buffer = wl_shm_pool_create_buffer(pool, 0, width, height, b->stride, format);
 	wl_shm_pool_destroy(pool);
@@ -217,7 +230,7 @@ void test_buffer_finish(struct test_buffer *b)
 
 uint32_t inproc_frame_pixel(const struct inproc *t, int x, int y)
 {
-	CHECK(t->frame && x >= 0 && y >= 0 && x < t->frame_width && y < t->frame_height);
+	test_assert(t->frame && x >= 0 && y >= 0 && x < t->frame_width && y < t->frame_height);
 	return t->frame[(size_t)y * t->frame_width + x] & 0xffffff;
 }
 

@@ -11,6 +11,8 @@
 
 #include "fullscreen-shell-unstable-v1-client-protocol.h"
 #include "server.h"
+#include "test-protocol.h"
+#include "test-runner.h"
 
 struct inproc {
 	struct server *server;
@@ -61,27 +63,20 @@ void test_buffer_finish(struct test_buffer *b);
 /* Pixel of the last frame, X byte masked off. */
 uint32_t inproc_frame_pixel(const struct inproc *t, int x, int y);
 
-/* The interface and code of the protocol error the client got; 0 if none. */
+/* The interface and code of the protocol error the client got; false if
+ * none. New tests use expect_protocol_error() (test-protocol.h). */
 bool inproc_protocol_error(struct inproc *t, const char **interface, uint32_t *code);
 
-#define CHECK(cond)                                                                        \
-	do {                                                                               \
-		if (!(cond)) {                                                             \
-			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__,     \
-				#cond);                                                    \
-			abort();                                                           \
-		}                                                                          \
-	} while (0)
-
-#define CHECK_PIXEL(t, x, y, expected)                                                     \
+/* The pixel at (x, y) of the last frame must be `expected` (X byte ignored). */
+#define test_assert_pixel(t, x, y, expected)                                               \
 	do {                                                                               \
 		uint32_t got_ = inproc_frame_pixel((t), (x), (y));                         \
-		if (got_ != ((expected) & 0xffffff)) {                                     \
-			fprintf(stderr, "%s:%d: pixel (%d,%d) is %06x, expected %06x\n",     \
-				__FILE__, __LINE__, (x), (y), got_,                        \
-				(unsigned)((expected) & 0xffffff));                        \
-			abort();                                                           \
-		}                                                                          \
+		test_assert(got_ == ((expected) & 0xffffff), "pixel (%d,%d) is %06x, expected %06x", \
+			    (x), (y), got_, (unsigned)((expected) & 0xffffff));            \
 	} while (0)
+
+/* For tests written before tests/common/test-runner.h: the same assertion. */
+#define CHECK(cond) test_assert(cond)
+#define CHECK_PIXEL(t, x, y, expected) test_assert_pixel(t, x, y, expected)
 
 #endif

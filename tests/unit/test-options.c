@@ -1,10 +1,10 @@
 /* The command line: values land where they should, and every bad input is
  * refused (the program turns OPTIONS_BAD into exit status 2). */
-#include <assert.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "options.h"
+#include "test-runner.h"
 
 
 static enum options_result parse(int argc, char **argv, struct options *options)
@@ -18,122 +18,109 @@ static enum options_result parse(int argc, char **argv, struct options *options)
 		parse((int)(sizeof(argv_) / sizeof(argv_[0])) - 1, argv_, (opts));          \
 	})
 
-static void test_defaults(void)
+TEST(defaults)
 {
 	struct options o;
-	assert(PARSE(&o, "out.mkv") == OPTIONS_RUN);
-	assert(strcmp(o.output, "out.mkv") == 0);
-	assert(!o.screenshot);
-	assert(o.width == 1920 && o.height == 1080);
-	assert(o.fps == 60);
-	assert(o.crf == -1 && o.bitrate == 0);
-	assert(o.command == NULL);
-	assert(o.codec_params[0] == NULL);
+	test_assert(PARSE(&o, "out.mkv") == OPTIONS_RUN);
+	test_assert(strcmp(o.output, "out.mkv") == 0);
+	test_assert(!o.screenshot);
+	test_assert(o.width == 1920 && o.height == 1080);
+	test_assert(o.fps == 60);
+	test_assert(o.crf == -1 && o.bitrate == 0);
+	test_assert(o.command == NULL);
+	test_assert(o.codec_params[0] == NULL);
 }
 
-static void test_values(void)
+TEST(values)
 {
 	struct options o;
-	assert(PARSE(&o, "--size", "641x479", "--fps", "30", "--socket", "rec", "-p", "preset=slow",
+	test_assert(PARSE(&o, "--size", "641x479", "--fps", "30", "--socket", "rec", "-p", "preset=slow",
 		     "-p", "tune=film", "--bitrate", "2500k", "--crf", "18", "--cfr", "--duration",
 		     "1.5", "--frames", "42", "--codec", "libx264", "-o", "a.mp4") == OPTIONS_RUN);
-	assert(o.width == 641 && o.height == 479);
-	assert(o.fps == 30);
-	assert(strcmp(o.socket_name, "rec") == 0);
-	assert(strcmp(o.codec_params[0], "preset=slow") == 0);
-	assert(strcmp(o.codec_params[1], "tune=film") == 0 && o.codec_params[2] == NULL);
-	assert(o.bitrate == 2500000);
-	assert(o.crf == 18 && o.cfr);
-	assert(o.duration_s == 1.5 && o.max_frames == 42);
-	assert(strcmp(o.codec, "libx264") == 0 && strcmp(o.output, "a.mp4") == 0);
+	test_assert(o.width == 641 && o.height == 479);
+	test_assert(o.fps == 30);
+	test_assert(strcmp(o.socket_name, "rec") == 0);
+	test_assert(strcmp(o.codec_params[0], "preset=slow") == 0);
+	test_assert(strcmp(o.codec_params[1], "tune=film") == 0 && o.codec_params[2] == NULL);
+	test_assert(o.bitrate == 2500000);
+	test_assert(o.crf == 18 && o.cfr);
+	test_assert(o.duration_s == 1.5 && o.max_frames == 42);
+	test_assert(strcmp(o.codec, "libx264") == 0 && strcmp(o.output, "a.mp4") == 0);
 
-	assert(PARSE(&o, "--bitrate", "8M", "x.mkv") == OPTIONS_RUN && o.bitrate == 8000000);
+	test_assert(PARSE(&o, "--bitrate", "8M", "x.mkv") == OPTIONS_RUN && o.bitrate == 8000000);
 }
 
-static void test_screenshot_by_extension(void)
+TEST(screenshot_by_extension)
 {
 	struct options o;
-	assert(PARSE(&o, "shot.PNG") == OPTIONS_RUN && o.screenshot);
-	assert(PARSE(&o, "-o", "dir.png/x.mkv") == OPTIONS_RUN && !o.screenshot);
-	assert(PARSE(&o, "--screenshot") == OPTIONS_RUN && o.screenshot && !o.output);
-	assert(PARSE(&o, "--screenshot", "--delay", "2", "--timeout", "3", "s.png") == OPTIONS_RUN);
-	assert(o.delay_s == 2 && o.timeout_s == 3);
+	test_assert(PARSE(&o, "shot.PNG") == OPTIONS_RUN && o.screenshot);
+	test_assert(PARSE(&o, "-o", "dir.png/x.mkv") == OPTIONS_RUN && !o.screenshot);
+	test_assert(PARSE(&o, "--screenshot") == OPTIONS_RUN && o.screenshot && !o.output);
+	test_assert(PARSE(&o, "--screenshot", "--delay", "2", "--timeout", "3", "s.png") == OPTIONS_RUN);
+	test_assert(o.delay_s == 2 && o.timeout_s == 3);
 }
 
-static void test_command(void)
+TEST(command)
 {
 	struct options o;
 	/* getopt must not take the command's own options. The command points
 	 * into argv, so argv must outlive the checks. */
 	char *argv[] = { "wl-record", "out.mkv", "--", "weston", "--backend=wayland-backend.so",
 			 "-x", NULL };
-	assert(options_parse(6, argv, &o) == OPTIONS_RUN);
-	assert(strcmp(o.output, "out.mkv") == 0);
-	assert(o.command && strcmp(o.command[0], "weston") == 0);
-	assert(strcmp(o.command[1], "--backend=wayland-backend.so") == 0);
-	assert(strcmp(o.command[2], "-x") == 0 && o.command[3] == NULL);
+	test_assert(options_parse(6, argv, &o) == OPTIONS_RUN);
+	test_assert(strcmp(o.output, "out.mkv") == 0);
+	test_assert(o.command && strcmp(o.command[0], "weston") == 0);
+	test_assert(strcmp(o.command[1], "--backend=wayland-backend.so") == 0);
+	test_assert(strcmp(o.command[2], "-x") == 0 && o.command[3] == NULL);
 }
 
-static void test_bad(void)
+TEST(bad)
 {
 	struct options o;
 	/* Each of these must be refused with one line on stderr. */
-	assert(PARSE(&o, "--nope") == OPTIONS_BAD);
-	assert(PARSE(&o, "-Z") == OPTIONS_BAD);
-	assert(PARSE(&o, "--size", "0x10") == OPTIONS_BAD);
-	assert(PARSE(&o, "--size", "640") == OPTIONS_BAD);
-	assert(PARSE(&o, "--size", "20000x10") == OPTIONS_BAD);
-	assert(PARSE(&o, "--size", "64x48junk") == OPTIONS_BAD);
-	assert(PARSE(&o, "--fps", "0") == OPTIONS_BAD);
-	assert(PARSE(&o, "--fps", "abc") == OPTIONS_BAD);
-	assert(PARSE(&o, "--fps", "nan") == OPTIONS_BAD);
-	assert(PARSE(&o, "--crf", "-1") == OPTIONS_BAD);
-	assert(PARSE(&o, "--crf", "99") == OPTIONS_BAD);
-	assert(PARSE(&o, "--bitrate", "fast") == OPTIONS_BAD);
-	assert(PARSE(&o, "--bitrate", "-5M") == OPTIONS_BAD);
-	assert(PARSE(&o, "--duration", "0") == OPTIONS_BAD);
-	assert(PARSE(&o, "--frames", "1.5") == OPTIONS_BAD);
-	assert(PARSE(&o, "-p", "novalue") == OPTIONS_BAD);
-	assert(PARSE(&o, "-p", "=x") == OPTIONS_BAD);
-	assert(PARSE(&o, "--socket", "a/b") == OPTIONS_BAD);
-	assert(PARSE(&o, "a.mkv", "b.mkv") == OPTIONS_BAD);
-	assert(PARSE(&o, "--screenshot", "a.mkv") == OPTIONS_BAD);
-	assert(PARSE(&o, "a.mkv", "--") == OPTIONS_BAD);
-	assert(PARSE(&o, "--snap", "--stop") == OPTIONS_BAD);
-	assert(PARSE(&o, "--fps") == OPTIONS_BAD);
+	test_assert(PARSE(&o, "--nope") == OPTIONS_BAD);
+	test_assert(PARSE(&o, "-Z") == OPTIONS_BAD);
+	test_assert(PARSE(&o, "--size", "0x10") == OPTIONS_BAD);
+	test_assert(PARSE(&o, "--size", "640") == OPTIONS_BAD);
+	test_assert(PARSE(&o, "--size", "20000x10") == OPTIONS_BAD);
+	test_assert(PARSE(&o, "--size", "64x48junk") == OPTIONS_BAD);
+	test_assert(PARSE(&o, "--fps", "0") == OPTIONS_BAD);
+	test_assert(PARSE(&o, "--fps", "abc") == OPTIONS_BAD);
+	test_assert(PARSE(&o, "--fps", "nan") == OPTIONS_BAD);
+	test_assert(PARSE(&o, "--crf", "-1") == OPTIONS_BAD);
+	test_assert(PARSE(&o, "--crf", "99") == OPTIONS_BAD);
+	test_assert(PARSE(&o, "--bitrate", "fast") == OPTIONS_BAD);
+	test_assert(PARSE(&o, "--bitrate", "-5M") == OPTIONS_BAD);
+	test_assert(PARSE(&o, "--duration", "0") == OPTIONS_BAD);
+	test_assert(PARSE(&o, "--frames", "1.5") == OPTIONS_BAD);
+	test_assert(PARSE(&o, "-p", "novalue") == OPTIONS_BAD);
+	test_assert(PARSE(&o, "-p", "=x") == OPTIONS_BAD);
+	test_assert(PARSE(&o, "--socket", "a/b") == OPTIONS_BAD);
+	test_assert(PARSE(&o, "a.mkv", "b.mkv") == OPTIONS_BAD);
+	test_assert(PARSE(&o, "--screenshot", "a.mkv") == OPTIONS_BAD);
+	test_assert(PARSE(&o, "a.mkv", "--") == OPTIONS_BAD);
+	test_assert(PARSE(&o, "--snap", "--stop") == OPTIONS_BAD);
+	test_assert(PARSE(&o, "--fps") == OPTIONS_BAD);
 }
 
-static void test_extension(void)
+TEST(extension)
 {
-	assert(path_has_extension("a.mkv", "mkv"));
-	assert(path_has_extension("/x.y/a.MKV", "mkv"));
-	assert(!path_has_extension("a.mkv.tmp", "mkv"));
-	assert(!path_has_extension("dir.mkv/file", "mkv"));
-	assert(!path_has_extension("mkv", "mkv"));
+	test_assert(path_has_extension("a.mkv", "mkv"));
+	test_assert(path_has_extension("/x.y/a.MKV", "mkv"));
+	test_assert(!path_has_extension("a.mkv.tmp", "mkv"));
+	test_assert(!path_has_extension("dir.mkv/file", "mkv"));
+	test_assert(!path_has_extension("mkv", "mkv"));
 }
 
 /* Found by fuzz/fuzz_options.c (fuzz/regressions/options): a parse that
  * stopped inside "-Zpx=1" left getopt pointing into that argv, and the next
  * parse took "-p x=1" from it (freed memory in the fuzzer) instead of its
  * own arguments. */
-static void test_reparse_after_error_mid_cluster(void)
+TEST(reparse_after_error_mid_cluster)
 {
 	struct options o;
-	assert(PARSE(&o, "-Zpx=1") == OPTIONS_BAD);
-	assert(PARSE(&o, "out.mkv") == OPTIONS_RUN);
-	assert(o.output && strcmp(o.output, "out.mkv") == 0);
-	assert(o.codec_params[0] == NULL);
-}
-
-int main(void)
-{
-	test_defaults();
-	test_values();
-	test_screenshot_by_extension();
-	test_command();
-	test_bad();
-	test_extension();
-	test_reparse_after_error_mid_cluster();
-	printf("options: all checks passed\n");
-	return 0;
+	test_assert(PARSE(&o, "-Zpx=1") == OPTIONS_BAD);
+	test_assert(PARSE(&o, "out.mkv") == OPTIONS_RUN);
+	test_assert(o.output && strcmp(o.output, "out.mkv") == 0);
+	test_assert(o.codec_params[0] == NULL);
 }

@@ -9,6 +9,7 @@
 #   3. the screenshot line: one PNG into ~/Pictures.
 . "$TEST_LIB"
 require_weston
+require_commands weston-simple-shm
 : "${EXAMPLE_INI:?EXAMPLE_INI must point at examples/weston.ini}"
 
 W=480

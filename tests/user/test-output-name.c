@@ -1,6 +1,5 @@
 /* Default file names: user-dirs.dirs parsing, the fallbacks in their order,
  * strftime expansion, and the -2 suffix when the name is taken. */
-#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,22 +7,38 @@
 #include <unistd.h>
 
 #include "output_name.h"
+#include "test-runner.h"
 
 static char root[256];
 
 static void write_file(const char *path, const char *text)
 {
 	FILE *f = fopen(path, "w");
-	assert(f);
-	assert(fputs(text, f) >= 0);
-	assert(fclose(f) == 0);
+	test_assert(f);
+	test_assert(fputs(text, f) >= 0);
+	test_assert(fclose(f) == 0);
 }
 
 static void make_dir(const char *fmt, const char *sub)
 {
 	char path[512];
 	snprintf(path, sizeof(path), fmt, root, sub);
-	assert(mkdir(path, 0700) == 0);
+	test_assert(mkdir(path, 0700) == 0);
+}
+
+/* Each case works in a fresh folder of its own. */
+static void make_root(void)
+{
+	snprintf(root, sizeof(root), "%s/wl-record-output-name.XXXXXX",
+		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	test_assert(mkdtemp(root), "mkdtemp: %s", root);
+}
+
+static void remove_root(void)
+{
+	char command[600];
+	snprintf(command, sizeof(command), "rm -rf '%s'", root);
+	test_assert(system(command) == 0);
 }
 
 static const struct tm *fixed_time(void)
@@ -35,8 +50,9 @@ static const struct tm *fixed_time(void)
 	return &tm;
 }
 
-static void test_user_dirs_parsing(void)
+TEST(user_dirs_parsing)
 {
+	make_root();
 	char file[512], out[512];
 	snprintf(file, sizeof(file), "%s/parse.dirs", root);
 	write_file(file,
@@ -52,30 +68,31 @@ static void test_user_dirs_parsing(void)
 		   "#XDG_DOWNLOAD_DIR=\"$HOME/Commented\"\n"
 		   "XDG_VIDEOS_DIRX=\"$HOME/Wrong\"\n");
 
-	assert(user_dirs_lookup(file, "XDG_VIDEOS_DIR", "/home/me", out, sizeof(out)));
-	assert(strcmp(out, "/home/me/Films") == 0);
+	test_assert(user_dirs_lookup(file, "XDG_VIDEOS_DIR", "/home/me", out, sizeof(out)));
+	test_assert(strcmp(out, "/home/me/Films") == 0);
 	/* A trailing slash on HOME is kept as given: "$HOME/x" is textual. */
-	assert(user_dirs_lookup(file, "XDG_DESKTOP_DIR", "/home/me", out, sizeof(out)));
-	assert(strcmp(out, "/home/me/Desktop") == 0);
+	test_assert(user_dirs_lookup(file, "XDG_DESKTOP_DIR", "/home/me", out, sizeof(out)));
+	test_assert(strcmp(out, "/home/me/Desktop") == 0);
 	/* Absolute, with escapes. */
-	assert(user_dirs_lookup(file, "XDG_PICTURES_DIR", "/home/me", out, sizeof(out)));
-	assert(strcmp(out, "/srv/pics/with \"quote\" and \\") == 0);
+	test_assert(user_dirs_lookup(file, "XDG_PICTURES_DIR", "/home/me", out, sizeof(out)));
+	test_assert(strcmp(out, "/srv/pics/with \"quote\" and \\") == 0);
 	/* "$HOME/" means disabled. */
-	assert(!user_dirs_lookup(file, "XDG_MUSIC_DIR", "/home/me", out, sizeof(out)));
+	test_assert(!user_dirs_lookup(file, "XDG_MUSIC_DIR", "/home/me", out, sizeof(out)));
 	/* Not quoted, not absolute, not closed: ignored. */
-	assert(!user_dirs_lookup(file, "XDG_TEMPLATES_DIR", "/home/me", out, sizeof(out)));
-	assert(!user_dirs_lookup(file, "XDG_PUBLICSHARE_DIR", "/home/me", out, sizeof(out)));
+	test_assert(!user_dirs_lookup(file, "XDG_TEMPLATES_DIR", "/home/me", out, sizeof(out)));
+	test_assert(!user_dirs_lookup(file, "XDG_PUBLICSHARE_DIR", "/home/me", out, sizeof(out)));
 	/* The last assignment wins, as when the shell sources the file. */
-	assert(user_dirs_lookup(file, "XDG_DOCUMENTS_DIR", "/home/me", out, sizeof(out)));
-	assert(strcmp(out, "/home/me/New") == 0);
-	assert(!user_dirs_lookup(file, "XDG_DOWNLOAD_DIR", "/home/me", out, sizeof(out)));
+	test_assert(user_dirs_lookup(file, "XDG_DOCUMENTS_DIR", "/home/me", out, sizeof(out)));
+	test_assert(strcmp(out, "/home/me/New") == 0);
+	test_assert(!user_dirs_lookup(file, "XDG_DOWNLOAD_DIR", "/home/me", out, sizeof(out)));
 	/* A key that is only a prefix of another does not match it. */
-	assert(!user_dirs_lookup(file, "XDG_VIDEOS", "/home/me", out, sizeof(out)));
+	test_assert(!user_dirs_lookup(file, "XDG_VIDEOS", "/home/me", out, sizeof(out)));
 	/* Too small a buffer is a failure, not a truncated path. */
-	assert(!user_dirs_lookup(file, "XDG_VIDEOS_DIR", "/home/me", out, 8));
+	test_assert(!user_dirs_lookup(file, "XDG_VIDEOS_DIR", "/home/me", out, 8));
 	/* No file. */
-	assert(!user_dirs_lookup("/nonexistent/user-dirs.dirs", "XDG_VIDEOS_DIR", "/home/me",
+	test_assert(!user_dirs_lookup("/nonexistent/user-dirs.dirs", "XDG_VIDEOS_DIR", "/home/me",
 				 out, sizeof(out)));
+	remove_root();
 }
 
 static void check_dir(enum output_kind kind, const char *want_fmt, const char *sub)
@@ -83,13 +100,12 @@ static void check_dir(enum output_kind kind, const char *want_fmt, const char *s
 	char want[512], got[512];
 	snprintf(want, sizeof(want), want_fmt, root, sub);
 	output_default_dir(kind, got, sizeof(got));
-	if (strcmp(got, want) != 0) {
-		fprintf(stderr, "default dir: got '%s', want '%s'\n", got, want);
-		abort();
-	}
+	test_assert(strcmp(got, want) == 0, "default dir: got '%s', want '%s'", got, want);
 }
 
-static void test_fallbacks(void)
+/* Walks the fallbacks in their order, leaving videos in elsewhere/ and
+ * pictures in home/Pictures/. */
+static void walk_fallbacks(void)
 {
 	char home[300], config[300], env_dir[300], text[600];
 	snprintf(home, sizeof(home), "%s/home", root);
@@ -100,7 +116,7 @@ static void test_fallbacks(void)
 	unsetenv("XDG_CONFIG_HOME");
 	unsetenv("XDG_VIDEOS_DIR");
 	unsetenv("XDG_PICTURES_DIR");
-	assert(chdir(root) == 0);
+	test_assert(chdir(root) == 0);
 
 	/* Nothing at all: the current folder. */
 	check_dir(OUTPUT_VIDEO, ".", "");
@@ -144,60 +160,53 @@ static void test_fallbacks(void)
 	unsetenv("XDG_VIDEOS_DIR");
 }
 
-static void test_default_path(void)
+TEST(fallbacks)
+{
+	make_root();
+	walk_fallbacks();
+	remove_root();
+}
+
+TEST(default_path)
 {
 	char path[512], want[512];
-	/* Still set up by test_fallbacks: videos go to elsewhere/. */
-	assert(output_default_path(OUTPUT_VIDEO, fixed_time(), path, sizeof(path)));
+	make_root();
+	walk_fallbacks(); /* videos go to elsewhere/ */
+	test_assert(output_default_path(OUTPUT_VIDEO, fixed_time(), path, sizeof(path)));
 	snprintf(want, sizeof(want), "%s/elsewhere/wl-record-2026-12-03_14-05-09.mkv", root);
-	assert(strcmp(path, want) == 0);
-	assert(output_default_path(OUTPUT_PICTURE, fixed_time(), path, sizeof(path)));
+	test_assert(strcmp(path, want) == 0);
+	test_assert(output_default_path(OUTPUT_PICTURE, fixed_time(), path, sizeof(path)));
 	snprintf(want, sizeof(want), "%s/home/Pictures/wl-record-2026-12-03_14-05-09.png", root);
-	assert(strcmp(path, want) == 0);
+	test_assert(strcmp(path, want) == 0);
 
 	/* Taken names get -2, -3. */
 	write_file(want, "");
-	assert(output_default_path(OUTPUT_PICTURE, fixed_time(), path, sizeof(path)));
+	test_assert(output_default_path(OUTPUT_PICTURE, fixed_time(), path, sizeof(path)));
 	snprintf(want, sizeof(want), "%s/home/Pictures/wl-record-2026-12-03_14-05-09-2.png", root);
-	assert(strcmp(path, want) == 0);
+	test_assert(strcmp(path, want) == 0);
 	write_file(want, "");
-	assert(output_default_path(OUTPUT_PICTURE, fixed_time(), path, sizeof(path)));
+	test_assert(output_default_path(OUTPUT_PICTURE, fixed_time(), path, sizeof(path)));
 	snprintf(want, sizeof(want), "%s/home/Pictures/wl-record-2026-12-03_14-05-09-3.png", root);
-	assert(strcmp(path, want) == 0);
+	test_assert(strcmp(path, want) == 0);
 
 	/* Does not fit: refused. */
-	assert(!output_default_path(OUTPUT_VIDEO, fixed_time(), path, 20));
+	test_assert(!output_default_path(OUTPUT_VIDEO, fixed_time(), path, 20));
+	remove_root();
 }
 
-static void test_expand(void)
+TEST(expand)
 {
 	char out[256];
-	assert(output_expand_name("plain.mkv", fixed_time(), out, sizeof(out)));
-	assert(strcmp(out, "plain.mkv") == 0);
-	assert(output_expand_name("-", fixed_time(), out, sizeof(out)));
-	assert(strcmp(out, "-") == 0);
-	assert(output_expand_name("/tmp/rec-%Y-%m-%d_%H-%M-%S.mp4", fixed_time(), out, sizeof(out)));
-	assert(strcmp(out, "/tmp/rec-2026-12-03_14-05-09.mp4") == 0);
-	assert(output_expand_name("100%%-%H%M.png", fixed_time(), out, sizeof(out)));
-	assert(strcmp(out, "100%-1405.png") == 0);
+	test_assert(output_expand_name("plain.mkv", fixed_time(), out, sizeof(out)));
+	test_assert(strcmp(out, "plain.mkv") == 0);
+	test_assert(output_expand_name("-", fixed_time(), out, sizeof(out)));
+	test_assert(strcmp(out, "-") == 0);
+	test_assert(output_expand_name("/tmp/rec-%Y-%m-%d_%H-%M-%S.mp4", fixed_time(), out, sizeof(out)));
+	test_assert(strcmp(out, "/tmp/rec-2026-12-03_14-05-09.mp4") == 0);
+	test_assert(output_expand_name("100%%-%H%M.png", fixed_time(), out, sizeof(out)));
+	test_assert(strcmp(out, "100%-1405.png") == 0);
 	/* Empty or too long results are refused. */
-	assert(!output_expand_name("%p", &(struct tm){ 0 }, out, 1));
-	assert(!output_expand_name("rec-%Y-%m-%d.mkv", fixed_time(), out, 8));
-	assert(!output_expand_name("plain.mkv", fixed_time(), out, 4));
-}
-
-int main(void)
-{
-	snprintf(root, sizeof(root), "%s/wlr-output-name.XXXXXX",
-		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-	assert(mkdtemp(root));
-	test_user_dirs_parsing();
-	test_fallbacks();
-	test_default_path();
-	test_expand();
-	char command[600];
-	snprintf(command, sizeof(command), "rm -rf '%s'", root);
-	assert(system(command) == 0);
-	printf("output-name: all passed\n");
-	return 0;
+	test_assert(!output_expand_name("%p", &(struct tm){ 0 }, out, 1));
+	test_assert(!output_expand_name("rec-%Y-%m-%d.mkv", fixed_time(), out, 8));
+	test_assert(!output_expand_name("plain.mkv", fixed_time(), out, 4));
 }

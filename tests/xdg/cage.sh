@@ -6,7 +6,7 @@
 command -v cage >/dev/null || skip "cage is not installed (apt-get install cage)"
 # Debian's cage is built with Xwayland support and refuses to start without it.
 command -v Xwayland >/dev/null || skip "Xwayland is not installed (Debian's cage needs it)"
-command -v weston-simple-shm >/dev/null || skip "weston-simple-shm is not installed"
+require_commands weston-simple-shm
 
 PNG=$TEST_DIR/cage.png
 run=(env WLR_BACKENDS=wayland WLR_RENDERER=pixman WLR_NO_HARDWARE_CURSORS=1 "$WL_RECORD"
@@ -19,6 +19,17 @@ if [ "$(id -u)" -eq 0 ]; then
 	command -v unshare >/dev/null && command -v setpriv >/dev/null ||
 		skip "running as root without unshare/setpriv to drop to an unprivileged user"
 	id nobody >/dev/null 2>&1 || skip "running as root and there is no user 'nobody'"
+	getent group nogroup >/dev/null || skip "running as root and there is no group 'nogroup'"
+	# The same steps as below, on `true`: a container or chroot may refuse
+	# a mount namespace (seen in a chroot: "unshare: cannot change root
+	# filesystem propagation: Invalid argument"), the tmpfs or setpriv.
+	if ! unshare -m sh -c 'mkdir -p /tmp/.X11-unix &&
+		mount -t tmpfs -o mode=1777 tmpfs /tmp/.X11-unix &&
+		exec setpriv --reuid=nobody --regid=nogroup --clear-groups true' \
+		>"$TEST_DIR/probe.log" 2>&1; then
+		skip "running as root and cannot drop to 'nobody' in a private mount namespace:" \
+			"$(tr '\n' ' ' <"$TEST_DIR/probe.log")"
+	fi
 	chmod 0711 "$TEST_DIR"
 	WORK=$TEST_DIR/cage
 	mkdir -m 0700 "$WORK" "$WORK/runtime"

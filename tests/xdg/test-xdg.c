@@ -57,7 +57,7 @@ static void registry_global(void *data, struct wl_registry *registry, uint32_t n
 {
 	struct globals *g = data;
 	if (strcmp(interface, "xdg_wm_base") == 0) {
-		CHECK(version >= 5);
+		test_assert(version >= 5);
 		g->wm_base = wl_registry_bind(registry, name, &xdg_wm_base_interface, 5);
 		xdg_wm_base_add_listener(g->wm_base, &wm_base_listener, g);
 	} else if (strcmp(interface, "wl_subcompositor") == 0) {
@@ -182,10 +182,10 @@ static void setup(struct inproc *t, struct globals *g, int width, int height)
 	*g = (struct globals){ 0 };
 	struct wl_registry *registry = wl_display_get_registry(t->display);
 	wl_registry_add_listener(registry, &registry_listener, g);
-	CHECK(inproc_roundtrip(t));
-	CHECK(inproc_roundtrip(t));
+	test_assert(inproc_roundtrip(t));
+	test_assert(inproc_roundtrip(t));
 	wl_registry_destroy(registry);
-	CHECK(g->wm_base && g->subcompositor && g->viewporter && g->seat);
+	test_assert(g->wm_base && g->subcompositor && g->viewporter && g->seat);
 }
 
 static void teardown(struct inproc *t, struct globals *g)
@@ -241,42 +241,42 @@ static void map_toplevel(struct inproc *t, struct globals *g, struct window *w,
 {
 	create_toplevel(t, g, w);
 	wl_surface_commit(w->surface);
-	CHECK(inproc_roundtrip(t));
-	CHECK(w->serial != 0);
+	test_assert(inproc_roundtrip(t));
+	test_assert(w->serial != 0);
 	xdg_surface_ack_configure(w->xdg_surface, w->serial);
 	commit_buffer(w->surface, b);
-	CHECK(inproc_roundtrip(t));
+	test_assert(inproc_roundtrip(t));
 }
 
-static void test_globals_and_seat(void)
+TEST(globals_and_seat)
 {
 	struct inproc t;
 	struct globals g;
 	setup(&t, &g, 64, 48);
-	CHECK(g.seat_announced && g.seat_capabilities == 0);
+	test_assert(g.seat_announced && g.seat_capabilities == 0);
 	/* A client asking for a device anyway gets an inert one. */
 	struct wl_pointer *pointer = wl_seat_get_pointer(g.seat);
-	CHECK(inproc_roundtrip(&t));
+	test_assert(inproc_roundtrip(&t));
 	wl_pointer_release(pointer);
-	CHECK(inproc_roundtrip(&t));
+	test_assert(inproc_roundtrip(&t));
 	teardown(&t, &g);
 }
 
-static void test_configure_ack_map(void)
+TEST(configure_ack_map)
 {
 	struct inproc t;
 	struct globals g;
 	setup(&t, &g, 64, 48);
 	struct window w;
 	create_toplevel(&t, &g, &w);
-	CHECK(inproc_roundtrip(&t));
-	CHECK(w.configures == 0); /* nothing before the initial commit */
+	test_assert(inproc_roundtrip(&t));
+	test_assert(w.configures == 0); /* nothing before the initial commit */
 	wl_surface_commit(w.surface);
-	CHECK(inproc_roundtrip(&t));
-	CHECK(w.configures == 1 && w.serial != 0);
-	CHECK(w.width == 64 && w.height == 48 && w.fullscreen && w.activated);
-	CHECK(w.bounds_width == 64 && w.bounds_height == 48 && w.fullscreen_capability);
-	CHECK(t.frames == 0);
+	test_assert(inproc_roundtrip(&t));
+	test_assert(w.configures == 1 && w.serial != 0);
+	test_assert(w.width == 64 && w.height == 48 && w.fullscreen && w.activated);
+	test_assert(w.bounds_width == 64 && w.bounds_height == 48 && w.fullscreen_capability);
+	test_assert(t.frames == 0);
 	xdg_surface_ack_configure(w.xdg_surface, w.serial);
 
 	/* The whole output, 1:1. */
@@ -284,20 +284,20 @@ static void test_configure_ack_map(void)
 	test_buffer_init(&t, &b, 64, 48, WL_SHM_FORMAT_XRGB8888);
 	solid(&b, RED);
 	commit_buffer(w.surface, &b);
-	CHECK(inproc_roundtrip(&t));
-	CHECK(t.frames == 1 && t.frame_width == 64 && t.frame_height == 48);
-	CHECK_PIXEL(&t, 0, 0, RED);
-	CHECK_PIXEL(&t, 63, 47, RED);
+	test_assert(inproc_roundtrip(&t));
+	test_assert(t.frames == 1 && t.frame_width == 64 && t.frame_height == 48);
+	test_assert_pixel(&t, 0, 0, RED);
+	test_assert_pixel(&t, 63, 47, RED);
 
 	/* Partial damage: a new frame with the damaged part only. */
 	solid(&b, GREEN);
 	wl_surface_attach(w.surface, b.buffer, 0, 0);
 	wl_surface_damage_buffer(w.surface, 10, 10, 5, 5);
 	wl_surface_commit(w.surface);
-	CHECK(inproc_roundtrip(&t));
-	CHECK(t.frames == 2);
-	CHECK_PIXEL(&t, 12, 12, GREEN);
-	CHECK_PIXEL(&t, 9, 9, RED);
+	test_assert(inproc_roundtrip(&t));
+	test_assert(t.frames == 2);
+	test_assert_pixel(&t, 12, 12, GREEN);
+	test_assert_pixel(&t, 9, 9, RED);
 
 	/* A smaller client (one that ignores the size) is centred over the
 	 * background. */
@@ -305,14 +305,14 @@ static void test_configure_ack_map(void)
 	test_buffer_init(&t, &small, 20, 10, WL_SHM_FORMAT_XRGB8888);
 	solid(&small, BLUE);
 	commit_buffer(w.surface, &small);
-	CHECK(inproc_roundtrip(&t));
-	CHECK(t.frames == 3);
-	CHECK_PIXEL(&t, 22, 19, BLUE);
-	CHECK_PIXEL(&t, 41, 28, BLUE);
-	CHECK_PIXEL(&t, 21, 19, BACKGROUND);
-	CHECK_PIXEL(&t, 42, 28, BACKGROUND);
-	CHECK_PIXEL(&t, 22, 29, BACKGROUND);
-	CHECK_PIXEL(&t, 0, 0, BACKGROUND);
+	test_assert(inproc_roundtrip(&t));
+	test_assert(t.frames == 3);
+	test_assert_pixel(&t, 22, 19, BLUE);
+	test_assert_pixel(&t, 41, 28, BLUE);
+	test_assert_pixel(&t, 21, 19, BACKGROUND);
+	test_assert_pixel(&t, 42, 28, BACKGROUND);
+	test_assert_pixel(&t, 22, 29, BACKGROUND);
+	test_assert_pixel(&t, 0, 0, BACKGROUND);
 
 	/* Growing (still smaller than the output: composed, not passed
 	 * through) and shrinking again: what the bigger one covered is
@@ -321,30 +321,30 @@ static void test_configure_ack_map(void)
 	test_buffer_init(&t, &medium, 40, 30, WL_SHM_FORMAT_XRGB8888);
 	solid(&medium, WHITE);
 	commit_buffer(w.surface, &medium);
-	CHECK(inproc_roundtrip(&t));
-	CHECK_PIXEL(&t, 12, 9, WHITE);
+	test_assert(inproc_roundtrip(&t));
+	test_assert_pixel(&t, 12, 9, WHITE);
 	commit_buffer(w.surface, &small);
-	CHECK(inproc_roundtrip(&t));
-	CHECK_PIXEL(&t, 12, 9, BACKGROUND);
-	CHECK_PIXEL(&t, 22, 19, BLUE);
+	test_assert(inproc_roundtrip(&t));
+	test_assert_pixel(&t, 12, 9, BACKGROUND);
+	test_assert_pixel(&t, 22, 19, BLUE);
 	test_buffer_finish(&medium);
 
 	/* Unmapping shows the background again. */
 	int frames = t.frames;
 	wl_surface_attach(w.surface, NULL, 0, 0);
 	wl_surface_commit(w.surface);
-	CHECK(inproc_roundtrip(&t));
-	CHECK(t.frames == frames + 1);
-	CHECK_PIXEL(&t, 30, 20, BACKGROUND);
+	test_assert(inproc_roundtrip(&t));
+	test_assert(t.frames == frames + 1);
+	test_assert_pixel(&t, 30, 20, BACKGROUND);
 
 	destroy_window(&w);
 	test_buffer_finish(&b);
 	test_buffer_finish(&small);
-	CHECK(inproc_roundtrip(&t));
+	test_assert(inproc_roundtrip(&t));
 	teardown(&t, &g);
 }
 
-static void test_max_size_and_geometry(void)
+TEST(max_size_and_geometry)
 {
 	struct inproc t;
 	struct globals g;
@@ -354,8 +354,8 @@ static void test_max_size_and_geometry(void)
 	xdg_toplevel_set_max_size(w.toplevel, 30, 100);
 	xdg_toplevel_set_min_size(w.toplevel, 10, 10);
 	wl_surface_commit(w.surface);
-	CHECK(inproc_roundtrip(&t));
-	CHECK(w.width == 30 && w.height == 48);
+	test_assert(inproc_roundtrip(&t));
+	test_assert(w.width == 30 && w.height == 48);
 	xdg_surface_ack_configure(w.xdg_surface, w.serial);
 
 	/* A 40x30 buffer whose window geometry is its 30x20 middle (a client
@@ -367,49 +367,36 @@ static void test_max_size_and_geometry(void)
 			b.pixels[y * 40 + x] = x >= 5 && x < 35 && y >= 5 && y < 25 ? GREEN : RED;
 	xdg_surface_set_window_geometry(w.xdg_surface, 5, 5, 30, 20);
 	commit_buffer(w.surface, &b);
-	CHECK(inproc_roundtrip(&t));
+	test_assert(inproc_roundtrip(&t));
 	/* Geometry at ((64-30)/2, (48-20)/2) = (17, 14). */
-	CHECK_PIXEL(&t, 17, 14, GREEN);
-	CHECK_PIXEL(&t, 46, 33, GREEN);
-	CHECK_PIXEL(&t, 16, 14, RED);
-	CHECK_PIXEL(&t, 47, 33, RED);
-	CHECK_PIXEL(&t, 11, 14, BACKGROUND);
+	test_assert_pixel(&t, 17, 14, GREEN);
+	test_assert_pixel(&t, 46, 33, GREEN);
+	test_assert_pixel(&t, 16, 14, RED);
+	test_assert_pixel(&t, 47, 33, RED);
+	test_assert_pixel(&t, 11, 14, BACKGROUND);
 
 	/* A new output size (a fullscreen-shell mode switch) reconfigures. */
 	int configures = w.configures;
 	server_set_output_size(t.server, 40, 30, 60000);
-	CHECK(inproc_roundtrip(&t));
-	CHECK(w.configures == configures + 1 && w.width == 30 && w.height == 30);
+	test_assert(inproc_roundtrip(&t));
+	test_assert(w.configures == configures + 1 && w.width == 30 && w.height == 30);
 	server_set_output_size(t.server, 64, 48, 60000);
-	CHECK(inproc_roundtrip(&t));
-	CHECK(w.width == 30 && w.height == 48);
+	test_assert(inproc_roundtrip(&t));
+	test_assert(w.width == 30 && w.height == 48);
 
 	/* Asking for another state is answered with the same configure. */
 	int before = w.configures;
 	xdg_toplevel_unset_fullscreen(w.toplevel);
-	CHECK(inproc_roundtrip(&t));
-	CHECK(w.configures == before + 1 && w.fullscreen);
+	test_assert(inproc_roundtrip(&t));
+	test_assert(w.configures == before + 1 && w.fullscreen);
 
 	destroy_window(&w);
 	test_buffer_finish(&b);
-	CHECK(inproc_roundtrip(&t));
+	test_assert(inproc_roundtrip(&t));
 	teardown(&t, &g);
 }
 
-static void expect_error(struct inproc *t, const char *interface, uint32_t code)
-{
-	CHECK(!inproc_roundtrip(t));
-	const char *got_interface;
-	uint32_t got_code;
-	CHECK(inproc_protocol_error(t, &got_interface, &got_code));
-	if (strcmp(got_interface, interface) != 0 || got_code != code) {
-		fprintf(stderr, "expected %s error %u, got %s error %u\n", interface, code,
-			got_interface, got_code);
-		abort();
-	}
-}
-
-static void test_unconfigured_buffer(void)
+TEST(unconfigured_buffer)
 {
 	struct inproc t;
 	struct globals g;
@@ -417,19 +404,20 @@ static void test_unconfigured_buffer(void)
 	struct window w;
 	create_toplevel(&t, &g, &w);
 	wl_surface_commit(w.surface);
-	CHECK(inproc_roundtrip(&t));
+	test_assert(inproc_roundtrip(&t));
 	/* Not acked: a buffer now is a protocol error. */
 	struct test_buffer b;
 	test_buffer_init(&t, &b, 64, 48, WL_SHM_FORMAT_XRGB8888);
 	commit_buffer(w.surface, &b);
-	expect_error(&t, "xdg_surface", XDG_SURFACE_ERROR_UNCONFIGURED_BUFFER);
-	CHECK(t.frames == 0);
+	expect_protocol_error(&t, &xdg_surface_interface, w.xdg_surface,
+			      XDG_SURFACE_ERROR_UNCONFIGURED_BUFFER);
+	test_assert(t.frames == 0);
 	destroy_window(&w);
 	test_buffer_finish(&b);
 	teardown(&t, &g);
 }
 
-static void test_bad_serial(void)
+TEST(bad_serial)
 {
 	struct inproc t;
 	struct globals g;
@@ -437,14 +425,15 @@ static void test_bad_serial(void)
 	struct window w;
 	create_toplevel(&t, &g, &w);
 	wl_surface_commit(w.surface);
-	CHECK(inproc_roundtrip(&t));
+	test_assert(inproc_roundtrip(&t));
 	xdg_surface_ack_configure(w.xdg_surface, w.serial + 1000);
-	expect_error(&t, "xdg_surface", XDG_SURFACE_ERROR_INVALID_SERIAL);
+	expect_protocol_error(&t, &xdg_surface_interface, w.xdg_surface,
+			      XDG_SURFACE_ERROR_INVALID_SERIAL);
 	destroy_window(&w);
 	teardown(&t, &g);
 }
 
-static void test_alpha_blending(void)
+TEST(alpha_blending)
 {
 	struct inproc t;
 	struct globals g;
@@ -457,8 +446,8 @@ static void test_alpha_blending(void)
 		for (int x = 0; x < 64; x++)
 			b.pixels[y * 64 + x] = x < 32 ? 0x00000000u : 0x80808080u;
 	map_toplevel(&t, &g, &w, &b);
-	CHECK(t.frames == 1);
-	CHECK_PIXEL(&t, 10, 10, BACKGROUND);
+	test_assert(t.frames == 1);
+	test_assert_pixel(&t, 10, 10, BACKGROUND);
 	/* 0x80 + background * (1 - 0x80/255), per channel. */
 	uint32_t expected = 0;
 	for (int shift = 0; shift <= 16; shift += 8) {
@@ -469,10 +458,7 @@ static void test_alpha_blending(void)
 	uint32_t got = inproc_frame_pixel(&t, 40, 10);
 	for (int shift = 0; shift <= 16; shift += 8) {
 		int d = (int)(got >> shift & 0xff) - (int)(expected >> shift & 0xff);
-		if (d < -1 || d > 1) {
-			fprintf(stderr, "blended pixel %06x, expected %06x\n", got, expected);
-			abort();
-		}
+		test_assert(d >= -1 && d <= 1, "blended pixel %06x, expected %06x", got, expected);
 	}
 	/* XRGB ignores its X byte: the same bytes as XRGB are opaque. */
 	struct window w2;
@@ -480,16 +466,16 @@ static void test_alpha_blending(void)
 	test_buffer_init(&t, &x, 64, 48, WL_SHM_FORMAT_XRGB8888);
 	solid(&x, 0x00ff0000u);
 	map_toplevel(&t, &g, &w2, &x);
-	CHECK_PIXEL(&t, 10, 10, RED);
+	test_assert_pixel(&t, 10, 10, RED);
 	destroy_window(&w2);
 	destroy_window(&w);
 	test_buffer_finish(&b);
 	test_buffer_finish(&x);
-	CHECK(inproc_roundtrip(&t));
+	test_assert(inproc_roundtrip(&t));
 	teardown(&t, &g);
 }
 
-static void test_policy(void)
+TEST(policy)
 {
 	/* Default: the newest mapped toplevel; when it goes, the one before. */
 	struct inproc t;
@@ -503,14 +489,14 @@ static void test_policy(void)
 	solid(&small_green, GREEN);
 	map_toplevel(&t, &g, &a, &red);
 	map_toplevel(&t, &g, &b, &small_green);
-	CHECK_PIXEL(&t, 32, 24, GREEN);
-	CHECK_PIXEL(&t, 0, 0, BACKGROUND); /* only the newest: not red */
+	test_assert_pixel(&t, 32, 24, GREEN);
+	test_assert_pixel(&t, 0, 0, BACKGROUND); /* only the newest: not red */
 	destroy_window(&b);
-	CHECK(inproc_roundtrip(&t));
-	CHECK_PIXEL(&t, 0, 0, RED);
+	test_assert(inproc_roundtrip(&t));
+	test_assert_pixel(&t, 0, 0, RED);
 	destroy_window(&a);
-	CHECK(inproc_roundtrip(&t));
-	CHECK_PIXEL(&t, 0, 0, BACKGROUND);
+	test_assert(inproc_roundtrip(&t));
+	test_assert_pixel(&t, 0, 0, BACKGROUND);
 	test_buffer_finish(&red);
 	test_buffer_finish(&small_green);
 	teardown(&t, &g);
@@ -524,17 +510,17 @@ static void test_policy(void)
 	solid(&small_green, GREEN);
 	map_toplevel(&t, &g, &a, &red);
 	map_toplevel(&t, &g, &b, &small_green);
-	CHECK_PIXEL(&t, 32, 24, GREEN);
-	CHECK_PIXEL(&t, 0, 0, RED);
+	test_assert_pixel(&t, 32, 24, GREEN);
+	test_assert_pixel(&t, 0, 0, RED);
 	destroy_window(&b);
 	destroy_window(&a);
 	test_buffer_finish(&red);
 	test_buffer_finish(&small_green);
-	CHECK(inproc_roundtrip(&t));
+	test_assert(inproc_roundtrip(&t));
 	teardown(&t, &g);
 }
 
-static void test_popup(void)
+TEST(popup)
 {
 	struct inproc t;
 	struct globals g;
@@ -558,21 +544,21 @@ static void test_popup(void)
 	xdg_popup_add_listener(pop.popup, &popup_listener, &pop);
 	xdg_positioner_destroy(positioner);
 	wl_surface_commit(pop.surface);
-	CHECK(inproc_roundtrip(&t));
+	test_assert(inproc_roundtrip(&t));
 	/* Anchor point (24,14), extending right and down, then the offset. */
-	CHECK(pop.serial && pop.popup_x == 25 && pop.popup_y == 16);
-	CHECK(pop.popup_width == 10 && pop.popup_height == 8);
+	test_assert(pop.serial && pop.popup_x == 25 && pop.popup_y == 16);
+	test_assert(pop.popup_width == 10 && pop.popup_height == 8);
 	xdg_surface_ack_configure(pop.xdg_surface, pop.serial);
 	test_buffer_init(&t, &green, 10, 8, WL_SHM_FORMAT_XRGB8888);
 	solid(&green, GREEN);
 	int frames = t.frames;
 	commit_buffer(pop.surface, &green);
-	CHECK(inproc_roundtrip(&t));
-	CHECK(t.frames == frames + 1);
-	CHECK_PIXEL(&t, 25, 16, GREEN);
-	CHECK_PIXEL(&t, 34, 23, GREEN);
-	CHECK_PIXEL(&t, 24, 16, RED);
-	CHECK_PIXEL(&t, 35, 24, RED);
+	test_assert(inproc_roundtrip(&t));
+	test_assert(t.frames == frames + 1);
+	test_assert_pixel(&t, 25, 16, GREEN);
+	test_assert_pixel(&t, 34, 23, GREEN);
+	test_assert_pixel(&t, 24, 16, RED);
+	test_assert_pixel(&t, 35, 24, RED);
 
 	/* Gravity top-left from the anchor rectangle's top-left corner. */
 	positioner = xdg_wm_base_create_positioner(g.wm_base);
@@ -582,29 +568,29 @@ static void test_popup(void)
 	xdg_positioner_set_gravity(positioner, XDG_POSITIONER_GRAVITY_TOP_LEFT);
 	xdg_popup_reposition(pop.popup, positioner, 7);
 	xdg_positioner_destroy(positioner);
-	CHECK(inproc_roundtrip(&t));
-	CHECK(pop.popup_x == 10 && pop.popup_y == 2);
+	test_assert(inproc_roundtrip(&t));
+	test_assert(pop.popup_x == 10 && pop.popup_y == 2);
 	xdg_surface_ack_configure(pop.xdg_surface, pop.serial);
 	wl_surface_commit(pop.surface);
-	CHECK(inproc_roundtrip(&t));
-	CHECK_PIXEL(&t, 10, 2, GREEN);
-	CHECK_PIXEL(&t, 19, 9, GREEN);
-	CHECK_PIXEL(&t, 25, 16, RED);
+	test_assert(inproc_roundtrip(&t));
+	test_assert_pixel(&t, 10, 2, GREEN);
+	test_assert_pixel(&t, 19, 9, GREEN);
+	test_assert_pixel(&t, 25, 16, RED);
 
 	/* Destroying the popup removes it from the picture. */
 	xdg_popup_destroy(pop.popup);
 	pop.popup = NULL;
-	CHECK(inproc_roundtrip(&t));
-	CHECK_PIXEL(&t, 10, 2, RED);
+	test_assert(inproc_roundtrip(&t));
+	test_assert_pixel(&t, 10, 2, RED);
 	destroy_window(&pop);
 	destroy_window(&top);
 	test_buffer_finish(&red);
 	test_buffer_finish(&green);
-	CHECK(inproc_roundtrip(&t));
+	test_assert(inproc_roundtrip(&t));
 	teardown(&t, &g);
 }
 
-static void test_popup_needs_complete_positioner(void)
+TEST(popup_needs_complete_positioner)
 {
 	struct inproc t;
 	struct globals g;
@@ -616,7 +602,8 @@ static void test_popup_needs_complete_positioner(void)
 	pop.surface = wl_compositor_create_surface(t.compositor);
 	pop.xdg_surface = xdg_wm_base_get_xdg_surface(g.wm_base, pop.surface);
 	pop.popup = xdg_surface_get_popup(pop.xdg_surface, top.xdg_surface, positioner);
-	expect_error(&t, "xdg_wm_base", XDG_WM_BASE_ERROR_INVALID_POSITIONER);
+	expect_protocol_error(&t, &xdg_wm_base_interface, g.wm_base,
+			      XDG_WM_BASE_ERROR_INVALID_POSITIONER);
 	xdg_positioner_destroy(positioner);
 	destroy_window(&pop);
 	destroy_window(&top);
@@ -647,7 +634,7 @@ static void destroy_sub(struct sub *s)
 	test_buffer_finish(&s->buffer);
 }
 
-static void test_subsurfaces(void)
+TEST(subsurfaces)
 {
 	struct inproc t;
 	struct globals g;
@@ -662,60 +649,60 @@ static void test_subsurfaces(void)
 	struct sub a, b;
 	make_sub(&t, &g, &a, top.surface, BLUE, 8, 8);
 	make_sub(&t, &g, &b, top.surface, GREEN, 16, 16);
-	CHECK(inproc_roundtrip(&t));
-	CHECK_PIXEL(&t, 10, 10, RED);
+	test_assert(inproc_roundtrip(&t));
+	test_assert_pixel(&t, 10, 10, RED);
 	wl_surface_commit(top.surface);
-	CHECK(inproc_roundtrip(&t));
-	CHECK_PIXEL(&t, 10, 10, BLUE);
-	CHECK_PIXEL(&t, 20, 20, GREEN); /* b is newer: on top */
-	CHECK_PIXEL(&t, 40, 40, RED);
+	test_assert(inproc_roundtrip(&t));
+	test_assert_pixel(&t, 10, 10, BLUE);
+	test_assert_pixel(&t, 20, 20, GREEN); /* b is newer: on top */
+	test_assert_pixel(&t, 40, 40, RED);
 
 	/* Restacking takes effect on the parent's commit. */
 	wl_subsurface_place_above(a.subsurface, b.surface);
-	CHECK(inproc_roundtrip(&t));
+	test_assert(inproc_roundtrip(&t));
 	wl_surface_commit(top.surface);
-	CHECK(inproc_roundtrip(&t));
-	CHECK_PIXEL(&t, 20, 20, BLUE);
+	test_assert(inproc_roundtrip(&t));
+	test_assert_pixel(&t, 20, 20, BLUE);
 	/* Below the parent: hidden behind its opaque content. */
 	wl_subsurface_place_below(a.subsurface, top.surface);
 	wl_surface_commit(top.surface);
-	CHECK(inproc_roundtrip(&t));
-	CHECK_PIXEL(&t, 10, 10, RED);
-	CHECK_PIXEL(&t, 20, 20, GREEN);
+	test_assert(inproc_roundtrip(&t));
+	test_assert_pixel(&t, 10, 10, RED);
+	test_assert_pixel(&t, 20, 20, GREEN);
 
 	/* Position: pending until the parent commits. */
 	wl_subsurface_set_position(b.subsurface, 40, 30);
 	wl_surface_commit(b.surface);
-	CHECK(inproc_roundtrip(&t));
-	CHECK_PIXEL(&t, 20, 20, GREEN);
+	test_assert(inproc_roundtrip(&t));
+	test_assert_pixel(&t, 20, 20, GREEN);
 	wl_surface_commit(top.surface);
-	CHECK(inproc_roundtrip(&t));
-	CHECK_PIXEL(&t, 20, 20, RED);
-	CHECK_PIXEL(&t, 45, 35, GREEN);
+	test_assert(inproc_roundtrip(&t));
+	test_assert_pixel(&t, 20, 20, RED);
+	test_assert_pixel(&t, 45, 35, GREEN);
 
 	/* Desynchronized: its content shows on its own commit. */
 	wl_subsurface_set_desync(b.subsurface);
 	solid(&b.buffer, WHITE);
 	int frames = t.frames;
 	commit_buffer(b.surface, &b.buffer);
-	CHECK(inproc_roundtrip(&t));
-	CHECK(t.frames == frames + 1);
-	CHECK_PIXEL(&t, 45, 35, WHITE);
+	test_assert(inproc_roundtrip(&t));
+	test_assert(t.frames == frames + 1);
+	test_assert_pixel(&t, 45, 35, WHITE);
 
 	/* Destroying a subsurface removes it at once. */
 	destroy_sub(&b);
-	CHECK(inproc_roundtrip(&t));
-	CHECK_PIXEL(&t, 45, 35, RED);
+	test_assert(inproc_roundtrip(&t));
+	test_assert_pixel(&t, 45, 35, RED);
 
 	/* A surface cannot be its own parent's parent. */
 	destroy_sub(&a);
 	destroy_window(&top);
 	test_buffer_finish(&red);
-	CHECK(inproc_roundtrip(&t));
+	test_assert(inproc_roundtrip(&t));
 	teardown(&t, &g);
 }
 
-static void test_subsurface_loop_error(void)
+TEST(subsurface_loop_error)
 {
 	struct inproc t;
 	struct globals g;
@@ -724,7 +711,8 @@ static void test_subsurface_loop_error(void)
 	struct wl_surface *child = wl_compositor_create_surface(t.compositor);
 	struct wl_subsurface *sub = wl_subcompositor_get_subsurface(g.subcompositor, child, parent);
 	struct wl_subsurface *loop = wl_subcompositor_get_subsurface(g.subcompositor, parent, child);
-	expect_error(&t, "wl_subcompositor", WL_SUBCOMPOSITOR_ERROR_BAD_SURFACE);
+	expect_protocol_error(&t, &wl_subcompositor_interface, g.subcompositor,
+			      WL_SUBCOMPOSITOR_ERROR_BAD_SURFACE);
 	wl_subsurface_destroy(loop);
 	wl_subsurface_destroy(sub);
 	wl_surface_destroy(child);
@@ -732,7 +720,7 @@ static void test_subsurface_loop_error(void)
 	teardown(&t, &g);
 }
 
-static void test_viewport(void)
+TEST(viewport)
 {
 	struct inproc t;
 	struct globals g;
@@ -741,7 +729,7 @@ static void test_viewport(void)
 	create_toplevel(&t, &g, &w);
 	struct wp_viewport *viewport = wp_viewporter_get_viewport(g.viewporter, w.surface);
 	wl_surface_commit(w.surface);
-	CHECK(inproc_roundtrip(&t));
+	test_assert(inproc_roundtrip(&t));
 	xdg_surface_ack_configure(w.xdg_surface, w.serial);
 	/* A 32x24 buffer of quadrants shown at 64x48. */
 	struct test_buffer b;
@@ -751,33 +739,33 @@ static void test_viewport(void)
 			b.pixels[y * 32 + x] = y < 12 ? (x < 16 ? RED : GREEN) : (x < 16 ? BLUE : WHITE);
 	wp_viewport_set_destination(viewport, 64, 48);
 	commit_buffer(w.surface, &b);
-	CHECK(inproc_roundtrip(&t));
-	CHECK_PIXEL(&t, 0, 0, RED);
-	CHECK_PIXEL(&t, 63, 0, GREEN);
-	CHECK_PIXEL(&t, 0, 47, BLUE);
-	CHECK_PIXEL(&t, 63, 47, WHITE);
-	CHECK_PIXEL(&t, 20, 15, RED);
+	test_assert(inproc_roundtrip(&t));
+	test_assert_pixel(&t, 0, 0, RED);
+	test_assert_pixel(&t, 63, 0, GREEN);
+	test_assert_pixel(&t, 0, 47, BLUE);
+	test_assert_pixel(&t, 63, 47, WHITE);
+	test_assert_pixel(&t, 20, 15, RED);
 	/* Crop to the bottom-right quadrant, still shown at 64x48. */
 	wp_viewport_set_source(viewport, wl_fixed_from_int(16), wl_fixed_from_int(12),
 			       wl_fixed_from_int(16), wl_fixed_from_int(12));
 	wl_surface_commit(w.surface);
-	CHECK(inproc_roundtrip(&t));
+	test_assert(inproc_roundtrip(&t));
 	/* (Bilinear filtering blends the crop's edge pixels with their
 	 * neighbours outside it, as a GPU would: look inside.) */
-	CHECK_PIXEL(&t, 4, 4, WHITE);
-	CHECK_PIXEL(&t, 59, 43, WHITE);
+	test_assert_pixel(&t, 4, 4, WHITE);
+	test_assert_pixel(&t, 59, 43, WHITE);
 	/* A source outside the buffer is the client's error. */
 	wp_viewport_set_source(viewport, wl_fixed_from_int(20), wl_fixed_from_int(0),
 			       wl_fixed_from_int(16), wl_fixed_from_int(12));
 	wl_surface_commit(w.surface);
-	expect_error(&t, "wp_viewport", WP_VIEWPORT_ERROR_OUT_OF_BUFFER);
+	expect_protocol_error(&t, &wp_viewport_interface, viewport, WP_VIEWPORT_ERROR_OUT_OF_BUFFER);
 	wp_viewport_destroy(viewport);
 	destroy_window(&w);
 	test_buffer_finish(&b);
 	teardown(&t, &g);
 }
 
-static void test_fullscreen_shell_wins(void)
+TEST(fullscreen_shell_wins)
 {
 	/* A fullscreen-shell presentation takes the output from toplevels;
 	 * when it ends, the toplevel is shown again. */
@@ -791,27 +779,27 @@ static void test_fullscreen_shell_wins(void)
 	test_buffer_init(&t, &green, 64, 48, WL_SHM_FORMAT_XRGB8888);
 	solid(&green, GREEN);
 	map_toplevel(&t, &g, &w, &red);
-	CHECK_PIXEL(&t, 5, 5, RED);
+	test_assert_pixel(&t, 5, 5, RED);
 	struct wl_surface *presented = wl_compositor_create_surface(t.compositor);
 	zwp_fullscreen_shell_v1_present_surface(t.shell, presented, 0, t.output);
 	commit_buffer(presented, &green);
-	CHECK(inproc_roundtrip(&t));
-	CHECK_PIXEL(&t, 5, 5, GREEN);
+	test_assert(inproc_roundtrip(&t));
+	test_assert_pixel(&t, 5, 5, GREEN);
 	wl_surface_destroy(presented);
 	zwp_fullscreen_shell_v1_present_surface(t.shell, NULL, 0, NULL);
-	CHECK(inproc_roundtrip(&t));
+	test_assert(inproc_roundtrip(&t));
 	/* The next commit of the toplevel shows it again. */
 	commit_buffer(w.surface, &red);
-	CHECK(inproc_roundtrip(&t));
-	CHECK_PIXEL(&t, 5, 5, RED);
+	test_assert(inproc_roundtrip(&t));
+	test_assert_pixel(&t, 5, 5, RED);
 	destroy_window(&w);
 	test_buffer_finish(&red);
 	test_buffer_finish(&green);
-	CHECK(inproc_roundtrip(&t));
+	test_assert(inproc_roundtrip(&t));
 	teardown(&t, &g);
 }
 
-static void test_toplevel_presented_by_fullscreen_shell(void)
+TEST(toplevel_presented_by_fullscreen_shell)
 {
 	/* Weston 10's wayland backend, offered both shells, makes its output
 	 * surface an xdg toplevel and then presents that same surface through
@@ -822,7 +810,7 @@ static void test_toplevel_presented_by_fullscreen_shell(void)
 	struct window w;
 	create_toplevel(&t, &g, &w);
 	wl_surface_commit(w.surface);
-	CHECK(inproc_roundtrip(&t));
+	test_assert(inproc_roundtrip(&t));
 	xdg_surface_ack_configure(w.xdg_surface, w.serial);
 	zwp_fullscreen_shell_v1_present_surface(t.shell, w.surface,
 						ZWP_FULLSCREEN_SHELL_V1_PRESENT_METHOD_CENTER, t.output);
@@ -830,18 +818,18 @@ static void test_toplevel_presented_by_fullscreen_shell(void)
 	test_buffer_init(&t, &b, 32, 24, WL_SHM_FORMAT_XRGB8888);
 	solid(&b, GREEN);
 	commit_buffer(w.surface, &b);
-	CHECK(inproc_roundtrip(&t));
-	CHECK(t.frames >= 1);
-	CHECK_PIXEL(&t, 16, 12, GREEN);
-	CHECK_PIXEL(&t, 47, 35, GREEN);
-	CHECK_PIXEL(&t, 15, 11, BACKGROUND); /* --background also borders presentations */
+	test_assert(inproc_roundtrip(&t));
+	test_assert(t.frames >= 1);
+	test_assert_pixel(&t, 16, 12, GREEN);
+	test_assert_pixel(&t, 47, 35, GREEN);
+	test_assert_pixel(&t, 15, 11, BACKGROUND); /* --background also borders presentations */
 	destroy_window(&w);
 	test_buffer_finish(&b);
-	CHECK(inproc_roundtrip(&t));
+	test_assert(inproc_roundtrip(&t));
 	teardown(&t, &g);
 }
 
-static void test_unanswered_ping(void)
+TEST(unanswered_ping)
 {
 	/* A client that never answers pings is pinged, reported, and still
 	 * shown: nothing blocks on it. */
@@ -856,36 +844,15 @@ static void test_unanswered_ping(void)
 	map_toplevel(&t, &g, &w, &b);
 	for (int i = 0; i < 80 && g.pings == 0; i++)
 		inproc_run_for(&t, 100);
-	CHECK(g.pings == 1);
+	test_assert(g.pings == 1);
 	solid(&b, GREEN);
 	int frames = t.frames;
 	commit_buffer(w.surface, &b);
-	CHECK(inproc_roundtrip(&t));
-	CHECK(t.frames == frames + 1);
-	CHECK_PIXEL(&t, 5, 5, GREEN);
+	test_assert(inproc_roundtrip(&t));
+	test_assert(t.frames == frames + 1);
+	test_assert_pixel(&t, 5, 5, GREEN);
 	destroy_window(&w);
 	test_buffer_finish(&b);
-	CHECK(inproc_roundtrip(&t));
+	test_assert(inproc_roundtrip(&t));
 	teardown(&t, &g);
-}
-
-int main(void)
-{
-	test_globals_and_seat();
-	test_configure_ack_map();
-	test_max_size_and_geometry();
-	test_unconfigured_buffer();
-	test_bad_serial();
-	test_alpha_blending();
-	test_policy();
-	test_popup();
-	test_popup_needs_complete_positioner();
-	test_subsurfaces();
-	test_subsurface_loop_error();
-	test_viewport();
-	test_fullscreen_shell_wins();
-	test_toplevel_presented_by_fullscreen_shell();
-	test_unanswered_ping();
-	printf("all xdg tests passed\n");
-	return 0;
 }

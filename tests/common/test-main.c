@@ -1,0 +1,98 @@
+/* The runner's main(), an archive member of its own: an executable that
+ * still has a main() of its own (a test not converted to TEST() yet) can
+ * link the runner for test_assert() without two main()s. */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "test-runner.h"
+
+/* "pool_size_zero" -> "pool-size-zero" */
+static void case_name(const struct test_case *test, char *out, size_t size)
+{
+	snprintf(out, size, "%s", test->id);
+	for (char *c = out; *c; c++)
+		if (*c == '_')
+			*c = '-';
+}
+
+static int run_case(struct test_case *test)
+{
+	signal(SIGALRM, test_handle_watchdog);
+	signal(SIGTERM, test_handle_watchdog);
+	signal(SIGINT, test_handle_watchdog);
+	/* A peer dying under a test must show as a failed check, not kill it. */
+	signal(SIGPIPE, SIG_IGN);
+	alarm(TEST_WATCHDOG_SECONDS);
+	char name[256];
+	case_name(test, name, sizeof(name));
+	printf("== %s\n", name);
+	fflush(stdout);
+	test->run();
+	alarm(0);
+	printf("PASS %s\n", name);
+	return 0;
+}
+
+/* Every case in a child of its own, so one failure neither hides the next
+ * nor leaves state behind for it. */
+static int run_all(void)
+{
+	int failed = 0, skipped = 0, passed = 0;
+	for (struct test_case *test = test_first_case; test; test = test->next) {
+		fflush(NULL);
+		pid_t pid = fork();
+		if (pid < 0) {
+			perror("fork");
+			return 1;
+		}
+		if (pid == 0)
+			_exit(run_case(test));
+		int status;
+		if (waitpid(pid, &status, 0) != pid)
+			status = 1 << 8;
+		char name[256];
+		case_name(test, name, sizeof(name));
+		if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+			passed++;
+		} else if (WIFEXITED(status) && WEXITSTATUS(status) == 77) {
+			skipped++;
+		} else {
+			failed++;
+			fprintf(stderr, "case %s failed (wait status 0x%x)\n", name, status);
+		}
+	}
+	printf("%d passed, %d skipped, %d failed\n", passed, skipped, failed);
+	return failed ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 1)
+		return run_all();
+	if (argc == 2 && strcmp(argv[1], "--list") == 0) {
+		char name[256];
+		for (struct test_case *test = test_first_case; test; test = test->next) {
+			case_name(test, name, sizeof(name));
+			printf("%s\n", name);
+		}
+		return 0;
+	}
+	if (argc == 2 && argv[1][0] != '-') {
+		char name[256];
+		for (struct test_case *test = test_first_case; test; test = test->next) {
+			case_name(test, name, sizeof(name));
+			if (strcmp(name, argv[1]) == 0 || strcmp(test->id, argv[1]) == 0)
+				return run_case(test);
+		}
+		fprintf(stderr, "%s: no case named '%s' (--list shows them)\n", argv[0], argv[1]);
+		return 2;
+	}
+	fprintf(stderr, "usage: %s [--list | CASE]\n"
+			"  with no argument, runs every case, each in a process of its own\n",
+		argv[0]);
+	return 2;
+}
