@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +29,14 @@ void app_stop(struct app *app, int status, const char *reason)
 	app->status = status;
 	if (reason)
 		LOG_INFO("stopping: %s", reason);
+}
+
+/* libwayland-server's own messages (a client's protocol error, a broken
+ * connection) concern a client, not this recording: warnings, hidden by -q.
+ * wl-record is never a Wayland client, so only the server handler is set. */
+static void log_from_libwayland(const char *fmt, va_list args)
+{
+	log_vpiece(LOG_LEVEL_WARN, "wayland", NULL, fmt, args);
 }
 
 static int handle_signal(int sig, void *data)
@@ -315,6 +324,7 @@ int main(int argc, char **argv)
 	}
 	log_set_level(options.verbosity < 0 ? LOG_LEVEL_QUIET
 		      : options.verbosity > 0 ? LOG_LEVEL_DEBUG : LOG_LEVEL_INFO);
+	wl_log_set_handler_server(log_from_libwayland);
 
 	if (options.list_encoders) {
 		recorder_list_encoders();

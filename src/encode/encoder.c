@@ -77,6 +77,25 @@ static void noop_free(void *opaque, uint8_t *data)
 	(void)data;
 }
 
+/* x265 prints its banner and summary with its own fprintf, not through
+ * av_log: only its log-level keeps -q (and the default) quiet. A log-level
+ * the user gave in -p x265-params=... wins. */
+static int quiet_x265(AVCodecContext *context)
+{
+	AVDictionary *params = NULL;
+	int ret = av_opt_get_dict_val(context->priv_data, "x265-params", 0, &params);
+	if (ret >= 0 && !av_dict_get(params, "log-level", NULL, 0)) {
+		ret = av_dict_set(&params, "log-level",
+				  log_enabled(LOG_LEVEL_DEBUG) ? "info" : "error", 0);
+		if (ret >= 0)
+			ret = av_opt_set_dict_val(context->priv_data, "x265-params", params, 0);
+	}
+	av_dict_free(&params);
+	if (ret < 0)
+		LOG_ERR("libx265: cannot set its log level: %s", av_err2str(ret));
+	return ret;
+}
+
 /* Sets our defaults, then the user's KEY=VALUE params on top. */
 static int configure_context(struct encoder *encoder, const struct encoder_config *config)
 {
@@ -140,6 +159,8 @@ static int configure_context(struct encoder *encoder, const struct encoder_confi
 			return ret;
 		}
 	}
+	if (strcmp(encoder->codec->name, "libx265") == 0)
+		return quiet_x265(context);
 	return 0;
 }
 

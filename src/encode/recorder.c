@@ -359,11 +359,32 @@ static void recorder_destroy(struct recorder *recorder)
 	free(recorder);
 }
 
-static void quiet_ffmpeg(void)
+/* FFmpeg's messages (from any of its threads, often a line in pieces) go
+ * through our logger at our levels, so -q leaves only their errors and
+ * their chatter (x264's CPU flags...) waits for -v. */
+static void log_from_ffmpeg(void *object, int av_level, const char *fmt, va_list args)
 {
-	/* libav* talk on stderr at "info" (x264's CPU flags...); only their
-	 * errors matter unless we are debugging. */
-	av_log_set_level(log_get_level() >= LOG_LEVEL_DEBUG ? AV_LOG_VERBOSE : AV_LOG_ERROR);
+	enum log_level level;
+	if (av_level <= AV_LOG_ERROR)
+		level = LOG_LEVEL_ERROR;
+	else if (av_level <= AV_LOG_WARNING)
+		level = LOG_LEVEL_WARN;
+	else if (av_level <= AV_LOG_VERBOSE)
+		level = LOG_LEVEL_DEBUG;
+	else
+		return; /* AV_LOG_DEBUG and TRACE: per-packet noise */
+	if (!log_enabled(level))
+		return;
+	char prefix[64] = "";
+	const AVClass *class = object ? *(const AVClass *const *)object : NULL;
+	if (class && class->item_name)
+		snprintf(prefix, sizeof(prefix), "%s: ", class->item_name(object));
+	log_vpiece(level, "ffmpeg", prefix, fmt, args);
+}
+
+static void route_ffmpeg_logs(void)
+{
+	av_log_set_callback(log_from_ffmpeg);
 }
 
 struct recorder *recorder_create(const struct recorder_config *config, enum recorder_error *error)
@@ -372,7 +393,7 @@ struct recorder *recorder_create(const struct recorder_config *config, enum reco
 	if (!error)
 		error = &unused;
 	*error = RECORDER_ERROR_CONFIG;
-	quiet_ffmpeg();
+	route_ffmpeg_logs();
 	if (!config->path) {
 		LOG_ERR("no output file");
 		return NULL;
@@ -542,6 +563,6 @@ int recorder_finish(struct recorder *recorder, int64_t end_pts_ns, struct record
 
 void recorder_list_encoders(void)
 {
-	quiet_ffmpeg();
+	route_ffmpeg_logs();
 	encoder_list();
 }

@@ -41,8 +41,8 @@ struct recorder_stats {
  * codec NULL: h264_vaapi when a VA-API device opens and a test encode works,
  * otherwise libx264 with one line saying why. A codec named explicitly is
  * used or refused (no fallback). The encoder is test-opened here, so unknown
- * -p keys and bad values fail now. Sets the libav* log level (errors only,
- * verbose at LOG_LEVEL_DEBUG). */
+ * -p keys and bad values fail now. Routes the libav* messages through log.h
+ * (their errors and warnings as ours, their info at LOG_LEVEL_DEBUG). */
 enum recorder_error {
 	RECORDER_ERROR_NONE,
 	RECORDER_ERROR_CONFIG,  /* the settings asked for something impossible: a bad command line */
