@@ -20,6 +20,7 @@
 #include "recording.h"
 #include "screenshot.h"
 #include "server.h"
+#include "stats.h"
 
 void app_stop(struct app *app, int status, const char *reason)
 {
@@ -27,6 +28,7 @@ void app_stop(struct app *app, int status, const char *reason)
 		return;
 	app->stopping = true;
 	app->status = status;
+	stats_note_stop(reason);
 	if (reason)
 		LOG_INFO("stopping: %s", reason);
 }
@@ -283,6 +285,7 @@ out:
 			wl_event_source_remove(app.signal_sources[i]);
 	}
 	server_destroy(app.server);
+	stats_write(&app);
 	if (app.status == EXIT_OK && app.output_path)
 		print_output_path(app.output_path);
 	/* With a COMMAND its own failure comes first: `wl-record out.mkv -- make

@@ -552,8 +552,15 @@ int recorder_finish(struct recorder *recorder, int64_t end_pts_ns, struct record
 	frame_queue_close(recorder->queue);
 	if (recorder->thread_started)
 		pthread_join(recorder->thread, NULL);
-	if (stats)
+	if (stats) {
 		recorder_get_stats(recorder, stats);
+		/* The encoder thread has ended: its size can be read now. */
+		if (recorder->started) {
+			const AVCodecContext *context = encoder_context(recorder->encoder);
+			stats->width = context->width;
+			stats->height = context->height;
+		}
+	}
 	int ret = atomic_load(&recorder->failed) ? -1 : 0;
 	if (!recorder->started && !recorder->to_stdout)
 		unlink(recorder->path); /* no frame: remove the empty file */

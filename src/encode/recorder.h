@@ -32,6 +32,7 @@ struct recorder_stats {
 	char encoder[64];          /* e.g. "libx264" or "h264_vaapi" */
 	double latency_p50_ms;     /* commit to encoded packet, median; 0 when unknown (CFR) */
 	double latency_p99_ms;
+	int width, height;         /* of the stream; set by recorder_finish() only, 0 without frames */
 };
 
 /* Checks the configuration (container from the extension, codec present,
