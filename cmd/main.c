@@ -328,6 +328,10 @@ int main(int argc, char **argv)
 	log_set_level(options.verbosity < 0 ? LOG_LEVEL_QUIET
 		      : options.verbosity > 0 ? LOG_LEVEL_DEBUG : LOG_LEVEL_INFO);
 	wl_log_set_handler_server(log_from_libwayland);
+	/* The summary is for our caller, not for COMMAND's processes, which
+	 * could keep a pipe open after wl-record has gone. */
+	if (options.stats_fd > STDERR_FILENO)
+		fcntl(options.stats_fd, F_SETFD, FD_CLOEXEC);
 
 	if (options.list_encoders) {
 		recorder_list_encoders();
