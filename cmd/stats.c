@@ -71,6 +71,11 @@ static void put_number(FILE *out, const char *key, bool known, double value)
 		fprintf(out, ",\"%s\":null", key);
 }
 
+static void put_flag(FILE *out, const char *key, bool known, bool value)
+{
+	fprintf(out, ",\"%s\":%s", key, !known ? "null" : value ? "true" : "false");
+}
+
 /* A PNG's size from its IHDR chunk, which the format puts first. */
 static bool png_size(const char *path, int *width, int *height)
 {
@@ -169,6 +174,8 @@ void stats_write(const struct app *app)
 		put_number(out, "duration_s", false, 0);
 		put_number(out, "latency_p50_ms", false, 0);
 		put_number(out, "latency_p99_ms", false, 0);
+		fputs(",\"dmabuf_frames\":null,\"dmabuf_frames_mapped\":null,\"hop_dmabuf_import\":null"
+		      ",\"hop_vaapi_map\":null,\"hop_scale_vaapi\":null", out);
 	} else {
 		const struct recorder_stats *stats = &run.recording;
 		bool known = run.have_recording;
@@ -185,6 +192,11 @@ void stats_write(const struct app *app)
 		put_number(out, "duration_s", known, run.recording_s);
 		put_number(out, "latency_p50_ms", timed, stats->latency_p50_ms);
 		put_number(out, "latency_p99_ms", timed, stats->latency_p99_ms);
+		put_count(out, "dmabuf_frames", known, stats->dmabuf_frames);
+		put_count(out, "dmabuf_frames_mapped", known, stats->dmabuf_frames_mapped);
+		put_flag(out, "hop_dmabuf_import", known, stats->hop_dmabuf_import);
+		put_flag(out, "hop_vaapi_map", known, stats->hop_vaapi_map);
+		put_flag(out, "hop_scale_vaapi", known, stats->hop_scale_vaapi);
 	}
 	fputs("}\n", out);
 	if (fclose(out) != 0) {

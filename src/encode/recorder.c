@@ -554,7 +554,16 @@ int recorder_finish(struct recorder *recorder, int64_t end_pts_ns, struct record
 		pthread_join(recorder->thread, NULL);
 	if (stats) {
 		recorder_get_stats(recorder, stats);
-		/* The encoder thread has ended: its size can be read now. */
+		/* The encoder thread has ended: its figures can be read now. */
+		if (recorder->encoder) {
+			struct encoder_zero_copy zero_copy;
+			encoder_get_zero_copy(recorder->encoder, &zero_copy);
+			stats->dmabuf_frames = zero_copy.dmabuf_frames;
+			stats->dmabuf_frames_mapped = zero_copy.dmabuf_frames_mapped;
+			stats->hop_dmabuf_import = zero_copy.imported;
+			stats->hop_vaapi_map = zero_copy.mapped;
+			stats->hop_scale_vaapi = zero_copy.converted;
+		}
 		if (recorder->started) {
 			const AVCodecContext *context = encoder_context(recorder->encoder);
 			stats->width = context->width;

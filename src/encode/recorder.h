@@ -32,7 +32,11 @@ struct recorder_stats {
 	char encoder[64];          /* e.g. "libx264" or "h264_vaapi" */
 	double latency_p50_ms;     /* commit to encoded packet, median; 0 when unknown (CFR) */
 	double latency_p99_ms;
-	int width, height;         /* of the stream; set by recorder_finish() only, 0 without frames */
+	/* Set by recorder_finish() only: */
+	int width, height;         /* of the stream, 0 without frames */
+	uint64_t dmabuf_frames;    /* frames that came as a client's dmabuf */
+	uint64_t dmabuf_frames_mapped; /* of those, mapped into VA-API without a CPU copy */
+	bool hop_dmabuf_import, hop_vaapi_map, hop_scale_vaapi; /* zero-copy hops that ran */
 };
 
 /* Checks the configuration (container from the extension, codec present,

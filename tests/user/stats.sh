@@ -36,7 +36,8 @@ probe() {
 }
 
 KEYS="kind path status reason exit_status command_status encoder width height frames_submitted
-frames_dropped frames_encoded bytes duration_s latency_p50_ms latency_p99_ms"
+frames_dropped frames_encoded bytes duration_s latency_p50_ms latency_p99_ms dmabuf_frames
+dmabuf_frames_mapped hop_dmabuf_import hop_vaapi_map hop_scale_vaapi"
 PY_KEYS="all(k in s for k in '$(echo $KEYS)'.split())"
 
 # A recording of 45 frames of an odd size (161x121: the stream is 160x120).
@@ -61,7 +62,8 @@ check_json "$TEST_DIR/video.json" "$PY_KEYS" \
 	"s['frames_submitted'] == s['frames_encoded'] + s['frames_dropped']" \
 	"s['frames_submitted'] <= 45" \
 	"0 < s['duration_s'] < 60" \
-	"0 < s['latency_p50_ms'] <= s['latency_p99_ms'] < 10000"
+	"0 < s['latency_p50_ms'] <= s['latency_p99_ms'] < 10000" \
+	"s['dmabuf_frames_mapped'] == 0 and s['hop_vaapi_map'] is False"
 
 # --cfr: the latency is not measured (null), the frames are the file's.
 timeout 60 "$WL_RECORD" --stats-fd 3 --cfr --fps 30 --duration 1 "$TEST_DIR/cfr.mkv" -- \
