@@ -308,7 +308,7 @@ static int toggle(const char *pid_file, const struct options *options)
 	}
 	LOG_INFO("stopping the running recording (pid %d)", (int)running);
 	if (!control_wait_gone(running, 30)) {
-		LOG_WARN("the recording (pid %d) is still finishing after 30 s", (int)running);
+		LOG_ERR("the recording (pid %d) is still finishing after 30 s", (int)running);
 		return EXIT_FAILED;
 	}
 	return EXIT_OK;
