@@ -104,7 +104,11 @@ status=$?
 # lines go elsewhere), with libx264 and with libx265 when there is one.
 codecs=libx264
 "$WL_RECORD" --list-encoders | grep -q '^libx265' && codecs="$codecs libx265"
+# libx265 3.5 leaks in its own FrameFilter::init: under ASan that one
+# library's leaks are suppressed, ours are still reported.
+printf 'leak:libx265.so\n' >"$TEST_DIR/lsan.supp"
 for codec in $codecs; do
+	LSAN_OPTIONS="${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=$TEST_DIR/lsan.supp:print_suppressions=0" \
 	timeout 60 "$WL_RECORD" -q --codec "$codec" "$TEST_DIR/quiet-$codec.mkv" -- \
 		sh -c 'exec "$@" >/dev/null 2>&1' sh "$PRESENTER" --size 160x120 --frames 10 \
 		>/dev/null 2>"$TEST_DIR/quiet-$codec.log"
