@@ -17,6 +17,7 @@ void print_help(FILE *out)
 "      --timeout SECONDS    still: give up after this long without a frame (10)\n"
 "      --duration SECONDS   stop recording after this long\n"
 "      --frames N           stop after N frames\n"
+"      --stats-fd N         when done, a JSON summary line on fd N (for scripts)\n"
 "\n"
 "Connection (Weston's screen-share: none needed, WAYLAND_SERVER_SOCKET is used):\n"
 "      --socket NAME        listen on $XDG_RUNTIME_DIR/NAME (default wl-record-N)\n"

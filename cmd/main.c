@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,7 @@
 #include "recording.h"
 #include "screenshot.h"
 #include "server.h"
+#include "stats.h"
 
 void app_stop(struct app *app, int status, const char *reason)
 {
@@ -26,8 +28,17 @@ void app_stop(struct app *app, int status, const char *reason)
 		return;
 	app->stopping = true;
 	app->status = status;
+	stats_note_stop(reason);
 	if (reason)
 		LOG_INFO("stopping: %s", reason);
+}
+
+/* libwayland-server's own messages (a client's protocol error, a broken
+ * connection) concern a client, not this recording: warnings, hidden by -q.
+ * wl-record is never a Wayland client, so only the server handler is set. */
+static void log_from_libwayland(const char *fmt, va_list args)
+{
+	log_vpiece(LOG_LEVEL_WARN, "wayland", NULL, fmt, args);
 }
 
 static int handle_signal(int sig, void *data)
@@ -274,6 +285,7 @@ out:
 			wl_event_source_remove(app.signal_sources[i]);
 	}
 	server_destroy(app.server);
+	stats_write(&app);
 	if (app.status == EXIT_OK && app.output_path)
 		print_output_path(app.output_path);
 	/* With a COMMAND its own failure comes first: `wl-record out.mkv -- make
@@ -296,7 +308,7 @@ static int toggle(const char *pid_file, const struct options *options)
 	}
 	LOG_INFO("stopping the running recording (pid %d)", (int)running);
 	if (!control_wait_gone(running, 30)) {
-		LOG_WARN("the recording (pid %d) is still finishing after 30 s", (int)running);
+		LOG_ERR("the recording (pid %d) is still finishing after 30 s", (int)running);
 		return EXIT_FAILED;
 	}
 	return EXIT_OK;
@@ -315,6 +327,11 @@ int main(int argc, char **argv)
 	}
 	log_set_level(options.verbosity < 0 ? LOG_LEVEL_QUIET
 		      : options.verbosity > 0 ? LOG_LEVEL_DEBUG : LOG_LEVEL_INFO);
+	wl_log_set_handler_server(log_from_libwayland);
+	/* The summary is for our caller, not for COMMAND's processes, which
+	 * could keep a pipe open after wl-record has gone. */
+	if (options.stats_fd > STDERR_FILENO)
+		fcntl(options.stats_fd, F_SETFD, FD_CLOEXEC);
 
 	if (options.list_encoders) {
 		recorder_list_encoders();

@@ -1,7 +1,9 @@
 #include "options.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,7 +18,7 @@ enum {
 	OPT_DEVICE, OPT_BITRATE, OPT_CRF, OPT_CFR, OPT_LIST_ENCODERS, OPT_SNAP, OPT_STOP,
 	OPT_PID_FILE, OPT_DELAY,
 	OPT_TOGGLE,
-	OPT_NO_FULLSCREEN_SHELL, OPT_BACKGROUND, OPT_COMPOSE_ALL,
+	OPT_NO_FULLSCREEN_SHELL, OPT_BACKGROUND, OPT_COMPOSE_ALL, OPT_STATS_FD,
 };
 
 static const struct option long_options[] = {
@@ -44,6 +46,7 @@ static const struct option long_options[] = {
 	{ "no-fullscreen-shell", no_argument, NULL, OPT_NO_FULLSCREEN_SHELL },
 	{ "background", required_argument, NULL, OPT_BACKGROUND },
 	{ "compose-all", no_argument, NULL, OPT_COMPOSE_ALL },
+	{ "stats-fd", required_argument, NULL, OPT_STATS_FD },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
@@ -148,6 +151,7 @@ enum options_result options_parse(int argc, char **argv, struct options *options
 {
 	*options = (struct options){
 		.width = 1920, .height = 1080, .fps = WL_RECORD_DEFAULT_FPS, .timeout_s = 10, .crf = -1,
+		.stats_fd = -1,
 	};
 
 	/* Everything after "--" is the command to run, untouched by getopt's
@@ -260,6 +264,14 @@ enum options_result options_parse(int argc, char **argv, struct options *options
 		case OPT_COMPOSE_ALL:
 			options->compose_all = true;
 			break;
+		case OPT_STATS_FD:
+			if (!parse_int64(optarg, 0, INT_MAX, &i64))
+				return bad("invalid --stats-fd '%s': expected a file descriptor number", optarg);
+			/* Checked now: the summary must not be lost at the end. */
+			if (fcntl((int)i64, F_GETFD) < 0)
+				return bad("--stats-fd %s: not an open file descriptor", optarg);
+			options->stats_fd = (int)i64;
+			break;
 		case 'v':
 			options->verbosity = 1;
 			break;
@@ -294,6 +306,8 @@ enum options_result options_parse(int argc, char **argv, struct options *options
 		return bad("--screenshot writes PNG: '%s' does not end in .png", options->output);
 	if (options->snap + options->stop + options->toggle > 1)
 		return bad("%s", "--snap, --stop and --toggle are separate requests; give one");
+	if (options->stats_fd == 1 && options->output && strcmp(options->output, "-") == 0)
+		return bad("%s", "--stats-fd 1 and FILE '-': the video is on stdout");
 	if (options->toggle && options->screenshot)
 		return bad("%s", "--toggle starts or stops a recording, not a still");
 	return OPTIONS_RUN;

@@ -16,6 +16,7 @@
 #include "recorder.h"
 #include "screen_source.h"
 #include "server.h"
+#include "stats.h"
 
 #define STATUS_INTERVAL_MS 500
 
@@ -231,6 +232,7 @@ int recording_finish(struct recording *recording)
 			fputc('\n', stderr);
 		struct recorder_stats stats;
 		ret = recorder_finish(recording->recorder, end_ns, &stats);
+		stats_note_recording(&stats, (double)(end_ns - recording->start_ns) / 1e9);
 		char size[32];
 		format_size(size, sizeof(size), stats.bytes_written);
 		if (ret == 0)

@@ -43,6 +43,10 @@ _wl_record()
 		COMPREPLY=($(compgen -W "24 25 30 50 60" -- "$cur"))
 		return
 		;;
+	--stats-fd)
+		COMPREPLY=($(compgen -W "3 4 5" -- "$cur"))
+		return
+		;;
 	--socket | --timeout | --delay | --duration | --frames | --bitrate | --crf | -p | --codec-param)
 		return
 		;;
@@ -50,7 +54,7 @@ _wl_record()
 
 	if [[ $cur == -* ]]; then
 		COMPREPLY=($(compgen -W '-o --output -s --screenshot --delay --timeout --duration
-			--frames --socket --size --fps --codec --device --bitrate --crf -p
+			--frames --stats-fd --socket --size --fps --codec --device --bitrate --crf -p
 			--codec-param --cfr -y --overwrite --list-encoders --stop --snap --toggle --pid-file
 			--no-fullscreen-shell --background --compose-all
 			-v --verbose -q --quiet -h --help -V --version --' -- "$cur"))

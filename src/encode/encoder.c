@@ -77,6 +77,25 @@ static void noop_free(void *opaque, uint8_t *data)
 	(void)data;
 }
 
+/* x265 prints its banner and summary with its own fprintf, not through
+ * av_log: only its log-level keeps -q (and the default) quiet. A log-level
+ * the user gave in -p x265-params=... wins. */
+static int quiet_x265(AVCodecContext *context)
+{
+	AVDictionary *params = NULL;
+	int ret = av_opt_get_dict_val(context->priv_data, "x265-params", 0, &params);
+	if (ret >= 0 && !av_dict_get(params, "log-level", NULL, 0)) {
+		ret = av_dict_set(&params, "log-level",
+				  log_enabled(LOG_LEVEL_DEBUG) ? "info" : "error", 0);
+		if (ret >= 0)
+			ret = av_opt_set_dict_val(context->priv_data, "x265-params", params, 0);
+	}
+	av_dict_free(&params);
+	if (ret < 0)
+		LOG_ERR("libx265: cannot set its log level: %s", av_err2str(ret));
+	return ret;
+}
+
 /* Sets our defaults, then the user's KEY=VALUE params on top. */
 static int configure_context(struct encoder *encoder, const struct encoder_config *config)
 {
@@ -140,6 +159,8 @@ static int configure_context(struct encoder *encoder, const struct encoder_confi
 			return ret;
 		}
 	}
+	if (strcmp(encoder->codec->name, "libx265") == 0)
+		return quiet_x265(context);
 	return 0;
 }
 
@@ -673,6 +694,18 @@ int encoder_send(struct encoder *encoder, const AVFrame *frame, encoder_packet_s
 	}
 }
 
+void encoder_get_zero_copy(const struct encoder *encoder, struct encoder_zero_copy *out)
+{
+	struct vaapi_map_hops hops = { 0 };
+	if (encoder->zero_copy)
+		vaapi_map_get_hops(encoder->zero_copy, &hops);
+	*out = (struct encoder_zero_copy){
+		.dmabuf_frames = encoder->dmabuf_frames,
+		.dmabuf_frames_mapped = encoder->dmabuf_frames_mapped,
+		.imported = hops.imported, .mapped = hops.mapped, .converted = hops.converted,
+	};
+}
+
 void encoder_destroy(struct encoder *encoder)
 {
 	if (!encoder)
@@ -681,7 +714,7 @@ void encoder_destroy(struct encoder *encoder)
 		struct vaapi_map_hops hops = { 0 };
 		if (encoder->zero_copy)
 			vaapi_map_get_hops(encoder->zero_copy, &hops);
-		/* scripts/check-hw greps this line. */
+		/* For people; scripts/check-hw reads the same from --stats-fd. */
 		LOG_INFO("zero-copy: %" PRIu64 " dmabuf frames, %" PRIu64 " mapped; hops: dmabuf "
 			 "import %s, VAAPI map %s, scale_vaapi %s", encoder->dmabuf_frames,
 			 encoder->dmabuf_frames_mapped, hops.imported ? "ran" : "no",

@@ -2,6 +2,7 @@
 #define WL_RECORD_ENCODER_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include <libavcodec/avcodec.h>
 
@@ -73,6 +74,14 @@ bool encoder_takes_i420(const struct encoder *encoder);
 typedef int (*encoder_packet_sink)(void *data, AVPacket *packet);
 int encoder_send(struct encoder *encoder, const AVFrame *frame, encoder_packet_sink sink,
 		 void *data);
+
+/* The zero-copy path so far (for recorder_stats). */
+struct encoder_zero_copy {
+	uint64_t dmabuf_frames;        /* frames that came as a client's dmabuf */
+	uint64_t dmabuf_frames_mapped; /* of those, mapped into VA-API without a CPU copy */
+	bool imported, mapped, converted; /* the hops that ran (struct vaapi_map_hops) */
+};
+void encoder_get_zero_copy(const struct encoder *encoder, struct encoder_zero_copy *out);
 
 void encoder_destroy(struct encoder *encoder);
 

@@ -359,11 +359,32 @@ static void recorder_destroy(struct recorder *recorder)
 	free(recorder);
 }
 
-static void quiet_ffmpeg(void)
+/* FFmpeg's messages (from any of its threads, often a line in pieces) go
+ * through our logger at our levels, so -q leaves only their errors and
+ * their chatter (x264's CPU flags...) waits for -v. */
+static void log_from_ffmpeg(void *object, int av_level, const char *fmt, va_list args)
 {
-	/* libav* talk on stderr at "info" (x264's CPU flags...); only their
-	 * errors matter unless we are debugging. */
-	av_log_set_level(log_get_level() >= LOG_LEVEL_DEBUG ? AV_LOG_VERBOSE : AV_LOG_ERROR);
+	enum log_level level;
+	if (av_level <= AV_LOG_ERROR)
+		level = LOG_LEVEL_ERROR;
+	else if (av_level <= AV_LOG_WARNING)
+		level = LOG_LEVEL_WARN;
+	else if (av_level <= AV_LOG_VERBOSE)
+		level = LOG_LEVEL_DEBUG;
+	else
+		return; /* AV_LOG_DEBUG and TRACE: per-packet noise */
+	if (!log_enabled(level))
+		return;
+	char prefix[64] = "";
+	const AVClass *class = object ? *(const AVClass *const *)object : NULL;
+	if (class && class->item_name)
+		snprintf(prefix, sizeof(prefix), "%s: ", class->item_name(object));
+	log_vpiece(level, "ffmpeg", prefix, fmt, args);
+}
+
+static void route_ffmpeg_logs(void)
+{
+	av_log_set_callback(log_from_ffmpeg);
 }
 
 struct recorder *recorder_create(const struct recorder_config *config, enum recorder_error *error)
@@ -372,7 +393,7 @@ struct recorder *recorder_create(const struct recorder_config *config, enum reco
 	if (!error)
 		error = &unused;
 	*error = RECORDER_ERROR_CONFIG;
-	quiet_ffmpeg();
+	route_ffmpeg_logs();
 	if (!config->path) {
 		LOG_ERR("no output file");
 		return NULL;
@@ -531,8 +552,24 @@ int recorder_finish(struct recorder *recorder, int64_t end_pts_ns, struct record
 	frame_queue_close(recorder->queue);
 	if (recorder->thread_started)
 		pthread_join(recorder->thread, NULL);
-	if (stats)
+	if (stats) {
 		recorder_get_stats(recorder, stats);
+		/* The encoder thread has ended: its figures can be read now. */
+		if (recorder->encoder) {
+			struct encoder_zero_copy zero_copy;
+			encoder_get_zero_copy(recorder->encoder, &zero_copy);
+			stats->dmabuf_frames = zero_copy.dmabuf_frames;
+			stats->dmabuf_frames_mapped = zero_copy.dmabuf_frames_mapped;
+			stats->hop_dmabuf_import = zero_copy.imported;
+			stats->hop_vaapi_map = zero_copy.mapped;
+			stats->hop_scale_vaapi = zero_copy.converted;
+		}
+		if (recorder->started) {
+			const AVCodecContext *context = encoder_context(recorder->encoder);
+			stats->width = context->width;
+			stats->height = context->height;
+		}
+	}
 	int ret = atomic_load(&recorder->failed) ? -1 : 0;
 	if (!recorder->started && !recorder->to_stdout)
 		unlink(recorder->path); /* no frame: remove the empty file */
@@ -542,6 +579,6 @@ int recorder_finish(struct recorder *recorder, int64_t end_pts_ns, struct record
 
 void recorder_list_encoders(void)
 {
-	quiet_ffmpeg();
+	route_ffmpeg_logs();
 	encoder_list();
 }

@@ -32,6 +32,11 @@ struct recorder_stats {
 	char encoder[64];          /* e.g. "libx264" or "h264_vaapi" */
 	double latency_p50_ms;     /* commit to encoded packet, median; 0 when unknown (CFR) */
 	double latency_p99_ms;
+	/* Set by recorder_finish() only: */
+	int width, height;         /* of the stream, 0 without frames */
+	uint64_t dmabuf_frames;    /* frames that came as a client's dmabuf */
+	uint64_t dmabuf_frames_mapped; /* of those, mapped into VA-API without a CPU copy */
+	bool hop_dmabuf_import, hop_vaapi_map, hop_scale_vaapi; /* zero-copy hops that ran */
 };
 
 /* Checks the configuration (container from the extension, codec present,
@@ -41,8 +46,8 @@ struct recorder_stats {
  * codec NULL: h264_vaapi when a VA-API device opens and a test encode works,
  * otherwise libx264 with one line saying why. A codec named explicitly is
  * used or refused (no fallback). The encoder is test-opened here, so unknown
- * -p keys and bad values fail now. Sets the libav* log level (errors only,
- * verbose at LOG_LEVEL_DEBUG). */
+ * -p keys and bad values fail now. Routes the libav* messages through log.h
+ * (their errors and warnings as ours, their info at LOG_LEVEL_DEBUG). */
 enum recorder_error {
 	RECORDER_ERROR_NONE,
 	RECORDER_ERROR_CONFIG,  /* the settings asked for something impossible: a bad command line */

@@ -33,7 +33,7 @@ void vaapi_map_destroy(struct vaapi_map *map);
 int vaapi_map_convert(struct vaapi_map *map, struct dmabuf_lease *lease, int width, int height,
 		      AVFrame *out, char *why, size_t why_size);
 
-/* Which hops ran at least once (scripts/check-hw reads these from the log). */
+/* Which hops ran at least once (in the --stats-fd summary for scripts/check-hw). */
 struct vaapi_map_hops {
 	bool imported;  /* DRM_PRIME frame built from the dmabuf */
 	bool mapped;    /* av_hwframe_map to VA-API succeeded */

@@ -1,0 +1,209 @@
+#define LOG_MODULE "stats"
+#include "stats.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "log.h"
+
+/* One run, one summary: what the run noted on its way, kept here so that
+ * the summary is written in one place at the very end, when the status is
+ * final. */
+static struct {
+	const char *stop_reason;
+	bool have_recording;
+	struct recorder_stats recording;
+	double recording_s;
+	bool written;
+} run;
+
+void stats_note_stop(const char *reason)
+{
+	if (!run.stop_reason)
+		run.stop_reason = reason;
+}
+
+void stats_note_recording(const struct recorder_stats *stats, double duration_s)
+{
+	run.have_recording = true;
+	run.recording = *stats;
+	run.recording_s = duration_s;
+}
+
+/* A JSON string: quotes, backslashes and control characters escaped. */
+static void put_string(FILE *out, const char *key, const char *value)
+{
+	fprintf(out, ",\"%s\":", key);
+	if (!value) {
+		fputs("null", out);
+		return;
+	}
+	fputc('"', out);
+	for (const unsigned char *c = (const unsigned char *)value; *c; c++) {
+		if (*c == '"' || *c == '\\')
+			fprintf(out, "\\%c", *c);
+		else if (*c < 0x20)
+			fprintf(out, "\\u%04x", *c);
+		else
+			fputc(*c, out);
+	}
+	fputc('"', out);
+}
+
+static void put_count(FILE *out, const char *key, bool known, uint64_t value)
+{
+	if (known)
+		fprintf(out, ",\"%s\":%" PRIu64, key, value);
+	else
+		fprintf(out, ",\"%s\":null", key);
+}
+
+static void put_number(FILE *out, const char *key, bool known, double value)
+{
+	if (known)
+		fprintf(out, ",\"%s\":%.3f", key, value);
+	else
+		fprintf(out, ",\"%s\":null", key);
+}
+
+static void put_flag(FILE *out, const char *key, bool known, bool value)
+{
+	fprintf(out, ",\"%s\":%s", key, !known ? "null" : value ? "true" : "false");
+}
+
+/* A PNG's size from its IHDR chunk, which the format puts first. */
+static bool png_size(const char *path, int *width, int *height)
+{
+	unsigned char header[24];
+	FILE *file = fopen(path, "rb");
+	if (!file)
+		return false;
+	bool ok = fread(header, 1, sizeof(header), file) == sizeof(header) &&
+		  memcmp(header + 12, "IHDR", 4) == 0;
+	fclose(file);
+	if (!ok)
+		return false;
+	*width = (int)((uint32_t)header[16] << 24 | (uint32_t)header[17] << 16 |
+		       (uint32_t)header[18] << 8 | header[19]);
+	*height = (int)((uint32_t)header[20] << 24 | (uint32_t)header[21] << 16 |
+			(uint32_t)header[22] << 8 | header[23]);
+	return true;
+}
+
+/* Why it stopped, when app_stop was given no words (--frames and
+ * --duration end a recording without any). */
+static const char *stop_reason(const struct app *app)
+{
+	if (run.stop_reason)
+		return run.stop_reason;
+	const struct options *options = app->options;
+	if (run.have_recording && options->max_frames &&
+	    run.recording.frames_submitted >= (uint64_t)options->max_frames)
+		return "--frames reached";
+	if (run.have_recording && options->duration_s > 0 &&
+	    run.recording_s >= options->duration_s * 0.99)
+		return "--duration reached";
+	if (app->status == EXIT_USAGE)
+		return "bad command line";
+	if (app->status != EXIT_OK)
+		return "failed";
+	return options->screenshot ? "still taken" : "done";
+}
+
+static void write_all(int fd, const char *text, size_t size)
+{
+	while (size > 0) {
+		ssize_t n = write(fd, text, size);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			LOG_ERRNO("cannot write the summary to file descriptor %d", fd);
+			return;
+		}
+		text += n;
+		size -= (size_t)n;
+	}
+}
+
+void stats_write(const struct app *app)
+{
+	const struct options *options = app->options;
+	if (options->stats_fd < 0 || run.written)
+		return;
+	run.written = true;
+
+	char *text = NULL;
+	size_t size = 0;
+	FILE *out = open_memstream(&text, &size);
+	if (!out) {
+		LOG_ERRNO("cannot make the summary");
+		return;
+	}
+	/* What the process will return: COMMAND's failure comes first (main.c). */
+	int exit_status = app->child_exited && (app->child_status != 0 || app->status == EXIT_OK)
+				  ? app->child_status : app->status;
+	fprintf(out, "{\"kind\":\"%s\"", options->screenshot ? "still" : "video");
+	put_string(out, "path", app->output_path);
+	put_string(out, "status", app->status == EXIT_OK ? "ok"
+				  : app->status == EXIT_USAGE ? "usage" : "failed");
+	put_string(out, "reason", stop_reason(app));
+	fprintf(out, ",\"exit_status\":%d", exit_status);
+	if (app->child_exited)
+		fprintf(out, ",\"command_status\":%d", app->child_status);
+	else
+		fputs(",\"command_status\":null", out);
+
+	if (options->screenshot) {
+		int width = 0, height = 0;
+		struct stat st;
+		bool written = app->status == EXIT_OK && app->output_path &&
+			       png_size(app->output_path, &width, &height) &&
+			       stat(app->output_path, &st) == 0;
+		put_string(out, "encoder", written ? "png" : NULL);
+		put_count(out, "width", written, (uint64_t)width);
+		put_count(out, "height", written, (uint64_t)height);
+		put_count(out, "frames_submitted", written, 1);
+		put_count(out, "frames_dropped", written, 0);
+		put_count(out, "frames_encoded", written, 1);
+		put_count(out, "bytes", written, written ? (uint64_t)st.st_size : 0);
+		put_number(out, "duration_s", false, 0);
+		put_number(out, "latency_p50_ms", false, 0);
+		put_number(out, "latency_p99_ms", false, 0);
+		fputs(",\"dmabuf_frames\":null,\"dmabuf_frames_mapped\":null,\"hop_dmabuf_import\":null"
+		      ",\"hop_vaapi_map\":null,\"hop_scale_vaapi\":null", out);
+	} else {
+		const struct recorder_stats *stats = &run.recording;
+		bool known = run.have_recording;
+		bool sized = known && stats->width > 0;
+		/* The latency is unknown with --cfr and without frames (0). */
+		bool timed = known && stats->latency_p50_ms > 0;
+		put_string(out, "encoder", known && stats->encoder[0] ? stats->encoder : NULL);
+		put_count(out, "width", sized, (uint64_t)stats->width);
+		put_count(out, "height", sized, (uint64_t)stats->height);
+		put_count(out, "frames_submitted", known, stats->frames_submitted);
+		put_count(out, "frames_dropped", known, stats->frames_dropped);
+		put_count(out, "frames_encoded", known, stats->frames_encoded);
+		put_count(out, "bytes", known, stats->bytes_written);
+		put_number(out, "duration_s", known, run.recording_s);
+		put_number(out, "latency_p50_ms", timed, stats->latency_p50_ms);
+		put_number(out, "latency_p99_ms", timed, stats->latency_p99_ms);
+		put_count(out, "dmabuf_frames", known, stats->dmabuf_frames);
+		put_count(out, "dmabuf_frames_mapped", known, stats->dmabuf_frames_mapped);
+		put_flag(out, "hop_dmabuf_import", known, stats->hop_dmabuf_import);
+		put_flag(out, "hop_vaapi_map", known, stats->hop_vaapi_map);
+		put_flag(out, "hop_scale_vaapi", known, stats->hop_scale_vaapi);
+	}
+	fputs("}\n", out);
+	if (fclose(out) != 0) {
+		free(text);
+		LOG_ERR("cannot make the summary");
+		return;
+	}
+	write_all(options->stats_fd, text, size);
+	free(text);
+}

@@ -1,0 +1,186 @@
+/* src/log.c as the command line relies on it: the levels each threshold
+ * shows (-q errors only, default up to info, -v debug with file:line), and
+ * libraries' lines that come in pieces from several threads (FFmpeg's) each
+ * written whole, once their newline arrives. stderr is redirected into a
+ * temporary file and read back. */
+#define LOG_MODULE "test"
+#include <assert.h>
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "log.h"
+
+static FILE *captured;
+static int saved_stderr;
+
+static void capture_start(void)
+{
+	captured = tmpfile();
+	assert(captured);
+	fflush(stderr);
+	saved_stderr = dup(STDERR_FILENO);
+	assert(dup2(fileno(captured), STDERR_FILENO) >= 0);
+}
+
+/* Returns what was written to stderr since capture_start (malloc'd). */
+static char *capture_end(void)
+{
+	fflush(stderr);
+	assert(dup2(saved_stderr, STDERR_FILENO) >= 0);
+	close(saved_stderr);
+	long size = ftell(captured);
+	assert(size >= 0);
+	char *text = calloc(1, (size_t)size + 1);
+	rewind(captured);
+	assert(fread(text, 1, (size_t)size, captured) == (size_t)size);
+	fclose(captured);
+	return text;
+}
+
+/* Compares and frees `got`. */
+static void expect_text(const char *what, char *got, const char *want)
+{
+	if (strcmp(got, want) != 0) {
+		fprintf(stderr, "FAIL %s:\n--- got\n%s--- want\n%s", what, got, want);
+		exit(1);
+	}
+	free(got);
+}
+
+static void piece(enum log_level level, const char *prefix, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void piece(enum log_level level, const char *prefix, const char *fmt, ...)
+{
+	va_list args;
+	va_start(args, fmt);
+	log_vpiece(level, "lib", prefix, fmt, args);
+	va_end(args);
+}
+
+static void test_thresholds(void)
+{
+	log_set_level(LOG_LEVEL_QUIET);
+	capture_start();
+	LOG_ERR("an error %d", 1);
+	LOG_WARN("a warning");
+	LOG_INFO("some info");
+	LOG_DBG("debug");
+	errno = ENOENT;
+	LOG_ERRNO("opening %s", "x");
+	expect_text("-q", capture_end(),
+		    "wl-record: test: an error 1\n"
+		    "wl-record: test: opening x: No such file or directory\n");
+
+	log_set_level(LOG_LEVEL_INFO);
+	capture_start();
+	LOG_ERR("an error");
+	LOG_WARN("a warning");
+	LOG_INFO("some info");
+	LOG_DBG("debug");
+	expect_text("default", capture_end(),
+		    "wl-record: test: an error\n"
+		    "wl-record: test: a warning\n"
+		    "wl-record: test: some info\n");
+}
+
+static void test_file_line(void)
+{
+	log_set_level(LOG_LEVEL_DEBUG);
+	capture_start();
+	int line = __LINE__ + 1;
+	LOG_DBG("where");
+	char want[256];
+	snprintf(want, sizeof(want), "wl-record: test: tests/cli/test-log.c:%d: where\n", line);
+	expect_text("-v file:line", capture_end(), want);
+}
+
+static void test_pieces(void)
+{
+	log_set_level(LOG_LEVEL_INFO);
+	capture_start();
+	piece(LOG_LEVEL_WARN, "x264: ", "one %s", "line");
+	piece(LOG_LEVEL_WARN, "x264: ", " in three");
+	piece(LOG_LEVEL_WARN, "x264: ", " pieces\n");
+	piece(LOG_LEVEL_WARN, NULL, "two\nlines\n");
+	piece(LOG_LEVEL_DEBUG, NULL, "hidden by the threshold\n");
+	piece(LOG_LEVEL_ERROR, NULL, "a line, then the start of the next\nwhich ends");
+	piece(LOG_LEVEL_ERROR, NULL, " here\n");
+	expect_text("pieces", capture_end(),
+		    "wl-record: lib: x264: one line in three pieces\n"
+		    "wl-record: lib: two\n"
+		    "wl-record: lib: lines\n"
+		    "wl-record: lib: a line, then the start of the next\n"
+		    "wl-record: lib: which ends here\n");
+}
+
+#define THREADS 4
+#define LINES 1000
+
+static void *log_from_thread(void *data)
+{
+	int id = (int)(intptr_t)data;
+	for (int i = 0; i < LINES; i++) {
+		/* Yielding between pieces lets the other threads in mid-line. */
+		piece(LOG_LEVEL_WARN, NULL, "thread %d ", id);
+		sched_yield();
+		piece(LOG_LEVEL_WARN, NULL, "line %d", i);
+		sched_yield();
+		piece(LOG_LEVEL_WARN, NULL, " end\n");
+		LOG_WARN("thread %d whole %d", id, i);
+	}
+	return NULL;
+}
+
+/* Pieces from one thread never join another thread's line, and no line is
+ * cut by another. */
+static void test_threads(void)
+{
+	log_set_level(LOG_LEVEL_INFO);
+	capture_start();
+	pthread_t threads[THREADS];
+	for (int t = 0; t < THREADS; t++)
+		assert(pthread_create(&threads[t], NULL, log_from_thread, (void *)(intptr_t)t) == 0);
+	for (int t = 0; t < THREADS; t++)
+		pthread_join(threads[t], NULL);
+	char *text = capture_end();
+	int pieced[THREADS] = { 0 }, whole[THREADS] = { 0 }, lines = 0;
+	for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n"), lines++) {
+		int id, i, n = 0;
+		if (sscanf(line, "wl-record: lib: thread %d line %d end%n", &id, &i, &n) == 2 &&
+		    line[n] == '\0' && id >= 0 && id < THREADS && i == pieced[id]) {
+			pieced[id]++;
+		} else if (sscanf(line, "wl-record: test: thread %d whole %d%n", &id, &i, &n) == 2 &&
+			   line[n] == '\0' && id >= 0 && id < THREADS && i == whole[id]) {
+			whole[id]++;
+		} else {
+			fprintf(stderr, "FAIL threads: unexpected line '%s'\n", line);
+			exit(1);
+		}
+	}
+	for (int t = 0; t < THREADS; t++) {
+		if (pieced[t] != LINES || whole[t] != LINES) {
+			fprintf(stderr, "FAIL threads: thread %d wrote %d + %d lines, not %d + %d\n",
+				t, pieced[t], whole[t], LINES, LINES);
+			exit(1);
+		}
+	}
+	assert(lines == 2 * THREADS * LINES);
+	free(text);
+}
+
+int main(void)
+{
+	test_thresholds();
+	test_file_line();
+	test_pieces();
+	test_threads();
+	printf("ok\n");
+	return 0;
+}
