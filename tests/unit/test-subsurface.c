@@ -222,7 +222,7 @@ static void commit_parent(struct scene *s)
  * commits new content: the frame that makes must show the sibling's new
  * content and still the child's old one where the child covers it, until
  * the parent commits. */
-static void test_sync_child_waits_for_parent(void)
+TEST(sync_child_waits_for_parent)
 {
 	struct scene s;
 	scene_init(&s);
@@ -265,7 +265,7 @@ static void test_sync_child_waits_for_parent(void)
 /* A sync grandchild under a sync child shows only with the root's commit:
  * the child's commit only caches its own state, with the grandchild's still
  * waiting inside it. */
-static void test_nested_sync(void)
+TEST(nested_sync)
 {
 	struct scene s;
 	scene_init(&s);
@@ -304,7 +304,7 @@ static void test_nested_sync(void)
 }
 
 /* set_desync with a state waiting applies it at once. */
-static void test_desync_applies_cache(void)
+TEST(desync_applies_cache)
 {
 	struct scene s;
 	scene_init(&s);
@@ -339,7 +339,7 @@ static void test_desync_applies_cache(void)
 /* A child destroyed while its state waits: no crash, nothing of it shown
  * after the parent commits, and its buffer handed back. Both orders of
  * destruction. */
-static void test_destroyed_while_cached(void)
+TEST(destroyed_while_cached)
 {
 	for (int surface_first = 0; surface_first < 2; surface_first++) {
 		struct scene s;
@@ -379,7 +379,7 @@ static void test_destroyed_while_cached(void)
 
 /* A cached buffer replaced by a newer commit before the parent's is never
  * read: it goes back to the client at once, the newer one shows. */
-static void test_replaced_cache_released(void)
+TEST(replaced_cache_released)
 {
 	struct scene s;
 	scene_init(&s);
@@ -417,7 +417,7 @@ static const struct wl_callback_listener frame_listener = { .done = frame_done }
 
 /* A frame callback requested with a state that waits is answered only once
  * that state is applied (and shown). */
-static void test_frame_callback_waits(void)
+TEST(frame_callback_waits)
 {
 	struct scene s;
 	scene_init(&s);
@@ -443,7 +443,7 @@ static void test_frame_callback_waits(void)
 
 /* A viewport set on a sync child takes effect with the parent's commit,
  * together with the child's content. */
-static void test_viewport_on_sync_child(void)
+TEST(viewport_on_sync_child)
 {
 	struct scene s;
 	scene_init(&s);
@@ -479,34 +479,4 @@ static void test_viewport_on_sync_child(void)
 	wp_viewport_destroy(viewport);
 	destroy_sub(&child);
 	scene_finish(&s);
-}
-
-static const struct {
-	const char *name;
-	void (*run)(void);
-} cases[] = {
-	{ "sync-child-waits-for-parent", test_sync_child_waits_for_parent },
-	{ "nested-sync", test_nested_sync },
-	{ "desync-applies-cache", test_desync_applies_cache },
-	{ "destroyed-while-cached", test_destroyed_while_cached },
-	{ "replaced-cache-released", test_replaced_cache_released },
-	{ "frame-callback-waits", test_frame_callback_waits },
-	{ "viewport-on-sync-child", test_viewport_on_sync_child },
-};
-
-int main(int argc, char **argv)
-{
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		if (argc > 1 && strcmp(argv[1], cases[i].name) != 0)
-			continue;
-		cases[i].run();
-		printf("subsurface: %s passed\n", cases[i].name);
-		if (argc > 1)
-			return 0;
-	}
-	if (argc > 1) {
-		fprintf(stderr, "no case named %s\n", argv[1]);
-		return 1;
-	}
-	return 0;
 }
