@@ -1,0 +1,77 @@
+#!/usr/bin/env python3
+"""The library boundaries of src/, checked with the build's own compile
+commands: a source of each part is compiled with exactly the include folders
+and definitions the build gives that part, and must not reach the headers of
+the parts it may not see. Each part must still reach its own and common/'s
+headers, so a check that passes only because nothing compiles cannot pass.
+
+Usage: check-boundaries.py BUILD_DIR
+"""
+import json
+import os
+import shlex
+import subprocess
+import sys
+
+# part -> (headers it must reach, headers it must not reach)
+RULES = {
+    "common": (["frame.h", "frame_source.h"],
+               ["server.h", "screen.h", "encoder.h", "recorder.h"]),
+    "capture": (["server.h", "frame.h"], ["encoder.h", "recorder.h", "muxer.h"]),
+    "encode": (["encoder.h", "frame.h"], ["server.h", "screen.h", "surface.h"]),
+}
+
+
+def include_flags(command):
+    """The -I, -D and -U flags of one compile command, as a list."""
+    args = shlex.split(command)
+    flags = []
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        if arg in ("-I", "-D", "-U", "-isystem", "-iquote") and i + 1 < len(args):
+            flags += [arg, args[i + 1]]
+            i += 1
+        elif arg.startswith(("-I", "-D", "-U", "-isystem", "-iquote")):
+            flags.append(arg)
+        i += 1
+    return args[0], flags
+
+
+def reaches(compiler, flags, directory, header):
+    probe = '#if !__has_include("%s")\n#error unreachable\n#endif\n' % header
+    result = subprocess.run([compiler, "-fsyntax-only", "-x", "c", "-", *flags],
+                            input=probe, text=True, cwd=directory,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return result.returncode == 0
+
+
+def main():
+    build_dir = sys.argv[1]
+    with open(os.path.join(build_dir, "compile_commands.json")) as f:
+        commands = json.load(f)
+    failures = 0
+    for part, (allowed, forbidden) in RULES.items():
+        marker = os.sep + os.path.join("src", part) + os.sep
+        entry = next((e for e in commands
+                      if marker in os.path.normpath(os.path.join(e["directory"], e["file"]))), None)
+        if entry is None:
+            print(f"FAIL src/{part}: no compile command in {build_dir}")
+            failures += 1
+            continue
+        compiler, flags = include_flags(entry["command"])
+        for header in allowed:
+            if not reaches(compiler, flags, entry["directory"], header):
+                print(f"FAIL src/{part} cannot include its own \"{header}\"")
+                failures += 1
+        for header in forbidden:
+            if reaches(compiler, flags, entry["directory"], header):
+                print(f"FAIL src/{part} can include \"{header}\": the boundary leaks")
+                failures += 1
+            else:
+                print(f"ok   src/{part} cannot include \"{header}\"")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
