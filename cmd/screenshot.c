@@ -10,6 +10,7 @@
 #include "log.h"
 #include "png_writer.h"
 #include "screen_source.h"
+#include "stats.h"
 #include "server.h"
 
 /* Weston's screen-share commits its first buffer before the output has been
@@ -79,7 +80,9 @@ static void take(struct screenshot *screenshot, const struct frame *picture)
 		return;
 	}
 	LOG_INFO("wrote %s (%dx%d)", screenshot->app->output_path, frame->width, frame->height);
-	LOG_DBG("the PNG took %.1f ms", (double)(clock_now_ns() - start_ns) / 1e6);
+	double write_ms = (double)(clock_now_ns() - start_ns) / 1e6;
+	stats_note_still(write_ms);
+	LOG_DBG("the PNG took %.1f ms", write_ms);
 	app_stop(screenshot->app, EXIT_OK, NULL);
 }
 

@@ -19,13 +19,19 @@ static struct {
 	bool have_recording;
 	struct recorder_stats recording;
 	double recording_s;
+	double still_write_ms; /* < 0: no still written */
 	bool written;
-} run;
+} run = { .still_write_ms = -1 };
 
 void stats_note_stop(const char *reason)
 {
 	if (!run.stop_reason)
 		run.stop_reason = reason;
+}
+
+void stats_note_still(double write_ms)
+{
+	run.still_write_ms = write_ms;
 }
 
 void stats_note_recording(const struct recorder_stats *stats, double duration_s)
@@ -174,6 +180,7 @@ void stats_write(const struct app *app)
 		put_number(out, "duration_s", false, 0);
 		put_number(out, "latency_p50_ms", false, 0);
 		put_number(out, "latency_p99_ms", false, 0);
+		put_number(out, "write_ms", written && run.still_write_ms >= 0, run.still_write_ms);
 		fputs(",\"dmabuf_frames\":null,\"dmabuf_frames_mapped\":null,\"hop_dmabuf_import\":null"
 		      ",\"hop_vaapi_map\":null,\"hop_scale_vaapi\":null", out);
 	} else {
@@ -192,6 +199,7 @@ void stats_write(const struct app *app)
 		put_number(out, "duration_s", known, run.recording_s);
 		put_number(out, "latency_p50_ms", timed, stats->latency_p50_ms);
 		put_number(out, "latency_p99_ms", timed, stats->latency_p99_ms);
+		put_number(out, "write_ms", false, 0);
 		put_count(out, "dmabuf_frames", known, stats->dmabuf_frames);
 		put_count(out, "dmabuf_frames_mapped", known, stats->dmabuf_frames_mapped);
 		put_flag(out, "hop_dmabuf_import", known, stats->hop_dmabuf_import);

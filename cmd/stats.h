@@ -14,6 +14,9 @@
 /* The reason the run stops: the first one given (app_stop). */
 void stats_note_stop(const char *reason);
 
+/* How long writing the still took (encoding and the file), in ms. */
+void stats_note_still(double write_ms);
+
 /* The recorder's final figures and how long the recording lasted. */
 void stats_note_recording(const struct recorder_stats *stats, double duration_s);
 

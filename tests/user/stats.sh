@@ -36,7 +36,7 @@ probe() {
 }
 
 KEYS="kind path status reason exit_status command_status encoder width height frames_submitted
-frames_dropped frames_encoded bytes duration_s latency_p50_ms latency_p99_ms dmabuf_frames
+frames_dropped frames_encoded bytes duration_s latency_p50_ms latency_p99_ms write_ms dmabuf_frames
 dmabuf_frames_mapped hop_dmabuf_import hop_vaapi_map hop_scale_vaapi"
 PY_KEYS="all(k in s for k in '$(echo $KEYS)'.split())"
 
@@ -63,7 +63,7 @@ check_json "$TEST_DIR/video.json" "$PY_KEYS" \
 	"s['frames_submitted'] <= 45" \
 	"0 < s['duration_s'] < 60" \
 	"0 < s['latency_p50_ms'] <= s['latency_p99_ms'] < 10000" \
-	"s['dmabuf_frames_mapped'] == 0 and s['hop_vaapi_map'] is False"
+	"s['dmabuf_frames_mapped'] == 0 and s['hop_vaapi_map'] is False" "s['write_ms'] is None"
 
 # --cfr: the latency is not measured (null), the frames are the file's.
 timeout 60 "$WL_RECORD" --stats-fd 3 --cfr --fps 30 --duration 1 "$TEST_DIR/cfr.mkv" -- \
@@ -85,7 +85,7 @@ status=$?
 [ "$status" = 0 ] || fail "the still exited $status"
 check_json "$TEST_DIR/still.json" "$PY_KEYS" "s['kind'] == 'still'" "s['status'] == 'ok'" \
 	"s['encoder'] == 'png'" "(s['width'], s['height']) == ($(probe "$still" width), $(probe "$still" height)) == (200, 100)" \
-	"s['bytes'] == $(stat -c %s "$still")" "s['frames_encoded'] == 1" "s['latency_p50_ms'] is None"
+	"s['bytes'] == $(stat -c %s "$still")" "s['frames_encoded'] == 1" "s['latency_p50_ms'] is None" "s['write_ms'] > 0"
 
 # Failures: a settings error still writes its line (status usage, exit 2);
 # an fd that is not open is a bad command line, before anything runs.
