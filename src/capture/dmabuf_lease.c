@@ -3,7 +3,6 @@
 #include <errno.h>
 #include <stdio.h>
 #include <pthread.h>
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <sys/eventfd.h>
 #include <unistd.h>
@@ -14,66 +13,81 @@
 #include "egl_import.h"
 #include "log.h"
 
-struct dmabuf_planes {
-	atomic_int refs;
-	uint64_t id;
-	struct dmabuf_attributes attributes;
+/* A client buffer's planes, read by mmap (LINEAR) or through EGL. */
+struct client_planes {
+	struct dmabuf_planes base;
 	bool is_dmabuf;
 	struct egl_importer *egl;
 	pthread_t main_thread; /* the only one that may use `egl` */
 };
 
-struct dmabuf_lease {
-	atomic_int refs;
-	struct dmabuf_planes *planes;
+/* A lease on a client buffer: its end is queued to the main loop, which
+ * sends wl_buffer.release once the buffer's last lease ended. */
+struct client_lease {
+	struct dmabuf_lease base;
 	struct dmabuf_release_queue *queue;
 	/* Main thread only. */
 	struct dmabuf_lease_owner *owner; /* NULL once the buffer is gone */
 	struct wl_list owner_link;
 	/* Under queue->lock. */
-	struct dmabuf_lease *next_ended;
+	struct client_lease *next_ended;
 };
 
 struct dmabuf_release_queue {
 	pthread_mutex_t lock;
-	struct dmabuf_lease *ended;       /* leases whose last reference went */
+	struct client_lease *ended;       /* leases whose last reference went */
 	bool destroyed;                   /* leases ending later free themselves */
 	int live;                         /* leases not yet freed */
 	int event_fd;
 	struct wl_event_source *source;
 };
 
-static atomic_uint_fast64_t next_planes_id = 1;
+static bool client_planes_read(struct dmabuf_planes *base, uint8_t *dst, int dst_stride,
+			       char *why, size_t why_size)
+{
+	struct client_planes *planes = wl_container_of(base, planes, base);
+	const struct dmabuf_attributes *attributes = &base->attributes;
+	if (attributes->modifier == DRM_FORMAT_MOD_LINEAR)
+		return dmabuf_read_linear(attributes, planes->is_dmabuf, dst, dst_stride, why,
+					  why_size);
+	if (!planes->egl) {
+		snprintf(why, why_size, "no EGL importer for modifier 0x%016llx",
+			 (unsigned long long)attributes->modifier);
+		return false;
+	}
+	if (!pthread_equal(pthread_self(), planes->main_thread)) {
+		snprintf(why, why_size, "EGL readback only runs on the compositor thread");
+		return false;
+	}
+	return egl_importer_read(planes->egl, attributes, dst, dst_stride, why, why_size);
+}
+
+static void client_planes_destroy(struct dmabuf_planes *base)
+{
+	struct client_planes *planes = wl_container_of(base, planes, base);
+	dmabuf_attributes_close(&base->attributes);
+	free(planes);
+}
+
+static const struct dmabuf_planes_impl client_planes_impl = {
+	.read = client_planes_read,
+	.destroy = client_planes_destroy,
+};
 
 struct dmabuf_planes *dmabuf_planes_create(struct dmabuf_attributes *attributes,
 					   struct egl_importer *egl)
 {
-	struct dmabuf_planes *planes = calloc(1, sizeof(*planes));
+	struct client_planes *planes = calloc(1, sizeof(*planes));
 	if (!planes) {
 		dmabuf_attributes_close(attributes);
 		return NULL;
 	}
-	atomic_init(&planes->refs, 1);
-	planes->id = atomic_fetch_add(&next_planes_id, 1);
-	planes->attributes = *attributes;
+	dmabuf_planes_init(&planes->base, &client_planes_impl, attributes);
 	dmabuf_attributes_init(attributes);
-	planes->is_dmabuf = dmabuf_fd_is_dmabuf(planes->attributes.fd[0]);
+	planes->is_dmabuf = dmabuf_fd_is_dmabuf(planes->base.attributes.fd[0]);
 	planes->egl = egl;
 	planes->main_thread = pthread_self();
-	return planes;
-}
-
-const struct dmabuf_attributes *dmabuf_planes_attributes(const struct dmabuf_planes *planes)
-{
-	return &planes->attributes;
-}
-
-void dmabuf_planes_unref(struct dmabuf_planes *planes)
-{
-	if (!planes || atomic_fetch_sub(&planes->refs, 1) != 1)
-		return;
-	dmabuf_attributes_close(&planes->attributes);
-	free(planes);
+	return &planes->base;
 }
 
 void dmabuf_lease_owner_init(struct dmabuf_lease_owner *owner, struct wl_resource *buffer)
@@ -84,7 +98,7 @@ void dmabuf_lease_owner_init(struct dmabuf_lease_owner *owner, struct wl_resourc
 
 void dmabuf_lease_owner_finish(struct dmabuf_lease_owner *owner)
 {
-	struct dmabuf_lease *lease, *tmp;
+	struct client_lease *lease, *tmp;
 	wl_list_for_each_safe(lease, tmp, &owner->leases, owner_link) {
 		wl_list_remove(&lease->owner_link);
 		wl_list_init(&lease->owner_link);
@@ -92,57 +106,16 @@ void dmabuf_lease_owner_finish(struct dmabuf_lease_owner *owner)
 	}
 }
 
-struct dmabuf_lease *dmabuf_lease_create(struct dmabuf_release_queue *queue,
-					 struct dmabuf_lease_owner *owner,
-					 struct dmabuf_planes *planes)
+static void lease_free(struct client_lease *lease)
 {
-	struct dmabuf_lease *lease = calloc(1, sizeof(*lease));
-	if (!lease)
-		return NULL;
-	atomic_init(&lease->refs, 1);
-	atomic_fetch_add(&planes->refs, 1);
-	lease->planes = planes;
-	lease->queue = queue;
-	lease->owner = owner;
-	wl_list_insert(&owner->leases, &lease->owner_link);
-	pthread_mutex_lock(&queue->lock);
-	queue->live++;
-	pthread_mutex_unlock(&queue->lock);
-	return lease;
-}
-
-struct dmabuf_lease *dmabuf_lease_ref(struct dmabuf_lease *lease)
-{
-	atomic_fetch_add(&lease->refs, 1);
-	return lease;
-}
-
-const struct dmabuf_attributes *dmabuf_lease_attributes(const struct dmabuf_lease *lease)
-{
-	return &lease->planes->attributes;
-}
-
-struct dmabuf_planes *dmabuf_lease_planes_ref(struct dmabuf_lease *lease)
-{
-	atomic_fetch_add(&lease->planes->refs, 1);
-	return lease->planes;
-}
-
-uint64_t dmabuf_lease_buffer_id(const struct dmabuf_lease *lease)
-{
-	return lease->planes->id;
-}
-
-static void lease_free(struct dmabuf_lease *lease)
-{
-	dmabuf_planes_unref(lease->planes);
+	dmabuf_planes_unref(lease->base.planes);
 	free(lease);
 }
 
-void dmabuf_lease_unref(struct dmabuf_lease *lease)
+/* Any thread: the main loop sends the release (drain_ended). */
+static void client_lease_end(struct dmabuf_lease *base)
 {
-	if (!lease || atomic_fetch_sub(&lease->refs, 1) != 1)
-		return;
+	struct client_lease *lease = wl_container_of(base, lease, base);
 	struct dmabuf_release_queue *queue = lease->queue;
 	pthread_mutex_lock(&queue->lock);
 	if (queue->destroyed) {
@@ -165,6 +138,25 @@ void dmabuf_lease_unref(struct dmabuf_lease *lease)
 		LOG_ERRNO("cannot wake the main loop for a dmabuf release");
 }
 
+static const struct dmabuf_lease_impl client_lease_impl = { .end = client_lease_end };
+
+struct dmabuf_lease *dmabuf_lease_create(struct dmabuf_release_queue *queue,
+					 struct dmabuf_lease_owner *owner,
+					 struct dmabuf_planes *planes)
+{
+	struct client_lease *lease = calloc(1, sizeof(*lease));
+	if (!lease)
+		return NULL;
+	dmabuf_lease_init(&lease->base, &client_lease_impl, planes);
+	lease->queue = queue;
+	lease->owner = owner;
+	wl_list_insert(&owner->leases, &lease->owner_link);
+	pthread_mutex_lock(&queue->lock);
+	queue->live++;
+	pthread_mutex_unlock(&queue->lock);
+	return &lease->base;
+}
+
 /* Main thread: sends wl_buffer.release for buffers whose last lease ended. */
 static int drain_ended(int fd, uint32_t mask, void *data)
 {
@@ -174,11 +166,11 @@ static int drain_ended(int fd, uint32_t mask, void *data)
 		/* EAGAIN: drained already */
 	}
 	pthread_mutex_lock(&queue->lock);
-	struct dmabuf_lease *ended = queue->ended;
+	struct client_lease *ended = queue->ended;
 	queue->ended = NULL;
 	pthread_mutex_unlock(&queue->lock);
 	while (ended) {
-		struct dmabuf_lease *lease = ended;
+		struct client_lease *lease = ended;
 		ended = lease->next_ended;
 		struct dmabuf_lease_owner *owner = lease->owner;
 		wl_list_remove(&lease->owner_link);
@@ -227,10 +219,10 @@ void dmabuf_release_queue_destroy(struct dmabuf_release_queue *queue)
 	wl_event_source_remove(queue->source);
 	close(queue->event_fd);
 	pthread_mutex_lock(&queue->lock);
-	struct dmabuf_lease *ended = queue->ended;
+	struct client_lease *ended = queue->ended;
 	queue->ended = NULL;
 	while (ended) {
-		struct dmabuf_lease *lease = ended;
+		struct client_lease *lease = ended;
 		ended = lease->next_ended;
 		wl_list_remove(&lease->owner_link);
 		queue->live--;
@@ -243,23 +235,4 @@ void dmabuf_release_queue_destroy(struct dmabuf_release_queue *queue)
 		pthread_mutex_destroy(&queue->lock);
 		free(queue);
 	}
-}
-
-bool dmabuf_lease_read(struct dmabuf_lease *lease, uint8_t *dst, int dst_stride, char *why,
-		       size_t why_size)
-{
-	struct dmabuf_planes *planes = lease->planes;
-	if (planes->attributes.modifier == DRM_FORMAT_MOD_LINEAR)
-		return dmabuf_read_linear(&planes->attributes, planes->is_dmabuf, dst, dst_stride, why,
-					  why_size);
-	if (!planes->egl) {
-		snprintf(why, why_size, "no EGL importer for modifier 0x%016llx",
-			 (unsigned long long)planes->attributes.modifier);
-		return false;
-	}
-	if (!pthread_equal(pthread_self(), planes->main_thread)) {
-		snprintf(why, why_size, "EGL readback only runs on the compositor thread");
-		return false;
-	}
-	return egl_importer_read(planes->egl, &planes->attributes, dst, dst_stride, why, why_size);
 }

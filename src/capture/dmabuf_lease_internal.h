@@ -10,16 +10,12 @@
 /* The capture side of leases: shared planes and the queue that brings
  * releases back to the main loop. */
 
-/* The planes of one client buffer, shared by the buffer and its leases. */
-struct dmabuf_planes;
-
 struct egl_importer;
 
-/* `egl` (may be NULL) reads non-LINEAR planes on the compositor thread. */
+/* The planes of one client buffer, shared by the buffer and its leases.
+ * `egl` (may be NULL) reads non-LINEAR planes on the compositor thread. */
 struct dmabuf_planes *dmabuf_planes_create(struct dmabuf_attributes *attributes /* taken */,
 					   struct egl_importer *egl);
-const struct dmabuf_attributes *dmabuf_planes_attributes(const struct dmabuf_planes *planes);
-void dmabuf_planes_unref(struct dmabuf_planes *planes);
 
 
 struct dmabuf_release_queue;

@@ -1,6 +1,7 @@
 #ifndef WL_RECORD_DMABUF_LEASE_H
 #define WL_RECORD_DMABUF_LEASE_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -17,7 +18,49 @@
  * stay open while a lease exists, even after the client destroyed the
  * wl_buffer. */
 
+/* A lease is a reference to one picture a source lends; the planes are the
+ * buffer's fds and layout, shared by all its leases. Both are reference
+ * counted and may be dropped on any thread. The source that lends them (the
+ * compositor's client buffers today; buffers a capture source allocates
+ * later) embeds these structures and says, through the impl, what ending
+ * one means. The encoder sees only the functions below. */
+struct dmabuf_planes;
 struct dmabuf_lease;
+
+struct dmabuf_planes_impl {
+	/* The CPU fallback of dmabuf_lease_read(). */
+	bool (*read)(struct dmabuf_planes *planes, uint8_t *dst, int dst_stride, char *why,
+		     size_t why_size);
+	/* The last reference went (any thread): close the fds, free the planes. */
+	void (*destroy)(struct dmabuf_planes *planes);
+};
+
+struct dmabuf_planes {
+	const struct dmabuf_planes_impl *impl;
+	atomic_int refs;
+	uint64_t id;
+	struct dmabuf_attributes attributes; /* the fds belong to the planes */
+};
+
+struct dmabuf_lease_impl {
+	/* The last reference went (any thread): give the buffer back when it is
+	 * safe, unreference the planes and free the lease. */
+	void (*end)(struct dmabuf_lease *lease);
+};
+
+struct dmabuf_lease {
+	const struct dmabuf_lease_impl *impl;
+	atomic_int refs;
+	struct dmabuf_planes *planes; /* a reference of the lease's own */
+};
+
+/* For the lender. The planes copy `attributes` (taking its fds) with one
+ * reference and an id never used before; the lease takes one reference of
+ * the planes and starts with one of its own. */
+void dmabuf_planes_init(struct dmabuf_planes *planes, const struct dmabuf_planes_impl *impl,
+			const struct dmabuf_attributes *attributes);
+void dmabuf_lease_init(struct dmabuf_lease *lease, const struct dmabuf_lease_impl *impl,
+		       struct dmabuf_planes *planes);
 
 struct dmabuf_lease *dmabuf_lease_ref(struct dmabuf_lease *lease);
 
@@ -26,20 +69,20 @@ void dmabuf_lease_unref(struct dmabuf_lease *lease);
 
 const struct dmabuf_attributes *dmabuf_lease_attributes(const struct dmabuf_lease *lease);
 
-/* Stays the same for every lease on one client buffer, and is never reused:
- * a key for caches of imported buffers. */
+/* Stays the same for every lease on one buffer, and is never reused: a key
+ * for caches of imported buffers. */
 uint64_t dmabuf_lease_buffer_id(const struct dmabuf_lease *lease);
 
 /* The planes alone, for caches of imports: keeps the fds open, holds no
- * wl_buffer back from release. Any thread. */
-struct dmabuf_planes;
+ * buffer back from its release. Any thread; NULL is accepted by unref. */
 struct dmabuf_planes *dmabuf_lease_planes_ref(struct dmabuf_lease *lease);
+const struct dmabuf_attributes *dmabuf_planes_attributes(const struct dmabuf_planes *planes);
 void dmabuf_planes_unref(struct dmabuf_planes *planes);
 
 /* The CPU fallback: reads the buffer into `dst` (XRGB8888, rows `dst_stride`
- * bytes apart). LINEAR buffers from any thread (mmap, fences waited for,
- * DMA_BUF_IOCTL_SYNC, SIGBUS-guarded); other modifiers through EGL, on the
- * compositor thread only. False with the reason in `why`. */
+ * bytes apart). The compositor's buffers: LINEAR ones from any thread (mmap,
+ * fences waited for, DMA_BUF_IOCTL_SYNC, SIGBUS-guarded), other modifiers
+ * through EGL on the compositor thread only. False with the reason in `why`. */
 bool dmabuf_lease_read(struct dmabuf_lease *lease, uint8_t *dst, int dst_stride, char *why,
 		       size_t why_size);
 
