@@ -15,7 +15,8 @@
  * the summary is written in one place at the very end, when the status is
  * final. */
 static struct {
-	const char *stop_reason;
+	/* A copy: reasons may be built in a caller's buffer (a signal's). */
+	char stop_reason[128];
 	bool have_recording;
 	struct recorder_stats recording;
 	double recording_s;
@@ -25,8 +26,8 @@ static struct {
 
 void stats_note_stop(const char *reason)
 {
-	if (!run.stop_reason)
-		run.stop_reason = reason;
+	if (!run.stop_reason[0] && reason)
+		snprintf(run.stop_reason, sizeof(run.stop_reason), "%s", reason);
 }
 
 void stats_note_still(double write_ms)
@@ -105,7 +106,7 @@ static bool png_size(const char *path, int *width, int *height)
  * --duration end a recording without any). */
 static const char *stop_reason(const struct app *app)
 {
-	if (run.stop_reason)
+	if (run.stop_reason[0])
 		return run.stop_reason;
 	const struct options *options = app->options;
 	if (run.have_recording && options->max_frames &&

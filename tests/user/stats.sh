@@ -76,6 +76,24 @@ check_json "$TEST_DIR/cfr.json" "$PY_KEYS" "s['status'] == 'ok'" \
 	"s['latency_p50_ms'] is None and s['latency_p99_ms'] is None" \
 	"s['frames_encoded'] == $(probe "$TEST_DIR/cfr.mkv" nb_read_frames)"
 
+# Stopped by a signal: the reason names it (the words are built in a
+# buffer of the signal handler's; the summary must hold its own copy).
+"$WL_RECORD" --stats-fd 3 "$TEST_DIR/signal.mkv" -- \
+	"$PRESENTER" --size 160x120 --frames 100000 --interval-ms 20 \
+	3>"$TEST_DIR/signal.json" >/dev/null 2>"$TEST_DIR/signal.log" &
+recorder=$!
+for _ in $(seq 100); do
+	[ -s "$TEST_DIR/signal.mkv" ] && grep -q 'recording' "$TEST_DIR/signal.log" && break
+	sleep 0.1
+done
+sleep 0.5
+kill -INT "$recorder"
+wait "$recorder"
+status=$?
+[ "$status" = 0 ] || fail "the recording stopped by SIGINT exited $status"
+check_json "$TEST_DIR/signal.json" "$PY_KEYS" "s['status'] == 'ok'" \
+	"s['reason'] == 'received Interrupt'" "s['frames_encoded'] > 0"
+
 # A still: its size from the PNG, no frame counts to speak of but one.
 still=$TEST_DIR/still.png
 timeout 60 "$WL_RECORD" --stats-fd 4 "$still" -- \
