@@ -22,122 +22,160 @@ const char *control_default_pid_file(char *buf, unsigned size)
 	return buf;
 }
 
-static pid_t read_pid_file(const char *path)
+/* The start time of a live (not zombie) process called wl-record, or 0. */
+static unsigned long long wl_record_start_time(pid_t pid)
 {
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return 0;
-	int pid = 0;
-	if (fscanf(f, "%d", &pid) != 1 || pid <= 1)
-		pid = 0;
-	fclose(f);
-	return pid;
-}
-
-/* A pid file outlives a killed process and pids are reused: only a live
- * process called wl-record counts. */
-static bool is_live_wl_record(pid_t pid)
-{
-	char path[64], line[512];
+	char path[64], line[1024];
 	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
 	FILE *f = fopen(path, "r");
 	if (!f)
-		return false;
+		return 0;
 	bool ok = fgets(line, sizeof(line), f) != NULL;
 	fclose(f);
 	if (!ok)
-		return false;
-	/* "PID (COMM) STATE ...": COMM may itself hold parentheses. */
+		return 0;
+	/* "PID (COMM) STATE PPID ...": COMM may itself hold parentheses. */
 	static const char name[] = "wl-record";
 	const char *comm = strchr(line, '(');
 	const char *comm_end = strrchr(line, ')');
 	if (!comm || !comm_end || comm_end < comm || comm_end[1] != ' ')
-		return false;
-	char state = comm_end[2];
-	return (size_t)(comm_end - comm - 1) == strlen(name) &&
-	       strncmp(comm + 1, name, strlen(name)) == 0 && state != 'Z' && state != 'X';
-}
-
-pid_t control_running_pid(const char *path)
-{
-	if (!path)
 		return 0;
-	pid_t pid = read_pid_file(path);
-	return pid > 1 && pid != getpid() && is_live_wl_record(pid) ? pid : 0;
+	if ((size_t)(comm_end - comm - 1) != strlen(name) ||
+	    strncmp(comm + 1, name, strlen(name)) != 0)
+		return 0;
+	char state = comm_end[2];
+	if (state == 'Z' || state == 'X')
+		return 0;
+	/* STATE is field 3; the start time is field 22. */
+	const char *field = comm_end + 2;
+	for (int i = 3; i < 22 && field; i++) {
+		field = strchr(field, ' ');
+		if (field)
+			field++;
+	}
+	return field ? strtoull(field, NULL, 10) : 0;
 }
 
-static bool write_pid(const char *path, pid_t pid)
+/* Reads the pid file; false when it is missing or malformed. */
+static bool read_entry(const char *pid_file, struct control_entry *entry)
 {
-	char tmp[4200];
-	snprintf(tmp, sizeof(tmp), "%s.%d", path, (int)getpid());
+	*entry = (struct control_entry){ 0 };
+	FILE *f = fopen(pid_file, "r");
+	if (!f)
+		return false;
+	int pid = 0;
+	bool ok = fscanf(f, "%d %llu", &pid, &entry->start) == 2 && pid > 1 && fgetc(f) == '\n' &&
+		  fgets(entry->path, sizeof(entry->path), f) != NULL;
+	fclose(f);
+	if (!ok)
+		return false;
+	entry->path[strcspn(entry->path, "\n")] = '\0';
+	entry->pid = pid;
+	return true;
+}
+
+static bool entry_is_live(const struct control_entry *entry)
+{
+	return entry->pid > 1 && wl_record_start_time(entry->pid) == entry->start;
+}
+
+bool control_running(const char *pid_file, struct control_entry *entry)
+{
+	return pid_file && read_entry(pid_file, entry) && entry->pid != getpid() &&
+	       entry_is_live(entry);
+}
+
+static bool write_entry(const char *pid_file, const struct control_entry *entry)
+{
+	char tmp[PATH_MAX + 16];
+	snprintf(tmp, sizeof(tmp), "%s.%d", pid_file, (int)getpid());
 	FILE *f = fopen(tmp, "w");
 	if (!f) {
 		LOG_ERRNO("cannot write the pid file %s", tmp);
 		return false;
 	}
-	bool ok = fprintf(f, "%d\n", (int)pid) > 0;
+	bool ok = fprintf(f, "%d %llu\n%s\n", (int)entry->pid, entry->start, entry->path) > 0;
 	ok = fclose(f) == 0 && ok;
-	if (!ok || rename(tmp, path) < 0) {
-		LOG_ERRNO("cannot write the pid file %s", path);
+	if (!ok || rename(tmp, pid_file) < 0) {
+		LOG_ERRNO("cannot write the pid file %s", pid_file);
 		unlink(tmp);
 		return false;
 	}
 	return true;
 }
 
-bool control_write_pid_file(const char *path, pid_t *previous)
+bool control_write_pid_file(const char *pid_file, const char *output_path,
+			    struct control_entry *previous)
 {
-	*previous = control_running_pid(path);
-	if (*previous)
+	if (!control_running(pid_file, previous))
+		*previous = (struct control_entry){ 0 };
+	if (previous->pid)
 		LOG_WARN("another recording runs (pid %d); --stop now reaches this one first",
-			 (int)*previous);
-	return write_pid(path, getpid());
+			 (int)previous->pid);
+	struct control_entry self = { .pid = getpid(), .start = wl_record_start_time(getpid()) };
+	/* The path scripts take from --stop: absolute, whatever our cwd was. */
+	if (strcmp(output_path, "-") == 0 || output_path[0] == '/' ||
+	    !getcwd(self.path, sizeof(self.path)))
+		snprintf(self.path, sizeof(self.path), "%s", output_path);
+	else
+		snprintf(self.path + strlen(self.path), sizeof(self.path) - strlen(self.path), "/%s",
+			 output_path);
+	return write_entry(pid_file, &self);
 }
 
-void control_remove_pid_file(const char *path, pid_t previous)
+void control_remove_pid_file(const char *pid_file, const struct control_entry *previous)
 {
 	/* Only ours: a newer instance may have replaced it. */
-	if (read_pid_file(path) != getpid())
+	struct control_entry current;
+	if (!read_entry(pid_file, &current) || current.pid != getpid())
 		return;
 	/* An older recording still running gets its entry back, so that a
 	 * second --stop reaches it. */
-	if (previous && is_live_wl_record(previous) && write_pid(path, previous))
+	if (previous->pid && entry_is_live(previous) && write_entry(pid_file, previous))
 		return;
-	unlink(path);
+	unlink(pid_file);
 }
 
-bool control_wait_gone(pid_t pid, double timeout_s)
+bool control_wait_gone(const struct control_entry *entry, double timeout_s)
 {
 	struct timespec step = { .tv_nsec = 20 * 1000 * 1000 };
 	for (double waited = 0; waited < timeout_s; waited += 0.02) {
-		if (!is_live_wl_record(pid))
+		if (!entry_is_live(entry))
 			return true;
 		nanosleep(&step, NULL);
 	}
-	return !is_live_wl_record(pid);
+	return !entry_is_live(entry);
 }
 
-int control_signal_running(const char *path, int sig, const char *what)
+int control_signal_running(const char *pid_file, int sig, double wait_s)
 {
-	if (!path) {
+	if (!pid_file) {
 		LOG_ERR("XDG_RUNTIME_DIR is not set; give --pid-file");
 		return EXIT_FAILED;
 	}
-	FILE *f = fopen(path, "r");
-	if (!f) {
-		LOG_ERRNO("no running recording found (%s)", path);
+	struct control_entry entry;
+	if (!control_running(pid_file, &entry)) {
+		if (access(pid_file, F_OK) != 0) {
+			LOG_ERR("no recording is running (no %s)", pid_file);
+		} else {
+			LOG_ERR("no recording is running; removing stale pid file %s", pid_file);
+			if (unlink(pid_file) < 0)
+				LOG_ERRNO("cannot remove %s", pid_file);
+		}
 		return EXIT_FAILED;
 	}
-	int pid = 0;
-	int n = fscanf(f, "%d", &pid);
-	fclose(f);
-	if (n != 1 || pid <= 1) {
-		LOG_ERR("%s does not hold a process id", path);
+	if (kill(entry.pid, sig) < 0) {
+		LOG_ERRNO("cannot signal the recording (pid %d)", (int)entry.pid);
 		return EXIT_FAILED;
 	}
-	if (kill(pid, sig) < 0) {
-		LOG_ERRNO("cannot %s the recording (pid %d)", what, pid);
+	if (wait_s <= 0)
+		return EXIT_OK;
+	if (!control_wait_gone(&entry, wait_s)) {
+		LOG_ERR("the recording (pid %d) is still finishing its file after %.0f s",
+			(int)entry.pid, wait_s);
 		return EXIT_FAILED;
 	}
-	return EXIT_OK;
+	if (strcmp(entry.path, "-") != 0 && access(entry.path, F_OK) == 0)
+		printf("%s\n", entry.path);
+	return fflush(stdout) == 0 ? EXIT_OK : EXIT_FAILED;
 }

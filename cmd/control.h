@@ -1,26 +1,45 @@
 #ifndef WL_RECORD_CONTROL_H
 #define WL_RECORD_CONTROL_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <sys/types.h>
 
 /* The pid file lets `wl-record --snap`, `--stop` and `--toggle` reach a
- * running recording. Default: $XDG_RUNTIME_DIR/wl-record.pid. */
+ * running recording. Default: $XDG_RUNTIME_DIR/wl-record.pid.
+ *
+ * It holds "PID START\nFILE\n": the process id, the process's start time
+ * (field 22 of /proc/PID/stat, clock ticks since boot) and the file being
+ * recorded. A pid is reused once its process is gone, a start time with it
+ * is not: a stale file can never name an unrelated process. */
+struct control_entry {
+	pid_t pid;
+	unsigned long long start;
+	char path[PATH_MAX];
+};
+
+/* How long --stop and --toggle wait for a recording to finish its file. */
+#define CONTROL_STOP_WAIT_S 30
+
 const char *control_default_pid_file(char *buf, unsigned size);
 
-/* The pid of the live wl-record named in the pid file (not this process),
- * or 0. */
-pid_t control_running_pid(const char *path);
+/* The live recording the pid file names (not this process): true and
+ * `*entry` filled in, or false. */
+bool control_running(const char *pid_file, struct control_entry *entry);
 
-/* Writes this process's pid; `*previous` gets the live recording it
- * replaces (0 when none), for control_remove_pid_file(). */
-bool control_write_pid_file(const char *path, pid_t *previous);
-void control_remove_pid_file(const char *path, pid_t previous);
+/* Writes this process's entry for `output_path`; `*previous` gets the live
+ * recording it replaces (pid 0 when none), for control_remove_pid_file(). */
+bool control_write_pid_file(const char *pid_file, const char *output_path,
+			    struct control_entry *previous);
+void control_remove_pid_file(const char *pid_file, const struct control_entry *previous);
 
-/* Waits until `pid` is no longer a live wl-record; false on timeout. */
-bool control_wait_gone(pid_t pid, double timeout_s);
+/* Waits until the recording of `entry` has ended; false on timeout. */
+bool control_wait_gone(const struct control_entry *entry, double timeout_s);
 
-/* Sends `sig` to the process named in the pid file; returns an exit status. */
-int control_signal_running(const char *path, int sig, const char *what);
+/* --snap and --stop: sends `sig` to the recording the pid file names, if it
+ * is one; a stale file is removed and said so. --stop (`wait_s` > 0) then
+ * waits until the recording has finished its file and prints the file's
+ * path on stdout. Returns an exit status. */
+int control_signal_running(const char *pid_file, int sig, double wait_s);
 
 #endif

@@ -199,7 +199,7 @@ static int run(const struct options *options)
 	char path_buf[4096], pid_buf[4096];
 	const char *pid_file = pid_file_path(options, pid_buf, sizeof(pid_buf));
 	bool wrote_pid_file = false;
-	pid_t previous_recording = 0;
+	struct control_entry previous_recording = { 0 };
 
 	if (!choose_output_path(options, path_buf, sizeof(path_buf), &app.status))
 		goto out;
@@ -237,7 +237,8 @@ static int run(const struct options *options)
 			goto out;
 		}
 		if (pid_file)
-			wrote_pid_file = control_write_pid_file(pid_file, &previous_recording);
+			wrote_pid_file = control_write_pid_file(pid_file, app.output_path,
+								&previous_recording);
 	}
 
 	if (!connect_clients(&app))
@@ -273,7 +274,7 @@ out:
 	screenshot_destroy(app.screenshot);
 	app.screenshot = NULL;
 	if (wrote_pid_file)
-		control_remove_pid_file(pid_file, previous_recording);
+		control_remove_pid_file(pid_file, &previous_recording);
 	wl_list_remove(&app.presenter_gone.link);
 	wl_list_remove(&app.client_destroy.link);
 	if (app.child > 0) {
@@ -299,16 +300,17 @@ out:
  * second stops that recording (and waits until its file is complete). */
 static int toggle(const char *pid_file, const struct options *options)
 {
-	pid_t running = control_running_pid(pid_file);
-	if (!running)
+	struct control_entry running;
+	if (!control_running(pid_file, &running))
 		return run(options);
-	if (kill(running, SIGINT) < 0) {
-		LOG_ERRNO("cannot stop the running recording (pid %d)", (int)running);
+	if (kill(running.pid, SIGINT) < 0) {
+		LOG_ERRNO("cannot stop the running recording (pid %d)", (int)running.pid);
 		return EXIT_FAILED;
 	}
-	LOG_INFO("stopping the running recording (pid %d)", (int)running);
-	if (!control_wait_gone(running, 30)) {
-		LOG_ERR("the recording (pid %d) is still finishing after 30 s", (int)running);
+	LOG_INFO("stopping the running recording (pid %d)", (int)running.pid);
+	if (!control_wait_gone(&running, CONTROL_STOP_WAIT_S)) {
+		LOG_ERR("the recording (pid %d) is still finishing after %d s", (int)running.pid,
+			CONTROL_STOP_WAIT_S);
 		return EXIT_FAILED;
 	}
 	return EXIT_OK;
@@ -341,7 +343,7 @@ int main(int argc, char **argv)
 	const char *pid_file = pid_file_path(&options, buf, sizeof(buf));
 	if (options.snap || options.stop) {
 		return control_signal_running(pid_file, options.snap ? SIGUSR1 : SIGINT,
-					      options.snap ? "signal" : "stop");
+					      options.snap ? 0 : CONTROL_STOP_WAIT_S);
 	}
 	if (options.toggle)
 		return toggle(pid_file, &options);

@@ -53,7 +53,7 @@ run_weston() {
 
 recording_pid() {
 	local pid
-	pid=$(cat "$PID_FILE" 2>/dev/null) || return 1
+	read -r pid _ 2>/dev/null <"$PID_FILE" || return 1
 	[ -n "$pid" ] && is_running "$pid" && RECORDING_PID=$pid
 }
 

@@ -6,7 +6,10 @@
 . "$TEST_LIB"
 PID_FILE=$XDG_RUNTIME_DIR/wl-record.pid
 
-pid_file_is() { [ "$(cat "$PID_FILE" 2>/dev/null)" = "$1" ]; }
+pid_file_is() {
+	local pid
+	read -r pid _ 2>/dev/null <"$PID_FILE" && [ "$pid" = "$1" ]
+}
 
 # present SOCKET: a client that keeps presenting until wl-record goes.
 present() {
@@ -25,7 +28,12 @@ wait_until 10 "the second pid file" pid_file_is "$SECOND"
 present second
 log_has second "another recording runs \\(pid $FIRST\\)" || fail "the second did not warn"
 
-"$WL_RECORD" --stop || fail "the first --stop exited $?"
+# --stop waits for the file and prints its path, so that it can be used
+# at once: the path is absolute, and the file decodes.
+stopped=$(cd / && "$WL_RECORD" --stop) || fail "the first --stop exited $?"
+[ "$stopped" = "$TEST_DIR/second.mkv" ] || fail "--stop printed '$stopped', not $TEST_DIR/second.mkv"
+is_running "$SECOND" && fail "--stop returned before the recording ended"
+"$VIDEO_CHECK" "$stopped" --min-frames 1 || fail "the file --stop printed is not complete"
 wait_exit "$SECOND" 20
 [ "$EXIT_STATUS" = 0 ] || fail "the second recording exited $EXIT_STATUS"
 "$VIDEO_CHECK" "$TEST_DIR/second.mkv" --min-frames 1 || fail "second.mkv is not a recording"
@@ -38,10 +46,53 @@ wait_exit "$FIRST" 20
 "$VIDEO_CHECK" "$TEST_DIR/first.mkv" --min-frames 1 || fail "first.mkv is not a recording"
 [ ! -e "$PID_FILE" ] || fail "the pid file is left after both ended"
 
-# A stale pid file (a process that is not wl-record) is not a recording.
+# A stale pid file: a recording killed with SIGKILL leaves it, and its pid
+# may be reused by any process, even another wl-record. --stop and --snap
+# must refuse it and remove it, and signal nothing.
+start killed "$WL_RECORD" --socket killed "$TEST_DIR/killed.mkv"
+KILLED=$STARTED_PID
+wait_until 10 "the killed one's pid file" pid_file_is "$KILLED"
+kill -KILL "$KILLED"
+wait_exit "$KILLED" 10
+[ -e "$PID_FILE" ] || fail "SIGKILL left no pid file: the stale case is not tested"
+# The pid reused: a live wl-record (--version would exit at once; a process
+# named wl-record that runs is what matters) under the stale file's pid is
+# not reproducible, so the file is rewritten with a live process's pid,
+# keeping the killed recording's start time; once with an unrelated
+# process, once with a wl-record that did not write it.
+read -r _ STALE_START <"$PID_FILE"
+STALE_PATH=$(sed -n 2p "$PID_FILE")
+sleep 30 &
+SLEEPER=$!
+start other "$WL_RECORD" --pid-file "$TEST_DIR/other.pid" --socket other "$TEST_DIR/other.mkv"
+OTHER=$STARTED_PID
+wait_until 10 "the other recording's pid file" test -s "$TEST_DIR/other.pid"
+for victim in "$SLEEPER" "$OTHER"; do
+	for request in --snap --stop; do
+		printf '%s %s\n%s\n' "$victim" "$STALE_START" "$STALE_PATH" >"$PID_FILE"
+		"$WL_RECORD" $request >"$TEST_DIR/stale.out" 2>"$TEST_DIR/stale.err"
+		status=$?
+		[ "$status" = 1 ] || fail "$request on a stale pid file exited $status, not 1"
+		grep -q "no recording is running; removing stale pid file $PID_FILE" "$TEST_DIR/stale.err" ||
+			fail "$request on a stale pid file said: $(cat "$TEST_DIR/stale.err")"
+		[ ! -s "$TEST_DIR/stale.out" ] || fail "$request on a stale file printed $(cat "$TEST_DIR/stale.out")"
+		[ ! -e "$PID_FILE" ] || fail "$request left the stale pid file"
+		is_running "$victim" || fail "$request signalled pid $victim, which the file did not write"
+	done
+done
+kill "$SLEEPER"
+"$WL_RECORD" --stop --pid-file "$TEST_DIR/other.pid" >/dev/null || fail "stopping the other recording failed"
+wait_exit "$OTHER" 20
+# No pid file at all: one line, status 1.
+"$WL_RECORD" --stop >/dev/null 2>"$TEST_DIR/none.err"
+status=$?
+[ "$status" = 1 ] || fail "--stop without a recording exited $status, not 1"
+[ "$(wc -l <"$TEST_DIR/none.err")" = 1 ] || fail "--stop without a recording: $(cat "$TEST_DIR/none.err")"
+
+# --toggle with a stale file records (and does not signal the stale pid).
 sleep 30 &
 STALE=$!
-echo "$STALE" >"$PID_FILE"
+printf '%s %s\n%s\n' "$STALE" "$STALE_START" "$STALE_PATH" >"$PID_FILE"
 start toggle "$WL_RECORD" --toggle --socket toggled "$TEST_DIR/toggled.mkv"
 TOGGLED=$STARTED_PID
 wait_until 10 "--toggle to record" pid_file_is "$TOGGLED"
