@@ -21,6 +21,7 @@ struct recording;
 struct app {
 	const struct options *options;
 	const char *output_path;
+	bool output_reserved; /* output_path was created empty for us (output_reserve) */
 	struct server *server;
 	struct wl_event_loop *loop;
 
@@ -38,6 +39,13 @@ struct app {
 	struct screenshot *screenshot;
 	struct recording *recording;
 };
+
+/* Whether the writer may replace output_path: -y, or the file is the empty
+ * one reserved for this run. */
+static inline bool app_may_replace_output(const struct app *app)
+{
+	return app->options->overwrite || app->output_reserved;
+}
 
 /* Ends the main loop; the first call decides the reason and status. */
 void app_stop(struct app *app, int status, const char *reason);

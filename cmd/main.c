@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -158,26 +159,46 @@ static const char *pid_file_path(const struct options *options, char *buf, unsig
 }
 
 /* FILE with its strftime patterns expanded, or the default name; false
- * (with `*status` set) when there is none. */
-static bool choose_output_path(const struct options *options, char *buf, size_t size,
-			       int *status)
+ * (with `*status` set) when there is none. A default name or a pattern's
+ * name is created here, empty, so that recordings started at once never
+ * share one (output_reserve); a name given as it is is created by the
+ * writer, which refuses an existing file without -y. */
+static bool choose_output_path(struct app *app, char *buf, size_t size, int *status)
 {
+	const struct options *options = app->options;
 	time_t now = time(NULL);
 	struct tm tm;
 	localtime_r(&now, &tm);
-	if (options->output) {
-		if (output_expand_name(options->output, &tm, buf, size))
-			return true;
+	if (options->output && !output_expand_name(options->output, &tm, buf, size)) {
 		LOG_ERR("the file name '%s' expands to nothing or too much", options->output);
 		*status = EXIT_USAGE;
 		return false;
 	}
-	if (output_default_path(options->screenshot ? OUTPUT_PICTURE : OUTPUT_VIDEO, &tm, buf,
-				size))
+	if (!options->output &&
+	    !output_default_path(options->screenshot ? OUTPUT_PICTURE : OUTPUT_VIDEO, &tm, buf, size)) {
+		LOG_ERR("cannot make a default file name: give FILE");
+		*status = EXIT_FAILED;
+		return false;
+	}
+	if (options->output && !strchr(options->output, '%'))
 		return true;
-	LOG_ERR("cannot make a default file name: give FILE");
-	*status = EXIT_FAILED;
-	return false;
+	int error = output_reserve(buf, size);
+	if (error) {
+		LOG_ERR("cannot create %s: %s", buf, strerror(error));
+		*status = EXIT_FAILED;
+		return false;
+	}
+	app->output_reserved = true;
+	return true;
+}
+
+/* A name created by choose_output_path() that nothing was written to goes
+ * again: a failed start leaves no empty file behind. */
+static void drop_unused_reservation(const struct app *app)
+{
+	struct stat st;
+	if (app->output_reserved && stat(app->output_path, &st) == 0 && st.st_size == 0)
+		unlink(app->output_path);
 }
 
 /* One line on stdout that scripts and hotkey wrappers can take: the file
@@ -201,12 +222,13 @@ static int run(const struct options *options)
 	bool wrote_pid_file = false;
 	struct control_entry previous_recording = { 0 };
 
-	if (!choose_output_path(options, path_buf, sizeof(path_buf), &app.status))
+	if (!choose_output_path(&app, path_buf, sizeof(path_buf), &app.status))
 		goto out;
 	app.output_path = path_buf;
 	/* Refused now, not after waiting for a picture (the PNG writer and the
 	 * muxer refuse too, without a window between check and create). */
-	if (options->screenshot && !options->overwrite && access(app.output_path, F_OK) == 0) {
+	if (options->screenshot && !app_may_replace_output(&app) &&
+	    access(app.output_path, F_OK) == 0) {
 		LOG_ERR("%s already exists: give --overwrite (-y) to replace it", app.output_path);
 		goto out;
 	}
@@ -286,6 +308,8 @@ out:
 			wl_event_source_remove(app.signal_sources[i]);
 	}
 	server_destroy(app.server);
+	if (app.output_path)
+		drop_unused_reservation(&app);
 	stats_write(&app);
 	if (app.status == EXIT_OK && app.output_path)
 		print_output_path(app.output_path);

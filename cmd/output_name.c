@@ -1,5 +1,8 @@
 #include "output_name.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,12 +26,6 @@ static bool is_dir(const char *path)
 {
 	struct stat st;
 	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
-static bool path_exists(const char *path)
-{
-	struct stat st;
-	return lstat(path, &st) == 0;
 }
 
 /* True when `path` names `home` itself ("$HOME" or "$HOME/"): xdg-user-dirs
@@ -146,16 +143,45 @@ bool output_default_path(enum output_kind kind, const struct tm *tm, char *out, 
 	if (strftime(base, sizeof(base), BASE_PATTERN, tm) == 0)
 		return false;
 	const char *ext = kind == OUTPUT_VIDEO ? "mkv" : "png";
-	/* Two presses of a hotkey within a second must not share a file. */
+	int n = snprintf(out, size, "%s/%s.%s", dir, base, ext);
+	return n > 0 && (size_t)n < size;
+}
+
+/* `path` with "-N" before its extension (the part after the last '.' of
+ * the last component), or at its end. */
+static bool numbered_name(const char *path, int number, char *out, size_t size)
+{
+	const char *slash = strrchr(path, '/');
+	const char *dot = strrchr(path, '.');
+	size_t stem = dot && dot > (slash ? slash + 1 : path) ? (size_t)(dot - path) : strlen(path);
+	int n = snprintf(out, size, "%.*s-%d%s", (int)stem, path, number, path + stem);
+	return n > 0 && (size_t)n < size;
+}
+
+int output_reserve(char *path, size_t size)
+{
+	char candidate[PATH_MAX];
+	if (snprintf(candidate, sizeof(candidate), "%s", path) >= (int)sizeof(candidate))
+		return ENAMETOOLONG;
+	/* Two presses of a hotkey within a second, or two shares of one
+	 * pattern, must not share a file: O_EXCL decides, not a prior check. */
 	for (int i = 1; i <= MAX_SUFFIX; i++) {
-		int n = i == 1 ? snprintf(out, size, "%s/%s.%s", dir, base, ext)
-			       : snprintf(out, size, "%s/%s-%d.%s", dir, base, i, ext);
-		if (n < 0 || (size_t)n >= size)
-			return false;
-		if (!path_exists(out))
-			return true;
+		if (i > 1 && !numbered_name(path, i, candidate, sizeof(candidate)))
+			return ENAMETOOLONG;
+		int fd = open(candidate, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+		if (fd >= 0) {
+			close(fd);
+			if (strlen(candidate) >= size) {
+				unlink(candidate);
+				return ENAMETOOLONG;
+			}
+			memcpy(path, candidate, strlen(candidate) + 1);
+			return 0;
+		}
+		if (errno != EEXIST)
+			return errno;
 	}
-	return false;
+	return EEXIST;
 }
 
 bool output_expand_name(const char *pattern, const struct tm *tm, char *out, size_t size)

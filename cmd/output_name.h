@@ -10,7 +10,8 @@
  * the environment, else from $XDG_CONFIG_HOME/user-dirs.dirs (default
  * ~/.config), else ~/Videos or ~/Pictures, else the current folder: the first
  * that is an existing directory. The name is wl-record-%Y-%m-%d_%H-%M-%S.mkv
- * (.png for stills), with -2, -3... added when that file already exists. */
+ * (.png for stills), with -2, -3... added when that file already exists
+ * (output_reserve). */
 
 enum output_kind {
 	OUTPUT_VIDEO,
@@ -28,6 +29,12 @@ void output_default_dir(enum output_kind kind, char *out, size_t size);
 
 /* A complete default path for `kind` at time `tm`. False if it does not fit. */
 bool output_default_path(enum output_kind kind, const struct tm *tm, char *out, size_t size);
+
+/* Creates `path` empty with O_EXCL, or when it exists the first free of
+ * NAME-2.EXT, NAME-3.EXT...; `path` becomes the name taken. Returns 0 or an
+ * errno value. For default names and strftime patterns: a name the user
+ * spelled out is never renamed. */
+int output_reserve(char *path, size_t size);
 
 /* Expands strftime patterns (%Y, %H, %%...) in a given name. A name without
  * '%' is copied as it is. False when the result is empty or does not fit. */

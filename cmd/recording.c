@@ -160,7 +160,7 @@ struct recording *recording_create(struct app *app, bool *bad_config)
 
 	struct recorder_config config = {
 		.path = app->output_path,
-		.overwrite = options->overwrite,
+		.overwrite = app_may_replace_output(app),
 		.codec = options->codec,
 		.device = options->device,
 		.bitrate = options->bitrate,

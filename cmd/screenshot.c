@@ -74,7 +74,7 @@ static void take(struct screenshot *screenshot, const struct frame *picture)
 	}
 	int64_t start_ns = clock_now_ns();
 	const char *path = screenshot->app->output_path;
-	if ((screenshot->app->options->overwrite ? png_write_frame(path, frame)
+	if ((app_may_replace_output(screenshot->app) ? png_write_frame(path, frame)
 						   : png_create_frame(path, frame)) < 0) {
 		app_stop(screenshot->app, EXIT_FAILED, "the PNG could not be written");
 		return;

@@ -83,4 +83,32 @@ timeout 30 "$WL_RECORD" --size 320x240 - -- "${PRESENT[@]}" >"$TEST_DIR/stdout.m
 if tail -c 300 "$TEST_DIR/stdout.mkv" | grep -a -q -e "wl-record-" -e "stdout.mkv"; then
 	fail "a path was printed into the video on stdout"
 fi
+# 8. Recordings started at once (a hotkey pressed twice, Weston starting one
+# share per output with the same command line) never share or refuse a
+# name: the default name and a pattern's name take -2, -3... They run as
+# one process group each and all start before any can finish.
+mkdir "$TEST_DIR/race"
+pids=()
+for i in 1 2 3 4 5 6; do
+	if [ "$i" -le 3 ]; then name=(); else name=("$TEST_DIR/race/talk-%Y.mkv"); fi
+	(cd "$TEST_DIR/race" && exec timeout 60 "$WL_RECORD" --size 320x240 "${name[@]}" -- \
+		sh -c 'exec "$@" >&2' sh "${PRESENT[@]}") >"$TEST_DIR/race-$i.out" 2>"$TEST_DIR/race-$i.log" &
+	pids+=("$!")
+done
+for i in 1 2 3 4 5 6; do
+	wait "${pids[$((i - 1))]}" || fail "recording $i of 6 started at once exited $?: $(cat "$TEST_DIR/race-$i.log")"
+done
+printed=$(cat "$TEST_DIR"/race-*.out | sort)
+[ "$(printf '%s\n' "$printed" | sort -u | wc -l)" = 6 ] || fail "6 recordings printed: $printed"
+for path in $printed; do
+	case $path in /*) ;; *) path=$TEST_DIR/race/${path#./} ;; esac
+	"$VIDEO_CHECK" "$path" --size 320x240 --min-frames 1 || fail "$path is not a recording"
+done
+[ "$(find "$TEST_DIR/race" -name 'talk-*.mkv' | wc -l)" = 3 ] || fail "the pattern's files: $(ls "$TEST_DIR/race")"
+[ "$(find "$TEST_DIR/race" -empty | wc -l)" = 0 ] || fail "empty files left: $(find "$TEST_DIR/race" -empty)"
+
+# 9. A run that fails leaves no empty reserved file behind.
+(cd "$TEST_DIR/race" && timeout 30 "$WL_RECORD" --size 320x240 --codec nosuchcodec \
+	"$TEST_DIR/race/fail-%Y.mkv" >/dev/null 2>&1)
+[ -z "$(find "$TEST_DIR/race" -name 'fail-*')" ] || fail "a failed start left $(ls "$TEST_DIR/race"/fail-*)"
 pass

@@ -1,5 +1,6 @@
 /* Default file names: user-dirs.dirs parsing, the fallbacks in their order,
  * strftime expansion, and the -2 suffix when the name is taken. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -179,18 +180,35 @@ TEST(default_path)
 	snprintf(want, sizeof(want), "%s/home/Pictures/wl-record-2026-12-03_14-05-09.png", root);
 	test_assert(strcmp(path, want) == 0);
 
-	/* Taken names get -2, -3. */
-	write_file(want, "");
-	test_assert(output_default_path(OUTPUT_PICTURE, fixed_time(), path, sizeof(path)));
-	snprintf(want, sizeof(want), "%s/home/Pictures/wl-record-2026-12-03_14-05-09-2.png", root);
-	test_assert(strcmp(path, want) == 0);
-	write_file(want, "");
-	test_assert(output_default_path(OUTPUT_PICTURE, fixed_time(), path, sizeof(path)));
-	snprintf(want, sizeof(want), "%s/home/Pictures/wl-record-2026-12-03_14-05-09-3.png", root);
-	test_assert(strcmp(path, want) == 0);
-
 	/* Does not fit: refused. */
 	test_assert(!output_default_path(OUTPUT_VIDEO, fixed_time(), path, 20));
+	remove_root();
+}
+
+/* Reserving creates the name, and taken names get -2, -3 before the
+ * extension (after the whole name when it has none). */
+TEST(reserve)
+{
+	char path[512], want[512];
+	make_root();
+	const char *bases[] = { "talk-1405.mp4", "noext", "dir.d/noext" };
+	const char *seconds[] = { "talk-1405-2.mp4", "noext-2", "dir.d/noext-2" };
+	const char *thirds[] = { "talk-1405-3.mp4", "noext-3", "dir.d/noext-3" };
+	snprintf(path, sizeof(path), "%s/dir.d", root);
+	test_assert(mkdir(path, 0755) == 0);
+	for (int i = 0; i < 3; i++) {
+		const char *expect[] = { bases[i], seconds[i], thirds[i] };
+		for (int n = 0; n < 3; n++) {
+			snprintf(path, sizeof(path), "%s/%s", root, bases[i]);
+			test_assert(output_reserve(path, sizeof(path)) == 0);
+			snprintf(want, sizeof(want), "%s/%s", root, expect[n]);
+			test_assert(strcmp(path, want) == 0);
+			test_assert(access(want, F_OK) == 0);
+		}
+	}
+	/* A missing folder is an error, not a loop. */
+	snprintf(path, sizeof(path), "%s/missing/x.mkv", root);
+	test_assert(output_reserve(path, sizeof(path)) == ENOENT);
 	remove_root();
 }
 
