@@ -59,7 +59,9 @@ start stills "$WL_RECORD" --pid-file "$TEST_DIR/wlr.pid" "$TEST_DIR/stills.mkv" 
 RECORDER=$STARTED_PID
 wait_until 10 "the pid file" test -s "$TEST_DIR/wlr.pid"
 sleep 0.5
-kill -USR1 "$(cat "$TEST_DIR/wlr.pid")"
+# The pid file holds "PID START" then the output path; the pid comes first.
+read -r recorder_pid _ < "$TEST_DIR/wlr.pid"
+kill -USR1 "$recorder_pid"
 wait_until 10 "the first still" sh -c 'ls "$0"/stills-*.png >/dev/null 2>&1' "$TEST_DIR"
 sleep 0.3
 "$WL_RECORD" --snap --pid-file "$TEST_DIR/wlr.pid" || fail "--snap failed"
