@@ -178,6 +178,9 @@ struct recording *recording_create(struct app *app, bool *bad_config)
 	if (!frame_pacer_init(&recording->pacer, app->loop, &app->server->frame_clock.grid,
 			      consume_frame, recording))
 		goto fail;
+	/* --frames counts frame periods from the first frame: a still app
+	 * would otherwise never send the N-th frame. */
+	frame_pacer_set_repeat(&recording->pacer, options->max_frames > 0);
 	recording->recorder_event = wl_event_loop_add_fd(app->loop,
 							 recorder_get_fd(recording->recorder),
 							 WL_EVENT_READABLE, handle_recorder_event,
