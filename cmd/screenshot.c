@@ -188,6 +188,17 @@ static int handle_timeout(void *data)
 	return 0;
 }
 
+bool screenshot_take_now(struct screenshot *screenshot)
+{
+	if (screenshot->done)
+		return true;
+	if (!screenshot->saw_frame)
+		return false;
+	LOG_DBG("the client went away: taking its last picture");
+	take(screenshot, &screenshot->newest);
+	return true;
+}
+
 struct screenshot *screenshot_create(struct app *app)
 {
 	struct screenshot *screenshot = calloc(1, sizeof(*screenshot));

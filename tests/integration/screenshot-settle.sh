@@ -32,7 +32,18 @@ wait_exit "$STARTED_PID" 15
 "$PNG_CHECK" "$PNG" --size "$SIZE" --pixel 160,120,0000ff ||
 	fail "the still after --delay is not the client's final picture"
 
-# 3. A new pattern frame every 50 ms, for 50 s: nothing settles, so the
+# 3. A command that draws twice and exits at once: its last picture will
+# not change any more, so it is taken then (not a failure, not the first).
+log "case the command exits before its picture settled"
+PNG=$TEST_DIR/exit.png
+start wl-record-exit "$WL_RECORD" --screenshot --timeout 10 --size "$SIZE" "$PNG" -- \
+	"$PRESENTER" --size "$SIZE" --colour-steps ff0000@0,00ff00@100
+wait_exit "$STARTED_PID" 15
+[ "$EXIT_STATUS" -eq 0 ] || fail "wl-record --screenshot exited $EXIT_STATUS when the command exited"
+"$PNG_CHECK" "$PNG" --size "$SIZE" --pixel 160,120,00ff00 ||
+	fail "the still is not the command's last picture"
+
+# 4. A new pattern frame every 50 ms, for 50 s: nothing settles, so the
 # newest picture is taken at --timeout 2 (status 0). Taken then, it is a
 # frame far from the first (the presenter keeps its schedule: about 35 by
 # 2 s); at least 10 allows 1.5 s of start-up delay on a loaded machine.
