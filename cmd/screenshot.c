@@ -192,7 +192,8 @@ bool screenshot_take_now(struct screenshot *screenshot)
 {
 	if (screenshot->done)
 		return true;
-	if (!screenshot->saw_frame)
+	/* During --delay there is no picture of the moment asked for. */
+	if (!screenshot->saw_frame || !screenshot->delay_over)
 		return false;
 	LOG_DBG("the client went away: taking its last picture");
 	take(screenshot, &screenshot->newest);
