@@ -32,6 +32,7 @@ struct recording {
 	struct wl_event_source *duration_timer;
 	int64_t start_ns;
 	int64_t frames_accepted;
+	int64_t frames_end_ns;   /* --frames reached: where the file ends, 0 before */
 	bool status_shown;
 };
 
@@ -45,8 +46,15 @@ static bool consume_frame(void *data, const struct frame *frame)
 		return false;
 	recording->frames_accepted++;
 	int64_t max = recording->app->options->max_frames;
-	if (max && recording->frames_accepted >= max)
+	if (max && recording->frames_accepted >= max) {
+		/* The N-th frame lasts one period, as the others did: the file
+		 * ends there, not when the loop gets round to stopping (later
+		 * on a loaded machine, which would repeat the picture once more:
+		 * recorder_finish). */
+		recording->frames_end_ns = frame->pts_ns +
+					   recording->app->server->frame_clock.grid.period_ns;
 		app_stop(recording->app, EXIT_OK, NULL);
+	}
 	return true;
 }
 
@@ -214,7 +222,8 @@ int recording_finish(struct recording *recording)
 {
 	if (!recording)
 		return 0;
-	int64_t end_ns = clock_now_ns();
+	int64_t now_ns = clock_now_ns();
+	int64_t end_ns = recording->frames_end_ns ? recording->frames_end_ns : now_ns;
 	frame_sink_disconnect(&recording->sink);
 	if (recording->status_timer)
 		wl_event_source_remove(recording->status_timer);
@@ -235,13 +244,13 @@ int recording_finish(struct recording *recording)
 			fputc('\n', stderr);
 		struct recorder_stats stats;
 		ret = recorder_finish(recording->recorder, end_ns, &stats);
-		stats_note_recording(&stats, (double)(end_ns - recording->start_ns) / 1e9);
+		stats_note_recording(&stats, (double)(now_ns - recording->start_ns) / 1e9);
 		char size[32];
 		format_size(size, sizeof(size), stats.bytes_written);
 		if (ret == 0)
 			LOG_INFO("wrote %s: %" PRIu64 " frames in %.1f s, %" PRIu64 " dropped, %s (%s)",
 				 recording->app->output_path, stats.frames_encoded,
-				 (double)(end_ns - recording->start_ns) / 1e9, stats.frames_dropped,
+				 (double)(now_ns - recording->start_ns) / 1e9, stats.frames_dropped,
 				 size, stats.encoder);
 		if (ret == 0 && stats.latency_p50_ms > 0)
 			LOG_DBG("commit to packet: median %.1f ms, 99th percentile %.1f ms",
