@@ -184,8 +184,8 @@ struct linux_dmabuf *linux_dmabuf_create(struct wl_display *display)
 	dmabuf->has_render_node = find_render_node(dmabuf);
 	if (dmabuf->has_render_node)
 		add_egl_formats(dmabuf);
-	else
-		LOG_INFO("no render node in /dev/dri: LINEAR dmabufs only, read by the CPU");
+	else /* a normal machine without a GPU: nothing for the user to do */
+		LOG_DBG("no render node in /dev/dri: LINEAR dmabufs only, read by the CPU");
 	if (!linux_dmabuf_feedback_make_table(dmabuf))
 		goto fail;
 	dmabuf->global = wl_global_create(display, &zwp_linux_dmabuf_v1_interface,

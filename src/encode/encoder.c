@@ -22,6 +22,9 @@
 #include "yuv_convert.h"
 
 #define PROBE_SIZE 256
+/* libvpx-vp9's constant quality (0-63, lower is better) when neither --crf
+ * nor --bitrate is given: the middle of the range FFmpeg's VP9 guide gives. */
+#define VP9_DEFAULT_CRF 32
 
 struct encoder {
 	const AVCodec *codec;
@@ -57,7 +60,29 @@ struct encoder {
 	size_t dmabuf_pixels_size;
 };
 
-static const char *const known_encoders[] = {"h264_vaapi", "hevc_vaapi", "libx264", "libx265"};
+static const char *const known_encoders[] = {"h264_vaapi", "hevc_vaapi", "vp9_vaapi",
+					     "libx264", "libx265", "libvpx-vp9"};
+
+/* What codec NULL picks, per codec family: VA-API when it works, else the
+ * software encoder. H.264 unless the container wants something else (.webm). */
+struct default_encoders {
+	enum AVCodecID id;
+	const char *hardware, *software;
+};
+
+static const struct default_encoders default_encoders[] = {
+	{AV_CODEC_ID_H264, "h264_vaapi", "libx264"},
+	{AV_CODEC_ID_VP9, "vp9_vaapi", "libvpx-vp9"},
+};
+
+static const struct default_encoders *defaults_for(enum AVCodecID id)
+{
+	for (size_t i = 0; i < sizeof(default_encoders) / sizeof(default_encoders[0]); i++) {
+		if (default_encoders[i].id == id)
+			return &default_encoders[i];
+	}
+	return &default_encoders[0];
+}
 
 static bool is_vaapi(const AVCodec *codec)
 {
@@ -122,6 +147,26 @@ static int configure_context(struct encoder *encoder, const struct encoder_confi
 			ret = av_opt_set(context->priv_data, "tune", "zerolatency", 0);
 		if (ret >= 0 && config->crf >= 0)
 			ret = av_opt_set_int(context->priv_data, "crf", config->crf, 0);
+	} else if (strcmp(encoder->codec->name, "libvpx-vp9") == 0) {
+		/* libvpx's defaults are for offline encoding (one 1080p frame takes
+		 * longer than a frame period) at 256 kbit/s: realtime instead, the
+		 * fastest speed, threads over rows, no look-ahead (latency), and
+		 * constant quality unless a bit rate was given. */
+		ret = av_opt_set(context->priv_data, "deadline", "realtime", 0);
+		if (ret >= 0)
+			ret = av_opt_set_int(context->priv_data, "cpu-used", 8, 0);
+		if (ret >= 0)
+			ret = av_opt_set_int(context->priv_data, "row-mt", 1, 0);
+		if (ret >= 0)
+			ret = av_opt_set_int(context->priv_data, "lag-in-frames", 0, 0);
+		if (ret >= 0 && config->bitrate <= 0) {
+			context->bit_rate = 0;
+			ret = av_opt_set_int(context->priv_data, "crf",
+					     config->crf >= 0 ? config->crf : VP9_DEFAULT_CRF, 0);
+		} else if (ret >= 0 && config->crf >= 0) {
+			ret = av_opt_set_int(context->priv_data, "crf", config->crf, 0);
+		}
+		context->thread_count = 0; /* one per core (libavcodec's default is 1) */
 	} else if (config->crf >= 0) {
 		/* VA-API: constant QP; other encoders: their quality scale. */
 		context->global_quality = is_vaapi(encoder->codec) ? config->crf
@@ -325,10 +370,11 @@ struct encoder *encoder_create(const struct encoder_config *config)
 	const char *node = NULL;
 
 	if (!config->codec) {
-		codec = avcodec_find_encoder_by_name("h264_vaapi");
+		const struct default_encoders *defaults = defaults_for(config->default_codec);
+		codec = avcodec_find_encoder_by_name(defaults->hardware);
 		int ret = AVERROR_ENCODER_NOT_FOUND;
 		if (!codec)
-			snprintf(why, sizeof(why), "this FFmpeg has no h264_vaapi");
+			snprintf(why, sizeof(why), "this FFmpeg has no %s", defaults->hardware);
 		else
 			ret = open_vaapi_device(config->device, &hw_device, &node, node_buffer,
 						sizeof(node_buffer), why, sizeof(why));
@@ -345,12 +391,19 @@ struct encoder *encoder_create(const struct encoder_config *config)
 			LOG_INFO("using %s on %s", codec->name, node);
 		} else {
 			av_buffer_unref(&hw_device);
-			codec = avcodec_find_encoder_by_name("libx264");
+			codec = avcodec_find_encoder_by_name(defaults->software);
 			if (!codec) {
-				LOG_ERR("no usable encoder: %s, and this FFmpeg has no libx264", why);
+				LOG_ERR("no usable encoder: %s, and this FFmpeg has no %s", why,
+					defaults->software);
 				goto out;
 			}
-			LOG_INFO("using libx264 (software): %s", why);
+			/* No GPU is a normal machine, not a problem: the status line
+			 * and the summary name the encoder; -v says why. A --device
+			 * the user gave that does not work is worth a line. */
+			if (config->device)
+				LOG_WARN("using %s (software): %s", codec->name, why);
+			else
+				LOG_DBG("using %s (software): %s", codec->name, why);
 		}
 	} else {
 		codec = avcodec_find_encoder_by_name(config->codec);
