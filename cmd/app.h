@@ -21,13 +21,16 @@ struct recording;
 struct app {
 	const struct options *options;
 	const char *output_path;
+	const char *pid_file; /* written by this recording, for --snap; NULL if none */
 	bool output_reserved; /* output_path was created empty for us (output_reserve) */
 	struct server *server;
 	struct wl_event_loop *loop;
 
+	bool running;         /* start-up succeeded: the main loop was entered */
 	bool stopping;
 	int status;
 	struct wl_event_source *signal_sources[5];
+	struct wl_event_source *listen_hint; /* "nothing is presenting…" */
 
 	pid_t child;          /* COMMAND after "--", 0 when none */
 	bool child_exited;
