@@ -113,5 +113,5 @@ start wl-record-status "$WL_RECORD" --size 320x240 "$TEST_DIR/status.mkv" -- \
 	sh -c '"$0" --size 320x240 --frames 5 --interval-ms 20 --hold-ms 150; exit 7' "$PRESENTER"
 wait_exit "$STARTED_PID" 20
 [ "$EXIT_STATUS" -eq 7 ] || fail "wl-record returned $EXIT_STATUS, the command exited 7"
-"$VIDEO_CHECK" "$TEST_DIR/status.mkv" --frames 5 --pattern || fail "status.mkv is not complete"
+"$VIDEO_CHECK" "$TEST_DIR/status.mkv" --commits 5 --pattern || fail "status.mkv is not complete"
 pass

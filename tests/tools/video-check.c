@@ -4,7 +4,7 @@
  *   video-check FILE [--size WxH] [--frames N | --min-frames N] [--max-frames N]
  *               [--times FILE [--pts-median-late-ms T]] [--pattern [--min-psnr DB]]
  *               [--pixel X,Y,RRGGBB,TOL]... [--expect-tags] [--container NAME]
- *               [--min-duration-ms D] [--cfr-ms STEP]
+ *               [--min-duration-ms D] [--cfr-ms STEP] [--commits N]
  *
  * Always checked: the file decodes, has at least one frame, and presentation
  * times strictly increase. --times reads the presenter's commit times
@@ -17,7 +17,12 @@
  * --pattern compares each
  * frame i with frame INDEX(i) of tests/pattern.h by PSNR (without --times,
  * frame i is pattern frame i or, where commits were replaced before they
- * were recorded, a later one, in increasing order).
+ * were recorded, a later one, in increasing order). --commits N (with
+ * --pattern): the presenter committed N frames and every one is accounted
+ * for: recorded, or replaced by a newer one that is (a loaded machine may
+ * make wl-record read two commits at once; that is by design), and the
+ * last frame is the last commit. A frame lost for another reason, or an
+ * end cut short, fails.
  * --pixel checks a pixel of the last frame, the picture the recording ends
  * on (negative X/Y count from the far edge; the first frames of a desktop
  * may still be black). --cfr-ms: frame i at i * STEP ms. --expect-tags: H.264, yuv420p, colour range and matrix tagged.
@@ -58,6 +63,7 @@ struct options {
 	const char *container;
 	int64_t min_duration_ms;
 	double cfr_ms; /* 0: no constant-rate check */
+	int commits;   /* -1: not checked */
 };
 
 struct commit_times {
@@ -322,6 +328,16 @@ static int check_pattern(const struct options *options, const struct decoded_vid
 	if (skipped)
 		printf("note %d commits were replaced by a newer one before they were recorded\n",
 		       skipped);
+	if (!times && options->commits >= 0) {
+		if (next_index != options->commits || compared + skipped != options->commits) {
+			printf("FAIL %d commits, but %d frames recorded + %d replaced, the last "
+			       "being commit %d\n", options->commits, compared, skipped,
+			       next_index - 1);
+			failures++;
+		} else {
+			printf("ok   all %d commits accounted for\n", options->commits);
+		}
+	}
 	free(expected.rgb);
 	if (!failures)
 		printf("ok   %d frames match the pattern: PSNR min %.2f dB, mean %.2f dB\n",
@@ -364,7 +380,7 @@ static void usage(void)
 		"usage: video-check FILE [--size WxH] [--frames N | --min-frames N] [--max-frames N]\n"
 		"                   [--times FILE [--pts-median-late-ms T]] [--pattern [--min-psnr DB]]\n"
 		"                   [--pixel X,Y,RRGGBB,TOL]... [--expect-tags] [--container NAME]\n"
-		"                   [--min-duration-ms D] [--cfr-ms STEP]\n");
+		"                   [--min-duration-ms D] [--cfr-ms STEP] [--commits N]\n");
 }
 
 /* Every frame i at i * step (the container's rounding aside: 0.5 ms). */
@@ -402,11 +418,12 @@ static int parse_options(int argc, char **argv, struct options *options)
 		{ "container", required_argument, NULL, 'c' },
 		{ "min-duration-ms", required_argument, NULL, 'd' },
 		{ "cfr-ms", required_argument, NULL, 'C' },
+		{ "commits", required_argument, NULL, 'K' },
 		{ 0 },
 	};
 	*options = (struct options){
 		.exact_frames = -1, .min_frames = -1, .max_frames = -1,
-		.pts_median_late_ms = 1.0, .min_psnr = 30.0, .min_duration_ms = -1,
+		.pts_median_late_ms = 1.0, .min_psnr = 30.0, .min_duration_ms = -1, .commits = -1,
 	};
 	int opt;
 	while ((opt = getopt_long(argc, argv, "", long_options, NULL)) != -1) {
@@ -460,6 +477,10 @@ static int parse_options(int argc, char **argv, struct options *options)
 		case 'd':
 			ok = sscanf(optarg, "%lld%c", &value, &tail) == 1;
 			options->min_duration_ms = value;
+			break;
+		case 'K':
+			ok = sscanf(optarg, "%d%c", &options->commits, &tail) == 1 &&
+			     options->commits > 0;
 			break;
 		case 'C':
 			ok = sscanf(optarg, "%lf%c", &options->cfr_ms, &tail) == 1 &&
