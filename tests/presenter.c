@@ -35,8 +35,8 @@ struct options {
 	uint32_t method;
 	int width, height;
 	int stride_pad;
+	uint32_t format; /* DRM fourcc (pattern.h) */
 	uint32_t shm_format;
-	uint8_t alpha;
 	int frames;
 	int interval_ms;
 	int hold_ms;
@@ -315,8 +315,8 @@ static int64_t commit_frame(struct presenter *presenter, struct buffer *buffer, 
 			    FILE *times)
 {
 	const struct options *options = &presenter->options;
-	pattern_fill(buffer->data, presenter->stride, index, options->width, options->height,
-		     options->alpha);
+	pattern_fill_format(buffer->data, presenter->stride, index, options->width,
+			    options->height, options->format);
 	wl_surface_attach(presenter->surface, buffer->wl_buffer, 0, 0);
 	wl_surface_damage(presenter->surface, 0, 0, options->width, options->height);
 	buffer->busy = true;
@@ -516,8 +516,10 @@ static void usage(FILE *stream)
 {
 	fprintf(stream,
 		"usage: presenter [--mode for-mode|surface] [--method default|center|zoom|zoom_crop|stretch]\n"
-		"                 [--size WxH] [--stride-pad BYTES] [--format xrgb|argb] [--frames N]\n"
-		"                 [--interval-ms M] [--hold-ms H] [--times FILE] [--allow-mode-failed]\n");
+		"                 [--size WxH] [--stride-pad BYTES] [--format FORMAT] [--frames N]\n"
+		"                 [--interval-ms M] [--hold-ms H] [--times FILE] [--allow-mode-failed]\n"
+		"FORMAT: xrgb (default), argb, xbgr, abgr, xrgb2101010, argb2101010, xbgr2101010,\n"
+		"        abgr2101010\n");
 }
 
 static bool parse_int(const char *text, int min, int max, int *value)
@@ -553,8 +555,8 @@ static int parse_options(int argc, char **argv, struct options *options)
 		.mode = PRESENT_FOR_MODE,
 		.method = ZWP_FULLSCREEN_SHELL_V1_PRESENT_METHOD_DEFAULT,
 		.width = 320, .height = 240,
+		.format = pattern_format_from_name("xrgb"),
 		.shm_format = WL_SHM_FORMAT_XRGB8888,
-		.alpha = 0x00,
 		.frames = 1,
 		.interval_ms = 33,
 	};
@@ -591,17 +593,11 @@ static int parse_options(int argc, char **argv, struct options *options)
 			     options->stride_pad % 4 == 0;
 			break;
 		case 'f':
-			if (strcmp(optarg, "xrgb") == 0) {
-				/* X byte 0, as Mesa's software path sends: the server
-				 * must not read it as alpha. */
-				options->shm_format = WL_SHM_FORMAT_XRGB8888;
-				options->alpha = 0x00;
-			} else if (strcmp(optarg, "argb") == 0) {
-				options->shm_format = WL_SHM_FORMAT_ARGB8888;
-				options->alpha = 0xff;
-			} else {
-				ok = false;
-			}
+			/* X bits 0, as Mesa's software path sends: the server
+			 * must not read them as alpha (pattern.h). */
+			options->format = pattern_format_from_name(optarg);
+			options->shm_format = pattern_format_shm_code(options->format);
+			ok = options->format != 0;
 			break;
 		case 'n':
 			ok = parse_int(optarg, 1, 1000000, &options->frames);

@@ -16,6 +16,7 @@
 
 #include "avfilter_loader.h"
 #include "dmabuf_lease.h"
+#include "letterbox.h"
 #include "log.h"
 #include "vaapi_graph.h"
 #include "vaapi_map.h"
@@ -36,7 +37,7 @@ struct encoder {
 
 	/* Software path: I420 frames from the queue; BGRX -> yuv420p by
 	 * libyuv; frames of another size than the first by swscale, rebuilt
-	 * when that size or format changes. */
+	 * when that size or format changes, letterboxed (letterbox.h). */
 	struct SwsContext *convert;
 	enum AVPixelFormat convert_format;
 	int convert_width, convert_height;
@@ -542,11 +543,60 @@ static struct SwsContext *make_scaler(enum AVPixelFormat source_format, int sour
 	return scaler;
 }
 
+/* Paints the stream outside `box` black: the bars around a letterboxed
+ * picture. Only yuv420p (limited range, as tagged) and BGR0 frames. */
+static void fill_bars(AVFrame *out, struct letterbox box)
+{
+	bool yuv = out->format == AV_PIX_FMT_YUV420P;
+	int planes = yuv ? 3 : 1;
+	for (int i = 0; i < planes; i++) {
+		int shift = i > 0 ? 1 : 0; /* chroma: half the size both ways */
+		int bytes = yuv ? 1 : 4;
+		uint8_t value = !yuv ? 0 : i == 0 ? 16 : 128;
+		int width = out->width >> shift, height = out->height >> shift;
+		int x1 = box.x >> shift, x2 = (box.x + box.width) >> shift;
+		int y1 = box.y >> shift, y2 = (box.y + box.height) >> shift;
+		for (int y = 0; y < height; y++) {
+			uint8_t *row = out->data[i] + (size_t)y * out->linesize[i];
+			if (y < y1 || y >= y2) {
+				memset(row, value, (size_t)width * bytes);
+				continue;
+			}
+			memset(row, value, (size_t)x1 * bytes);
+			memset(row + (size_t)x2 * bytes, value, (size_t)(width - x2) * bytes);
+		}
+	}
+}
+
+/* Scales `source` into the `box` part of `out` (allocated, at the stream
+ * size): a view of that part is the scaler's destination, so swscale keeps
+ * its threads and writes nothing outside it. */
+static int scale_into_box(struct SwsContext *scaler, AVFrame *out, struct letterbox box,
+			  const AVFrame *source)
+{
+	AVFrame *view = av_frame_alloc();
+	if (!view)
+		return AVERROR(ENOMEM);
+	int ret = av_frame_ref(view, out);
+	if (ret >= 0) {
+		bool yuv = out->format == AV_PIX_FMT_YUV420P;
+		view->width = box.width;
+		view->height = box.height;
+		view->data[0] += (ptrdiff_t)box.y * view->linesize[0] + box.x * (yuv ? 1 : 4);
+		for (int i = 1; yuv && i < 3; i++)
+			view->data[i] += (ptrdiff_t)(box.y / 2) * view->linesize[i] + box.x / 2;
+		ret = sws_scale_frame(scaler, view, source);
+	}
+	av_frame_free(&view);
+	return ret;
+}
+
 /* The frame at the stream size in yuv420p. An I420 queue frame of that size
  * is viewed as it is (the caller keeps it until the next one). Otherwise the
  * first size is cropped to even and converted by libyuv, only where it
  * changed when the previous picture is still in `out`; another size is
- * scaled by swscale (the context is kept until the size changes). */
+ * scaled by swscale to fit, letterboxed (the context is kept until the size
+ * changes). */
 static int convert_software(struct encoder *encoder, const struct frame *frame, AVFrame *source,
 			    AVFrame *out)
 {
@@ -582,22 +632,27 @@ static int convert_software(struct encoder *encoder, const struct frame *frame, 
 	} else {
 		enum AVPixelFormat source_format =
 			frame->format == FRAME_I420 ? AV_PIX_FMT_YUV420P : AV_PIX_FMT_BGR0;
+		struct letterbox box = letterbox_fit(frame->width, frame->height, encoder->width,
+						     encoder->height);
 		ret = wrap_source(frame, frame->width, frame->height, source);
 		if (ret >= 0 && (!encoder->convert || encoder->convert_format != source_format ||
 				 encoder->convert_width != frame->width ||
 				 encoder->convert_height != frame->height)) {
 			sws_freeContext(encoder->convert);
 			encoder->convert = make_scaler(source_format, frame->width, frame->height,
-						       encoder->width, encoder->height,
-						       AV_PIX_FMT_YUV420P);
+						       box.width, box.height, AV_PIX_FMT_YUV420P);
 			if (!encoder->convert)
 				return AVERROR(EINVAL);
 			encoder->convert_format = source_format;
 			encoder->convert_width = frame->width;
 			encoder->convert_height = frame->height;
 		}
-		if (ret >= 0)
+		if (ret >= 0 && box.fills) {
 			ret = sws_scale_frame(encoder->convert, out, source);
+		} else if (ret >= 0) {
+			fill_bars(out, box);
+			ret = scale_into_box(encoder->convert, out, box, source);
+		}
 	}
 	if (ret < 0)
 		return ret;
@@ -618,12 +673,13 @@ static int convert_vaapi(struct encoder *encoder, const struct frame *frame, AVF
 	if (ret < 0)
 		goto out;
 	if (!first_size) {
+		struct letterbox box = letterbox_fit(frame->width, frame->height, encoder->width,
+						     encoder->height);
 		if (!encoder->resize || encoder->resize_width != frame->width ||
 		    encoder->resize_height != frame->height) {
 			sws_freeContext(encoder->resize);
 			encoder->resize = make_scaler(AV_PIX_FMT_BGR0, frame->width, frame->height,
-						      encoder->width, encoder->height,
-						      AV_PIX_FMT_BGR0);
+						      box.width, box.height, AV_PIX_FMT_BGR0);
 			if (!encoder->resize) {
 				ret = AVERROR(EINVAL);
 				goto out;
@@ -636,7 +692,16 @@ static int convert_vaapi(struct encoder *encoder, const struct frame *frame, AVF
 		encoder->resized->format = AV_PIX_FMT_BGR0;
 		encoder->resized->width = encoder->width;
 		encoder->resized->height = encoder->height;
-		ret = sws_scale_frame(encoder->resize, encoder->resized, source);
+		if (box.fills) {
+			ret = sws_scale_frame(encoder->resize, encoder->resized, source);
+		} else {
+			if (!encoder->resized->buf[0])
+				ret = av_frame_get_buffer(encoder->resized, 0);
+			if (ret >= 0) {
+				fill_bars(encoder->resized, box);
+				ret = scale_into_box(encoder->resize, encoder->resized, box, source);
+			}
+		}
 		if (ret < 0)
 			goto out;
 		upload_from = encoder->resized;
@@ -673,7 +738,12 @@ static int convert_dmabuf(struct encoder *encoder, const struct frame *frame, AV
 {
 	char why[256] = "";
 	encoder->dmabuf_frames++;
-	if (encoder->zero_copy && !atomic_load(&encoder->zero_copy_failed)) {
+	/* Without pad_vaapi the GPU cannot letterbox: such a frame is read by
+	 * the CPU, and zero-copy stays on for the frames that fit. */
+	bool gpu_can_place = letterbox_fit(frame->width, frame->height, encoder->width,
+					   encoder->height).fills ||
+			     vaapi_graph_can_letterbox();
+	if (encoder->zero_copy && gpu_can_place && !atomic_load(&encoder->zero_copy_failed)) {
 		int ret = vaapi_map_convert(encoder->zero_copy, frame->dmabuf, encoder->width,
 					    encoder->height, out, why, sizeof(why));
 		if (ret >= 0) {
