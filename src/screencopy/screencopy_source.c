@@ -77,6 +77,7 @@ struct screencopy_source {
 	bool damage_known;
 	struct frame_damage damage;
 	bool copied_once; /* later copies wait for damage */
+	int64_t start_ns;
 	int64_t last_pts_ns;
 
 	struct shm_buffer *buffers[MAX_BUFFERS];
@@ -363,6 +364,9 @@ static int64_t frame_time(struct screencopy_source *source, uint32_t sec_hi, uin
 	int64_t t = (int64_t)(((uint64_t)sec_hi << 32) | sec_lo) * 1000000000 + nsec;
 	if (t <= 0 || t > now || t < now - 1000000000LL)
 		t = now;
+	/* Never before the capture began (the recording's clock starts before). */
+	if (t < source->start_ns)
+		t = source->start_ns;
 	if (t <= source->last_pts_ns)
 		t = source->last_pts_ns + 1;
 	source->last_pts_ns = t;
@@ -662,6 +666,7 @@ bool screencopy_source_start(struct screencopy_source *source, struct wl_event_l
 		return false;
 	}
 	LOG_DBG("wlr-screencopy version %u", source->manager_version);
+	source->start_ns = clock_now_ns();
 	start_capture(source);
 	flush(source);
 	return true;
