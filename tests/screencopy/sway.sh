@@ -5,7 +5,8 @@
 # Checked by decoding: the recorded frames are the client's frames in order
 # (none repeated, none from the past), timestamps increase, the PNG is
 # exactly the client's last frame; SIGINT and --duration finish playable
-# files; sway killed mid-recording still leaves a playable file and a
+# files, so does --toggle; a second output is not the one recorded; sway
+# killed mid-recording still leaves a playable file and a
 # failure status with a clear message.
 . "$TEST_LIB"
 : "${PATTERN_CLIENT:?PATTERN_CLIENT must point at tests/screencopy/pattern-client}"
@@ -81,11 +82,17 @@ timeout 30 "${as_user[@]}" "$WL_RECORD" --screenshot "$USER_DIR/desktop.png" \
 "$PNG_CHECK" "$USER_DIR/desktop.png" --size $SIZE --pattern $((FRAMES - 1)) ||
 	fail "the PNG is not the client's last frame"
 
-# 3. A still screen and --duration: the copy waits for damage that never
+# 3. A still screen and --duration, with a second output added: the first
+# output advertised is recorded; the copy waits for damage that never
 # comes, the file still ends on time with the one picture.
+SWAYSOCK=$(find "$USER_DIR/runtime" -maxdepth 1 -name 'sway-ipc.*.sock' | head -n 1)
+"${as_user[@]}" SWAYSOCK="$SWAYSOCK" swaymsg create_output >"$TEST_DIR/swaymsg.log" 2>&1 ||
+	{ cat "$TEST_DIR/swaymsg.log"; fail "swaymsg create_output failed"; }
 timeout 30 "${as_user[@]}" "$WL_RECORD" --capture screencopy --duration 1.5 \
 	"$USER_DIR/still.mkv" >"$TEST_DIR/still.log" 2>&1 ||
 	{ cat "$TEST_DIR/still.log"; fail "--duration on a still screen exited $?"; }
+grep -q "recording HEADLESS-1 ($SIZE)" "$TEST_DIR/still.log" ||
+	{ cat "$TEST_DIR/still.log"; fail "not the first output"; }
 ffprobe_check "$USER_DIR/still.mkv"
 # One picture (no damage after the first copy), and a file as long as the
 # recording, not cut at that picture.
@@ -93,7 +100,19 @@ ffprobe_check "$USER_DIR/still.mkv"
 	--min-duration-ms 1000 >"$TEST_DIR/check-still.log" 2>&1 ||
 	{ cat "$TEST_DIR/check-still.log"; fail "the still recording is wrong"; }
 
-# 4. sway killed mid-recording: what was recorded is a playable file, and
+# 4. --toggle starts a recording of the desktop, a second --toggle stops it
+# and returns once its file is complete.
+start toggle "${as_user[@]}" "$WL_RECORD" --toggle "$USER_DIR/toggled.mkv"
+TOGGLE_PID=$STARTED_PID
+wait_until 20 "the toggled recording" log_has toggle "through wlr-screencopy"
+sleep 0.5
+timeout 30 "${as_user[@]}" "$WL_RECORD" --toggle >"$TEST_DIR/toggle2.log" 2>&1 ||
+	{ cat "$TEST_DIR/toggle2.log"; fail "the second --toggle exited $?"; }
+wait_exit "$TOGGLE_PID" 10
+[ "$EXIT_STATUS" -eq 0 ] || fail "the toggled recording exited $EXIT_STATUS"
+ffprobe_check "$USER_DIR/toggled.mkv"
+
+# 5. sway killed mid-recording: what was recorded is a playable file, and
 # wl-record says why it stopped and fails.
 start record-killed "${as_user[@]}" "$WL_RECORD" "$USER_DIR/killed.mkv"
 KILLED_PID=$STARTED_PID
