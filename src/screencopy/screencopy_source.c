@@ -306,20 +306,22 @@ static void frame_damage(void *data, struct zwlr_screencopy_frame_v1 *frame, uin
 }
 
 /* Whether the copy in `buffer` holds the same pixels as `last` where the
- * compositor said the output changed. sway 1.7 reports damage for output
+ * compositor said the output changed (everywhere, without damage). sway 1.7 reports damage for output
  * commits that change nothing (seen: 1 in 5 copies of a client drawing at
  * 20 fps); such a copy is no new picture and costs the encoder a frame. */
 static bool copy_unchanged(const struct screencopy_source *source,
 			   const struct shm_buffer *buffer)
 {
 	const struct shm_buffer *last = source->last;
-	if (!last || !source->damage_known || last->format != buffer->format ||
+	if (!last || last->format != buffer->format ||
 	    last->width != buffer->width || last->height != buffer->height ||
 	    last->stride != buffer->stride)
 		return false;
 	struct frame_damage d = source->damage;
-	/* Damage in the copy's own rows, or all of it when they are flipped. */
-	if (source->flags & ZWLR_SCREENCOPY_FRAME_V1_FLAGS_Y_INVERT)
+	/* Damage in the copy's own rows, or all of it when they are flipped or
+	 * the compositor gives no damage (a v1 copy: answered whether the
+	 * output changed or not). */
+	if (!source->damage_known || source->flags & ZWLR_SCREENCOPY_FRAME_V1_FLAGS_Y_INVERT)
 		d = (struct frame_damage){ 0, 0, buffer->width, buffer->height };
 	d.x1 = d.x1 < 0 ? 0 : d.x1;
 	d.y1 = d.y1 < 0 ? 0 : d.y1;
