@@ -5,7 +5,7 @@
 # Checked by decoding: the recorded frames are the client's frames in order
 # (none repeated, none from the past), timestamps increase, the PNG is
 # exactly the client's last frame; SIGINT and --duration finish playable
-# files, so does --toggle; a second output is not the one recorded; sway
+# files, so does --toggle, --snap is exact; a second output is not the one recorded; sway
 # killed mid-recording still leaves a playable file and a
 # failure status with a clear message.
 . "$TEST_LIB"
@@ -64,6 +64,11 @@ sleep 0.5
 kill -USR1 "$CLIENT_PID"
 wait_until 30 "the client's last frame" log_has client '^done'
 sleep 0.5
+# --snap: a still of the picture being recorded, exactly the client's.
+snap=$(timeout 30 "${as_user[@]}" "$WL_RECORD" --snap 2>"$TEST_DIR/snap.log") ||
+	{ cat "$TEST_DIR/snap.log"; fail "--snap exited $?"; }
+"$PNG_CHECK" "$snap" --size $SIZE --pattern $((FRAMES - 1)) ||
+	fail "the still --snap printed ($snap) is not the client's last frame"
 kill -INT "$RECORD_PID"
 wait_exit "$RECORD_PID" 30
 [ "$EXIT_STATUS" -eq 0 ] || fail "wl-record stopped by SIGINT exited $EXIT_STATUS"
