@@ -10,6 +10,8 @@
 struct server;
 struct screenshot;
 struct recording;
+struct frame_source;
+struct screencopy_source;
 
 /* Exit statuses. */
 #define EXIT_OK 0
@@ -41,6 +43,11 @@ struct app {
 
 	struct screenshot *screenshot;
 	struct recording *recording;
+
+	/* Where the sinks take frames from (source_setup.h): the hosted
+	 * screen, or the desktop copied through `screencopy`. */
+	struct frame_source *source;
+	struct screencopy_source *screencopy; /* NULL when hosting */
 };
 
 /* Whether the writer may replace output_path: -y, or the file is the empty

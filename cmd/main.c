@@ -21,7 +21,9 @@
 #include "recorder.h"
 #include "recording.h"
 #include "screenshot.h"
+#include "screen_source.h"
 #include "server.h"
+#include "source_setup.h"
 #include "stats.h"
 
 void app_stop(struct app *app, int status, const char *reason)
@@ -248,6 +250,9 @@ static int run(const struct options *options)
 		goto out;
 	app.status = EXIT_FAILED;
 
+	/* Before the server: a forced source that cannot be had is one line. */
+	if (!source_setup(&app))
+		goto out;
 	struct server_config config = {
 		.width = options->width, .height = options->height, .fps = options->fps,
 		.no_fullscreen_shell = options->no_fullscreen_shell,
@@ -259,6 +264,8 @@ static int run(const struct options *options)
 	app.loop = app.server->loop;
 	if (!install_signals(&app))
 		goto out;
+	if (!app.screencopy)
+		app.source = screen_frame_source(&app.server->screen);
 
 	/* The sink first: a bad setting is refused before anything listens. */
 	if (options->screenshot) {
@@ -280,10 +287,15 @@ static int run(const struct options *options)
 			app.pid_file = pid_file;
 	}
 
-	if (!connect_clients(&app))
-		goto out;
-	app.presenter_gone.notify = handle_presenter_gone;
-	wl_signal_add(&app.server->screen.events.presenter_gone, &app.presenter_gone);
+	if (app.screencopy) {
+		if (!source_start_screencopy(&app))
+			goto out;
+	} else {
+		if (!connect_clients(&app))
+			goto out;
+		app.presenter_gone.notify = handle_presenter_gone;
+		wl_signal_add(&app.server->screen.events.presenter_gone, &app.presenter_gone);
+	}
 
 	if (options->command) {
 		app.child = child_spawn(options->command, app.server->socket_name,
@@ -319,6 +331,7 @@ out:
 	app.recording = NULL;
 	screenshot_destroy(app.screenshot);
 	app.screenshot = NULL;
+	source_teardown(&app);
 	if (wrote_pid_file)
 		control_remove_pid_file(pid_file, &previous_recording);
 	wl_list_remove(&app.presenter_gone.link);

@@ -20,6 +20,7 @@ enum {
 	OPT_PID_FILE, OPT_DELAY,
 	OPT_TOGGLE,
 	OPT_NO_FULLSCREEN_SHELL, OPT_BACKGROUND, OPT_COMPOSE_ALL, OPT_STATS_FD,
+	OPT_CAPTURE,
 };
 
 static const struct option long_options[] = {
@@ -48,6 +49,7 @@ static const struct option long_options[] = {
 	{ "background", required_argument, NULL, OPT_BACKGROUND },
 	{ "compose-all", no_argument, NULL, OPT_COMPOSE_ALL },
 	{ "stats-fd", required_argument, NULL, OPT_STATS_FD },
+	{ "capture", required_argument, NULL, OPT_CAPTURE },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
@@ -323,6 +325,10 @@ enum options_result options_parse(int argc, char **argv, struct options *options
 				return bad("--stats-fd %s: not an open file descriptor", optarg);
 			options->stats_fd = (int)i64;
 			break;
+		case OPT_CAPTURE:
+			if (!capture_method_parse(optarg, &options->capture))
+				return bad("invalid --capture '%s': expected screencopy or listen", optarg);
+			break;
 		case 'v':
 			options->verbosity = 1;
 			break;
@@ -365,6 +371,9 @@ enum options_result options_parse(int argc, char **argv, struct options *options
 		return bad("%s", "--snap, --stop and --toggle are separate requests; give one");
 	if (options->stats_fd == 1 && options->output && strcmp(options->output, "-") == 0)
 		return bad("%s", "--stats-fd 1 and FILE '-': the video is on stdout");
+	if (options->capture == CAPTURE_SCREENCOPY && (options->command || options->socket_name))
+		return bad("%s", "--capture screencopy copies the desktop: it hosts no COMMAND and "
+			   "opens no --socket");
 	if (options->toggle && options->screenshot)
 		return bad("%s", "--toggle starts or stops a recording, not a still");
 	/* Binary video would scramble the terminal: almost always a mistake. */

@@ -16,7 +16,6 @@
 #include "frame_source.h"
 #include "log.h"
 #include "recorder.h"
-#include "screen_source.h"
 #include "server.h"
 #include "stats.h"
 
@@ -231,8 +230,7 @@ struct recording *recording_create(struct app *app, bool *bad_config)
 		if (recording->status_timer)
 			wl_event_source_timer_update(recording->status_timer, STATUS_INTERVAL_MS);
 	}
-	frame_sink_connect(&recording->sink, &recording_sink,
-			   screen_frame_source(&app->server->screen));
+	frame_sink_connect(&recording->sink, &recording_sink, app->source);
 	return recording;
 
 fail:
