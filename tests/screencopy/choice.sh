@@ -55,6 +55,9 @@ WAYLAND_DISPLAY=host start listen "$WL_RECORD" -v --capture listen "$TEST_DIR/li
 LISTEN_PID=$STARTED_PID
 wait_until 20 "--capture listen" log_has listen "hosting a compositor: --capture listen"
 log_has listen "not copying" && fail "--capture listen asked the display"
+# Signals are watched from the "listening" line on: a SIGINT before it is
+# lost (a background job starts with SIGINT ignored).
+wait_until 20 "the listening socket" log_has listen "listening on WAYLAND_DISPLAY="
 kill -INT "$LISTEN_PID"
 wait_exit "$LISTEN_PID" 20
 
