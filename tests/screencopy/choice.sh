@@ -35,6 +35,21 @@ forced_fails no-display "" "--capture screencopy: WAYLAND_DISPLAY is not set"
 forced_fails missing-display nosuchdisplay \
 	"--capture screencopy: WAYLAND_DISPLAY=nosuchdisplay: cannot connect"
 
+# A "compositor" that accepts the connection and never answers: wl-record
+# gives up after a bounded wait instead of hanging at start.
+python3 -c '
+import os, socket, sys, time
+s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+s.bind(sys.argv[1]); s.listen(8)
+held = []
+while True:
+    held.append(s.accept()[0])
+' "$XDG_RUNTIME_DIR/mute" &
+MUTE=$!
+at_exit "kill $MUTE 2>/dev/null"
+wait_until 10 "the mute socket" socket_exists mute
+forced_fails mute mute "--capture screencopy: WAYLAND_DISPLAY=mute: it did not answer within 5 s"
+
 # Automatic: not copied, hosted as before (a client presenting to it is
 # recorded), and said so.
 WAYLAND_DISPLAY=host start auto "$WL_RECORD" "$TEST_DIR/auto.mkv"
