@@ -20,7 +20,7 @@ void print_help(FILE *out)
 "      --stats-fd N         when done, a JSON summary line on fd N (for scripts)\n"
 "\n"
 "Connection (Weston's screen-share: none needed, WAYLAND_SERVER_SOCKET is used):\n"
-"      --capture HOW        screencopy (the desktop on $WAYLAND_DISPLAY) or listen\n"
+"      --capture HOW        screencopy (desktop on $WAYLAND_DISPLAY) or listen\n"
 "      --socket NAME        listen on $XDG_RUNTIME_DIR/NAME (default wl-record-N)\n"
 "  -- COMMAND [ARG...]      run COMMAND on that socket; stop when it exits\n"
 "      --size WxH           output mode offered to clients (1920x1080)\n"
