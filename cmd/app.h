@@ -10,6 +10,8 @@
 struct server;
 struct screenshot;
 struct recording;
+struct frame_source;
+struct screencopy_source;
 
 /* Exit statuses. */
 #define EXIT_OK 0
@@ -21,13 +23,16 @@ struct recording;
 struct app {
 	const struct options *options;
 	const char *output_path;
+	const char *pid_file; /* written by this recording, for --snap; NULL if none */
 	bool output_reserved; /* output_path was created empty for us (output_reserve) */
 	struct server *server;
 	struct wl_event_loop *loop;
 
+	bool running;         /* start-up succeeded: the main loop was entered */
 	bool stopping;
 	int status;
 	struct wl_event_source *signal_sources[5];
+	struct wl_event_source *listen_hint; /* "nothing is presenting…" */
 
 	pid_t child;          /* COMMAND after "--", 0 when none */
 	bool child_exited;
@@ -38,6 +43,11 @@ struct app {
 
 	struct screenshot *screenshot;
 	struct recording *recording;
+
+	/* Where the sinks take frames from (source_setup.h): the hosted
+	 * screen, or the desktop copied through `screencopy`. */
+	struct frame_source *source;
+	struct screencopy_source *screencopy; /* NULL when hosting */
 };
 
 /* Whether the writer may replace output_path: -y, or the file is the empty

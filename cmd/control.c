@@ -56,6 +56,15 @@ static unsigned long long wl_record_start_time(pid_t pid)
 	return field ? strtoull(field, NULL, 10) : 0;
 }
 
+/* "relative" as an absolute path, from the current folder. */
+static void absolute_path(const char *path, char *out, size_t size)
+{
+	if (strcmp(path, "-") == 0 || path[0] == '/' || !getcwd(out, size))
+		snprintf(out, size, "%s", path);
+	else
+		snprintf(out + strlen(out), size - strlen(out), "/%s", path);
+}
+
 /* Reads the pid file; false when it is missing or malformed. */
 static bool read_entry(const char *pid_file, struct control_entry *entry)
 {
@@ -66,10 +75,13 @@ static bool read_entry(const char *pid_file, struct control_entry *entry)
 	int pid = 0;
 	bool ok = fscanf(f, "%d %llu", &pid, &entry->start) == 2 && pid > 1 && fgetc(f) == '\n' &&
 		  fgets(entry->path, sizeof(entry->path), f) != NULL;
+	if (ok && fgets(entry->still, sizeof(entry->still), f) == NULL)
+		entry->still[0] = '\0';
 	fclose(f);
 	if (!ok)
 		return false;
 	entry->path[strcspn(entry->path, "\n")] = '\0';
+	entry->still[strcspn(entry->still, "\n")] = '\0';
 	entry->pid = pid;
 	return true;
 }
@@ -95,6 +107,8 @@ static bool write_entry(const char *pid_file, const struct control_entry *entry)
 		return false;
 	}
 	bool ok = fprintf(f, "%d %llu\n%s\n", (int)entry->pid, entry->start, entry->path) > 0;
+	if (ok && entry->still[0])
+		ok = fprintf(f, "%s\n", entry->still) > 0;
 	ok = fclose(f) == 0 && ok;
 	if (!ok || rename(tmp, pid_file) < 0) {
 		LOG_ERRNO("cannot write the pid file %s", pid_file);
@@ -114,13 +128,17 @@ bool control_write_pid_file(const char *pid_file, const char *output_path,
 			 (int)previous->pid);
 	struct control_entry self = { .pid = getpid(), .start = wl_record_start_time(getpid()) };
 	/* The path scripts take from --stop: absolute, whatever our cwd was. */
-	if (strcmp(output_path, "-") == 0 || output_path[0] == '/' ||
-	    !getcwd(self.path, sizeof(self.path)))
-		snprintf(self.path, sizeof(self.path), "%s", output_path);
-	else
-		snprintf(self.path + strlen(self.path), sizeof(self.path) - strlen(self.path), "/%s",
-			 output_path);
+	absolute_path(output_path, self.path, sizeof(self.path));
 	return write_entry(pid_file, &self);
+}
+
+void control_note_still(const char *pid_file, const char *still_path)
+{
+	struct control_entry self;
+	if (!pid_file || !read_entry(pid_file, &self) || self.pid != getpid())
+		return; /* not ours (anymore): no --snap can be waiting on us */
+	absolute_path(still_path, self.still, sizeof(self.still));
+	write_entry(pid_file, &self);
 }
 
 void control_remove_pid_file(const char *pid_file, const struct control_entry *previous)
@@ -147,35 +165,77 @@ bool control_wait_gone(const struct control_entry *entry, double timeout_s)
 	return !entry_is_live(entry);
 }
 
-int control_signal_running(const char *pid_file, int sig, double wait_s)
+/* The live recording the pid file names, or false after saying why not
+ * (and removing a stale file). */
+static bool find_running(const char *pid_file, struct control_entry *entry)
 {
 	if (!pid_file) {
 		LOG_ERR("XDG_RUNTIME_DIR is not set; give --pid-file");
-		return EXIT_FAILED;
+		return false;
 	}
+	if (control_running(pid_file, entry))
+		return true;
+	if (access(pid_file, F_OK) != 0) {
+		LOG_ERR("no recording is running (no %s)", pid_file);
+	} else {
+		LOG_ERR("no recording is running; removing stale pid file %s", pid_file);
+		if (unlink(pid_file) < 0)
+			LOG_ERRNO("cannot remove %s", pid_file);
+	}
+	return false;
+}
+
+static int print_path(const char *path)
+{
+	printf("%s\n", path);
+	return fflush(stdout) == 0 ? EXIT_OK : EXIT_FAILED;
+}
+
+int control_snap(const char *pid_file)
+{
 	struct control_entry entry;
-	if (!control_running(pid_file, &entry)) {
-		if (access(pid_file, F_OK) != 0) {
-			LOG_ERR("no recording is running (no %s)", pid_file);
-		} else {
-			LOG_ERR("no recording is running; removing stale pid file %s", pid_file);
-			if (unlink(pid_file) < 0)
-				LOG_ERRNO("cannot remove %s", pid_file);
-		}
+	if (!find_running(pid_file, &entry))
 		return EXIT_FAILED;
-	}
-	if (kill(entry.pid, sig) < 0) {
+	char before[PATH_MAX];
+	snprintf(before, sizeof(before), "%s", entry.still);
+	if (kill(entry.pid, SIGUSR1) < 0) {
 		LOG_ERRNO("cannot signal the recording (pid %d)", (int)entry.pid);
 		return EXIT_FAILED;
 	}
-	if (wait_s <= 0)
-		return EXIT_OK;
-	if (!control_wait_gone(&entry, wait_s)) {
-		LOG_ERR("the recording (pid %d) is still finishing its file after %.0f s",
-			(int)entry.pid, wait_s);
+	/* The recording names the still in its entry at once; the file appears
+	 * when it is complete (written under a temporary name, renamed). */
+	struct timespec step = { .tv_nsec = 20 * 1000 * 1000 };
+	for (double waited = 0; waited < CONTROL_SNAP_WAIT_S; waited += 0.02) {
+		struct control_entry now;
+		if (!read_entry(pid_file, &now) || now.pid != entry.pid || !entry_is_live(&entry)) {
+			LOG_ERR("the recording (pid %d) ended before writing the still",
+				(int)entry.pid);
+			return EXIT_FAILED;
+		}
+		if (now.still[0] && strcmp(now.still, before) != 0 && access(now.still, F_OK) == 0)
+			return print_path(now.still);
+		nanosleep(&step, NULL);
+	}
+	LOG_ERR("no still after %d s: has anything been presented to the recording yet?",
+		CONTROL_SNAP_WAIT_S);
+	return EXIT_FAILED;
+}
+
+int control_stop(const char *pid_file)
+{
+	struct control_entry entry;
+	if (!find_running(pid_file, &entry))
+		return EXIT_FAILED;
+	if (kill(entry.pid, SIGINT) < 0) {
+		LOG_ERRNO("cannot signal the recording (pid %d)", (int)entry.pid);
+		return EXIT_FAILED;
+	}
+	if (!control_wait_gone(&entry, CONTROL_STOP_WAIT_S)) {
+		LOG_ERR("the recording (pid %d) is still finishing its file after %d s",
+			(int)entry.pid, CONTROL_STOP_WAIT_S);
 		return EXIT_FAILED;
 	}
 	if (strcmp(entry.path, "-") != 0 && access(entry.path, F_OK) == 0)
-		printf("%s\n", entry.path);
-	return fflush(stdout) == 0 ? EXIT_OK : EXIT_FAILED;
+		return print_path(entry.path);
+	return EXIT_OK;
 }

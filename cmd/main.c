@@ -17,10 +17,13 @@
 #include "log.h"
 #include "options.h"
 #include "output_name.h"
+#include "preflight.h"
 #include "recorder.h"
 #include "recording.h"
 #include "screenshot.h"
+#include "screen_source.h"
 #include "server.h"
+#include "source_setup.h"
 #include "stats.h"
 
 void app_stop(struct app *app, int status, const char *reason)
@@ -153,6 +156,23 @@ static bool connect_clients(struct app *app)
 	return true;
 }
 
+/* Plain `wl-record` in a desktop session records nothing until something
+ * presents to it: after a while, say what is expected instead of waiting
+ * in silence. */
+#define LISTEN_HINT_MS 5000
+
+static int handle_listen_hint(void *data)
+{
+	struct app *app = data;
+	if (app->server->screen.presenter || app->stopping)
+		return 0;
+	const char *name = app->server->socket_name;
+	LOG_INFO("nothing is presenting to wl-record yet; run a nested compositor on "
+		 "WAYLAND_DISPLAY=%s (e.g. WAYLAND_DISPLAY=%s weston -Bwayland-backend.so), "
+		 "or record an app: wl-record FILE -- APP", name, name);
+	return 0;
+}
+
 static const char *pid_file_path(const struct options *options, char *buf, unsigned size)
 {
 	return options->pid_file ? options->pid_file : control_default_pid_file(buf, size);
@@ -225,14 +245,14 @@ static int run(const struct options *options)
 	if (!choose_output_path(&app, path_buf, sizeof(path_buf), &app.status))
 		goto out;
 	app.output_path = path_buf;
-	/* Refused now, not after waiting for a picture (the PNG writer and the
-	 * muxer refuse too, without a window between check and create). */
-	if (options->screenshot && !app_may_replace_output(&app) &&
-	    access(app.output_path, F_OK) == 0) {
-		LOG_ERR("%s already exists: give --overwrite (-y) to replace it", app.output_path);
+	app.status = preflight_check(&app);
+	if (app.status != EXIT_OK)
 		goto out;
-	}
+	app.status = EXIT_FAILED;
 
+	/* Before the server: a forced source that cannot be had is one line. */
+	if (!source_setup(&app))
+		goto out;
 	struct server_config config = {
 		.width = options->width, .height = options->height, .fps = options->fps,
 		.no_fullscreen_shell = options->no_fullscreen_shell,
@@ -244,6 +264,8 @@ static int run(const struct options *options)
 	app.loop = app.server->loop;
 	if (!install_signals(&app))
 		goto out;
+	if (!app.screencopy)
+		app.source = screen_frame_source(&app.server->screen);
 
 	/* The sink first: a bad setting is refused before anything listens. */
 	if (options->screenshot) {
@@ -261,12 +283,19 @@ static int run(const struct options *options)
 		if (pid_file)
 			wrote_pid_file = control_write_pid_file(pid_file, app.output_path,
 								&previous_recording);
+		if (wrote_pid_file)
+			app.pid_file = pid_file;
 	}
 
-	if (!connect_clients(&app))
-		goto out;
-	app.presenter_gone.notify = handle_presenter_gone;
-	wl_signal_add(&app.server->screen.events.presenter_gone, &app.presenter_gone);
+	if (app.screencopy) {
+		if (!source_start_screencopy(&app))
+			goto out;
+	} else {
+		if (!connect_clients(&app))
+			goto out;
+		app.presenter_gone.notify = handle_presenter_gone;
+		wl_signal_add(&app.server->screen.events.presenter_gone, &app.presenter_gone);
+	}
 
 	if (options->command) {
 		app.child = child_spawn(options->command, app.server->socket_name,
@@ -280,7 +309,14 @@ static int run(const struct options *options)
 		}
 	}
 
+	if (!options->command && app.server->socket_name[0]) {
+		app.listen_hint = wl_event_loop_add_timer(app.loop, handle_listen_hint, &app);
+		if (app.listen_hint)
+			wl_event_source_timer_update(app.listen_hint, LISTEN_HINT_MS);
+	}
+
 	app.status = EXIT_OK;
+	app.running = true;
 	while (!app.stopping) {
 		wl_display_flush_clients(app.server->display);
 		if (wl_event_loop_dispatch(app.loop, -1) < 0 && errno != EINTR) {
@@ -295,6 +331,7 @@ out:
 	app.recording = NULL;
 	screenshot_destroy(app.screenshot);
 	app.screenshot = NULL;
+	source_teardown(&app);
 	if (wrote_pid_file)
 		control_remove_pid_file(pid_file, &previous_recording);
 	wl_list_remove(&app.presenter_gone.link);
@@ -303,6 +340,8 @@ out:
 		int status = child_terminate(app.child, 3000);
 		LOG_DBG("the command ended with status %d", status < 0 ? -1 : child_exit_status(status));
 	}
+	if (app.listen_hint)
+		wl_event_source_remove(app.listen_hint);
 	for (size_t i = 0; i < sizeof(app.signal_sources) / sizeof(app.signal_sources[0]); i++) {
 		if (app.signal_sources[i])
 			wl_event_source_remove(app.signal_sources[i]);
@@ -365,10 +404,10 @@ int main(int argc, char **argv)
 	}
 	char buf[4096];
 	const char *pid_file = pid_file_path(&options, buf, sizeof(buf));
-	if (options.snap || options.stop) {
-		return control_signal_running(pid_file, options.snap ? SIGUSR1 : SIGINT,
-					      options.snap ? 0 : CONTROL_STOP_WAIT_S);
-	}
+	if (options.snap)
+		return control_snap(pid_file);
+	if (options.stop)
+		return control_stop(pid_file);
 	if (options.toggle)
 		return toggle(pid_file, &options);
 	return run(&options);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "frame.h"
 #include "help.h"
@@ -19,6 +20,7 @@ enum {
 	OPT_PID_FILE, OPT_DELAY,
 	OPT_TOGGLE,
 	OPT_NO_FULLSCREEN_SHELL, OPT_BACKGROUND, OPT_COMPOSE_ALL, OPT_STATS_FD,
+	OPT_CAPTURE,
 };
 
 static const struct option long_options[] = {
@@ -47,12 +49,63 @@ static const struct option long_options[] = {
 	{ "background", required_argument, NULL, OPT_BACKGROUND },
 	{ "compose-all", no_argument, NULL, OPT_COMPOSE_ALL },
 	{ "stats-fd", required_argument, NULL, OPT_STATS_FD },
+	{ "capture", required_argument, NULL, OPT_CAPTURE },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ 0 },
 };
+
+/* Edit distance with transpositions (optimal string alignment): "durtion"
+ * and "duraiton" are one edit from "duration". */
+static size_t edit_distance(const char *a, size_t a_len, const char *b)
+{
+	size_t b_len = strlen(b);
+	if (a_len > 63 || b_len > 63)
+		return SIZE_MAX;
+	size_t d[64][64];
+	for (size_t i = 0; i <= a_len; i++)
+		d[i][0] = i;
+	for (size_t j = 0; j <= b_len; j++)
+		d[0][j] = j;
+	for (size_t i = 1; i <= a_len; i++) {
+		for (size_t j = 1; j <= b_len; j++) {
+			size_t cost = a[i - 1] != b[j - 1];
+			size_t best = d[i - 1][j] + 1;
+			if (d[i][j - 1] + 1 < best)
+				best = d[i][j - 1] + 1;
+			if (d[i - 1][j - 1] + cost < best)
+				best = d[i - 1][j - 1] + cost;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+			    d[i - 2][j - 2] + 1 < best)
+				best = d[i - 2][j - 2] + 1;
+			d[i][j] = best;
+		}
+	}
+	return d[a_len][b_len];
+}
+
+/* The long option `arg` ("--durtion" or "--durtion=3") was probably meant
+ * as: one within two edits (one for short names), else NULL. */
+static const char *nearest_option(const char *arg)
+{
+	if (strncmp(arg, "--", 2) != 0)
+		return NULL;
+	const char *name = arg + 2;
+	size_t len = strcspn(name, "=");
+	const char *best = NULL;
+	size_t best_distance = SIZE_MAX;
+	for (const struct option *option = long_options; option->name; option++) {
+		size_t distance = edit_distance(name, len, option->name);
+		if (distance < best_distance) {
+			best_distance = distance;
+			best = option->name;
+		}
+	}
+	size_t limit = len <= 4 ? 1 : 2;
+	return best_distance <= limit ? best : NULL;
+}
 
 static enum options_result bad(const char *fmt, const char *arg)
 {
@@ -272,6 +325,10 @@ enum options_result options_parse(int argc, char **argv, struct options *options
 				return bad("--stats-fd %s: not an open file descriptor", optarg);
 			options->stats_fd = (int)i64;
 			break;
+		case OPT_CAPTURE:
+			if (!capture_method_parse(optarg, &options->capture))
+				return bad("invalid --capture '%s': expected screencopy or listen", optarg);
+			break;
 		case 'v':
 			options->verbosity = 1;
 			break;
@@ -291,6 +348,12 @@ enum options_result options_parse(int argc, char **argv, struct options *options
 				char short_name[3] = { '-', (char)optopt, 0 };
 				return bad("unknown option '%s'", short_name);
 			}
+			const char *nearest = nearest_option(argv[optind - 1]);
+			if (nearest) {
+				fprintf(stderr, "wl-record: unknown option '%s': did you mean --%s?"
+					" (see wl-record --help)\n", argv[optind - 1], nearest);
+				return OPTIONS_BAD;
+			}
 			return bad("unknown option '%s'", argv[optind - 1]);
 		}
 	}
@@ -308,7 +371,15 @@ enum options_result options_parse(int argc, char **argv, struct options *options
 		return bad("%s", "--snap, --stop and --toggle are separate requests; give one");
 	if (options->stats_fd == 1 && options->output && strcmp(options->output, "-") == 0)
 		return bad("%s", "--stats-fd 1 and FILE '-': the video is on stdout");
+	if (options->capture == CAPTURE_SCREENCOPY && (options->command || options->socket_name))
+		return bad("%s", "--capture screencopy copies the desktop: it hosts no COMMAND and "
+			   "opens no --socket");
 	if (options->toggle && options->screenshot)
 		return bad("%s", "--toggle starts or stops a recording, not a still");
+	/* Binary video would scramble the terminal: almost always a mistake. */
+	if (options->output && strcmp(options->output, "-") == 0 && !options->screenshot &&
+	    !options->snap && !options->stop && !options->list_encoders && isatty(STDOUT_FILENO))
+		return bad("%s", "FILE '-' writes the video to standard output, which is a terminal: "
+			   "redirect it (wl-record - > out.mkv, or | a player) or give a file name");
 	return OPTIONS_RUN;
 }

@@ -133,7 +133,10 @@ void output_default_dir(enum output_kind kind, char *out, size_t size)
 	if (home && (size_t)snprintf(dir, sizeof(dir), "%s/%s", home, fallback) < sizeof(dir) &&
 	    is_dir(dir) && (size_t)snprintf(out, size, "%s", dir) < size)
 		return;
-	snprintf(out, size, ".");
+	/* The current folder, named as a path the user can open later from
+	 * anywhere (it is printed when the file is complete). */
+	if (!getcwd(out, size))
+		snprintf(out, size, ".");
 }
 
 bool output_default_path(enum output_kind kind, const struct tm *tm, char *out, size_t size)

@@ -5,16 +5,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "app.h"
 #include "clock.h"
+#include "control.h"
 #include "frame_pacer.h"
 #include "frame_source.h"
 #include "log.h"
 #include "recorder.h"
-#include "screen_source.h"
 #include "server.h"
 #include "stats.h"
 
@@ -33,8 +34,13 @@ struct recording {
 	int64_t start_ns;
 	int64_t frames_accepted;
 	int64_t frames_end_ns;   /* --frames reached: where the file ends, 0 before */
-	bool status_shown;
 };
+
+/* "-" is a file name for the command line, not for a sentence. */
+static const char *path_for_people(const char *path)
+{
+	return strcmp(path, "-") == 0 ? "standard output" : path;
+}
 
 static bool consume_frame(void *data, const struct frame *frame)
 {
@@ -89,6 +95,23 @@ static void format_size(char *out, size_t size, uint64_t bytes)
 		snprintf(out, size, "%.1f KiB", (double)bytes / 1024.0);
 }
 
+/* The terminal's width, for a status line that must not wrap: a wrapped
+ * line is not overwritten by '\r' and stacks up. */
+static int terminal_columns(void)
+{
+	struct winsize size;
+	if (ioctl(STDERR_FILENO, TIOCGWINSZ, &size) == 0 && size.ws_col > 0)
+		return size.ws_col;
+	const char *columns = getenv("COLUMNS");
+	int n = columns ? atoi(columns) : 0;
+	return n > 0 ? n : 80;
+}
+
+static const char *plural(uint64_t n, const char *one, const char *many)
+{
+	return n == 1 ? one : many;
+}
+
 static void print_status(struct recording *recording)
 {
 	struct recorder_stats stats;
@@ -97,11 +120,18 @@ static void print_status(struct recording *recording)
 	char size[32];
 	format_size(size, sizeof(size), stats.bytes_written);
 	int seconds = (int)elapsed;
-	fprintf(stderr, "\rwl-record: %02d:%02d:%02d  %" PRIu64 " frames  %.1f fps  %" PRIu64
-		" dropped  %s  %s\033[K", seconds / 3600, seconds / 60 % 60, seconds % 60,
-		stats.frames_encoded, elapsed > 0 ? (double)stats.frames_encoded / elapsed : 0.0,
-		stats.frames_dropped, size, stats.encoder[0] ? stats.encoder : "starting");
-	recording->status_shown = true;
+	char text[256];
+	snprintf(text, sizeof(text), "wl-record: %02d:%02d:%02d  %" PRIu64 " %s  %.1f fps  %" PRIu64
+		 " dropped  %s  %s", seconds / 3600, seconds / 60 % 60, seconds % 60,
+		 stats.frames_encoded, plural(stats.frames_encoded, "frame", "frames"),
+		 elapsed > 0 ? (double)stats.frames_encoded / elapsed : 0.0, stats.frames_dropped,
+		 size, stats.encoder[0] ? stats.encoder : "starting");
+	/* One column spare: a line that reaches the last column wraps on some
+	 * terminals. Cut, not wrapped: the time and frame count come first. */
+	size_t fit = (size_t)(terminal_columns() - 1);
+	if (strlen(text) > fit)
+		text[fit] = '\0';
+	log_status_line(text);
 }
 
 static int handle_status_timer(void *data)
@@ -150,8 +180,10 @@ void recording_snap(struct recording *recording)
 	/* The screen as it is now, in RGB: the encoder's own frames may be
 	 * YUV already (frame_queue.h). */
 	if (recording->have_newest && recorder_request_still(recording->recorder, path,
-							      &recording->newest))
+							      &recording->newest)) {
 		LOG_INFO("writing a still to %s", path);
+		control_note_still(recording->app->pid_file, path);
+	}
 	else
 		LOG_WARN("no frame yet: no still written");
 }
@@ -209,8 +241,7 @@ struct recording *recording_create(struct app *app, bool *bad_config)
 		if (recording->status_timer)
 			wl_event_source_timer_update(recording->status_timer, STATUS_INTERVAL_MS);
 	}
-	frame_sink_connect(&recording->sink, &recording_sink,
-			   screen_frame_source(&app->server->screen));
+	frame_sink_connect(&recording->sink, &recording_sink, app->source);
 	return recording;
 
 fail:
@@ -240,18 +271,22 @@ int recording_finish(struct recording *recording)
 			for (int tries = 0; tries < 200 && !frame_pacer_flush(&recording->pacer); tries++)
 				usleep(5000);
 		}
-		if (recording->status_shown)
-			fputc('\n', stderr);
+		log_status_clear();
 		struct recorder_stats stats;
 		ret = recorder_finish(recording->recorder, end_ns, &stats);
 		stats_note_recording(&stats, (double)(now_ns - recording->start_ns) / 1e9);
 		char size[32];
 		format_size(size, sizeof(size), stats.bytes_written);
 		if (ret == 0)
-			LOG_INFO("wrote %s: %" PRIu64 " frames in %.1f s, %" PRIu64 " dropped, %s (%s)",
-				 recording->app->output_path, stats.frames_encoded,
+			LOG_INFO("wrote %s: %" PRIu64 " %s in %.1f s, %" PRIu64 " dropped, %s (%s)",
+				 path_for_people(recording->app->output_path), stats.frames_encoded,
+				 plural(stats.frames_encoded, "frame", "frames"),
 				 (double)(now_ns - recording->start_ns) / 1e9, stats.frames_dropped,
 				 size, stats.encoder);
+		/* After a failed start-up its own error is the only message. */
+		if (ret < 0 && stats.frames_submitted == 0 && recording->app->running)
+			LOG_ERR("%s: no frame was recorded: nothing presented to wl-record",
+				path_for_people(recording->app->output_path));
 		if (ret == 0 && stats.latency_p50_ms > 0)
 			LOG_DBG("commit to packet: median %.1f ms, 99th percentile %.1f ms",
 				stats.latency_p50_ms, stats.latency_p99_ms);

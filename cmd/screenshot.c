@@ -10,7 +10,6 @@
 #include "frame_source.h"
 #include "log.h"
 #include "png_writer.h"
-#include "screen_source.h"
 #include "stats.h"
 #include "server.h"
 
@@ -215,8 +214,7 @@ struct screenshot *screenshot_create(struct app *app)
 	}
 	double timeout_ms = app->options->timeout_s * 1000;
 	wl_event_source_timer_update(screenshot->timeout, timeout_ms < 1 ? 1 : (int)timeout_ms);
-	frame_sink_connect(&screenshot->sink, &screenshot_sink,
-			   screen_frame_source(&app->server->screen));
+	frame_sink_connect(&screenshot->sink, &screenshot_sink, app->source);
 	return screenshot;
 }
 

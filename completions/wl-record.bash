@@ -35,6 +35,10 @@ _wl_record()
 		COMPREPLY=($(compgen -W "black white gray" -- "$cur"))
 		return
 		;;
+	--capture)
+		COMPREPLY=($(compgen -W "screencopy listen" -- "$cur"))
+		return
+		;;
 	--size)
 		COMPREPLY=($(compgen -W "1280x720 1920x1080 2560x1440 3840x2160" -- "$cur"))
 		return
@@ -54,7 +58,7 @@ _wl_record()
 
 	if [[ $cur == -* ]]; then
 		COMPREPLY=($(compgen -W '-o --output -s --screenshot --delay --timeout --duration
-			--frames --stats-fd --socket --size --fps --codec --device --bitrate --crf -p
+			--frames --stats-fd --capture --socket --size --fps --codec --device --bitrate --crf -p
 			--codec-param --cfr -y --overwrite --list-encoders --stop --snap --toggle --pid-file
 			--no-fullscreen-shell --background --compose-all
 			-v --verbose -q --quiet -h --help -V --version --' -- "$cur"))

@@ -4,13 +4,48 @@ function __wl_record_encoders
     wl-record --list-encoders 2>/dev/null | string replace -r '\t.*' ''
 end
 
-complete -c wl-record -s o -l output -r -F -d 'Output file (.mkv .mp4 .mov .webm .png, - for stdout)'
+# After "--" the words are COMMAND's own command line.
+function __wl_record_after_dashdash
+    contains -- -- (commandline -opc)
+end
+
+function __wl_record_command
+    set -l tokens (commandline -opc)
+    set -l i (contains -i -- -- $tokens)
+    set -l rest
+    if test $i -lt (count $tokens)
+        set rest $tokens[(math $i + 1)..-1]
+    end
+    complete -C (string join ' ' -- (string escape -- $rest) (commandline -ct))
+end
+
+# Folders, and files wl-record writes (fish 3.6's __fish_complete_suffix
+# lists every file, the matching ones first).
+function __wl_record_output_files
+    set -l cur (commandline -ct)
+    for path in $cur*
+        if test -d $path
+            echo $path/
+        else if string match -qir '\.(mkv|mp4|mov|webm|png)$' -- $path
+            echo $path
+        end
+    end
+end
+
+# No file completion by default: FILE gets the extensions wl-record writes
+# (and folders), as in bash and zsh; after "--", COMMAND's completions.
+complete -c wl-record -f
+complete -c wl-record -n 'not __wl_record_after_dashdash' -a '(__wl_record_output_files)'
+complete -c wl-record -n '__wl_record_after_dashdash' -a '(__wl_record_command)'
+
+complete -c wl-record -s o -l output -r -a '(__wl_record_output_files)' -d 'Output file (.mkv .mp4 .mov .webm .png, - for stdout)'
 complete -c wl-record -s s -l screenshot -d 'Take one PNG still and exit'
 complete -c wl-record -l delay -x -d 'Screenshot: take it this long after the first frame'
 complete -c wl-record -l timeout -x -d 'Screenshot: give up after this long without a frame'
 complete -c wl-record -l duration -x -d 'Stop recording after this many seconds'
 complete -c wl-record -l frames -x -d 'Stop after N frames'
 complete -c wl-record -l stats-fd -x -a '3 4 5' -d 'When done, a JSON summary line on this fd'
+complete -c wl-record -l capture -x -a 'screencopy listen' -d 'Desktop through screencopy, or host only'
 complete -c wl-record -l socket -x -d 'Listen on $XDG_RUNTIME_DIR/NAME'
 complete -c wl-record -l size -x -a '1280x720 1920x1080 2560x1440 3840x2160' -d 'Output mode offered to clients'
 complete -c wl-record -l fps -x -a '24 25 30 50 60' -d 'Frame rate'

@@ -57,8 +57,8 @@ def text(stat, fmt="{:.1f}", spread=True):
 
 # Row order within a workload/size: wl-record first, then its peers, the
 # baselines next to the rows they are the baseline of.
-ORDER = ["wl-record", "wl-record (weston)", "no recorder (weston)", "wf-recorder",
-         "no recorder (sway)", "ffmpeg-cli"]
+ORDER = ["wl-record", "wl-record (weston)", "no recorder (weston)", "wl-record (sway)",
+         "wf-recorder", "no recorder (sway)", "ffmpeg-cli"]
 
 
 def row_key(item):
@@ -116,7 +116,7 @@ cases = sorted({(e["workload"], e["size"]) for e in summary.values()})
 for work, size in cases:
     if work == "idle":
         continue
-    for ours in ("wl-record", "wl-record (weston)"):
+    for ours in ("wl-record", "wl-record (weston)", "wl-record (sway)"):
         mine = median_of(work, size, ours, "cpu_ms_per_frame")
         for peer in ("wf-recorder", "ffmpeg-cli"):
             other = median_of(work, size, peer, "cpu_ms_per_frame")
@@ -128,6 +128,7 @@ for work, size in cases:
     # The recorded client's own frame rate against the same client with
     # nothing recording, on the same compositor.
     for rec, base in (("wl-record", None), ("wf-recorder", "no recorder (sway)"),
+                      ("wl-record (sway)", "no recorder (sway)"),
                       ("wl-record (weston)", "no recorder (weston)")):
         fps = median_of(work, size, rec, "client_fps")
         if fps is None:

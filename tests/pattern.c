@@ -1,6 +1,8 @@
 #include "pattern.h"
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <string.h>
 
 /* Solid blocks: fixed colours at fixed fractions of the picture, so a test
  * can look for them at any size. */
@@ -110,5 +112,75 @@ void pattern_fill(void *data, int stride, int frame_index, int width, int height
 		uint32_t *row = (uint32_t *)((uint8_t *)data + (size_t)y * (size_t)stride);
 		for (int x = 0; x < width; x++)
 			row[x] = pattern_pixel(frame_index, x, y, width, height) | alpha_bits;
+	}
+}
+
+/* drm_fourcc.h's codes, spelled out: the pattern library needs no libdrm. */
+#define FOURCC(a, b, c, d) \
+	((uint32_t)(a) | (uint32_t)(b) << 8 | (uint32_t)(c) << 16 | (uint32_t)(d) << 24)
+
+static const struct {
+	const char *name;
+	uint32_t fourcc;
+	bool bgr;      /* red in the low bits */
+	bool ten_bit;  /* 2:10:10:10, else 8:8:8:8 */
+	bool alpha;
+} formats[] = {
+	{ "xrgb", FOURCC('X', 'R', '2', '4'), false, false, false },
+	{ "argb", FOURCC('A', 'R', '2', '4'), false, false, true },
+	{ "xbgr", FOURCC('X', 'B', '2', '4'), true, false, false },
+	{ "abgr", FOURCC('A', 'B', '2', '4'), true, false, true },
+	{ "xrgb2101010", FOURCC('X', 'R', '3', '0'), false, true, false },
+	{ "argb2101010", FOURCC('A', 'R', '3', '0'), false, true, true },
+	{ "xbgr2101010", FOURCC('X', 'B', '3', '0'), true, true, false },
+	{ "abgr2101010", FOURCC('A', 'B', '3', '0'), true, true, true },
+};
+#define FORMAT_COUNT (int)(sizeof(formats) / sizeof(formats[0]))
+
+uint32_t pattern_format_from_name(const char *name)
+{
+	for (int i = 0; i < FORMAT_COUNT; i++)
+		if (strcmp(formats[i].name, name) == 0)
+			return formats[i].fourcc;
+	return 0;
+}
+
+uint32_t pattern_format_shm_code(uint32_t fourcc)
+{
+	if (fourcc == FOURCC('A', 'R', '2', '4'))
+		return 0; /* WL_SHM_FORMAT_ARGB8888 */
+	if (fourcc == FOURCC('X', 'R', '2', '4'))
+		return 1; /* WL_SHM_FORMAT_XRGB8888 */
+	return fourcc;
+}
+
+static uint32_t pack(uint32_t rgb, bool bgr, bool ten_bit, bool alpha)
+{
+	uint32_t r = rgb >> 16 & 0xff, g = rgb >> 8 & 0xff, b = rgb & 0xff;
+	if (bgr) {
+		uint32_t swap = r;
+		r = b;
+		b = swap;
+	}
+	if (!ten_bit)
+		return (alpha ? 0xffu << 24 : 0) | r << 16 | g << 8 | b;
+	r = r << 2 | r >> 6;
+	g = g << 2 | g >> 6;
+	b = b << 2 | b >> 6;
+	return (alpha ? 3u << 30 : 0) | r << 20 | g << 10 | b;
+}
+
+void pattern_fill_format(void *data, int stride, int frame_index, int width, int height,
+			 uint32_t fourcc)
+{
+	int f = 0; /* xrgb for a code not listed */
+	for (int i = 0; i < FORMAT_COUNT; i++)
+		if (formats[i].fourcc == fourcc)
+			f = i;
+	for (int y = 0; y < height; y++) {
+		uint32_t *row = (uint32_t *)((uint8_t *)data + (size_t)y * (size_t)stride);
+		for (int x = 0; x < width; x++)
+			row[x] = pack(pattern_pixel(frame_index, x, y, width, height),
+				      formats[f].bgr, formats[f].ten_bit, formats[f].alpha);
 	}
 }

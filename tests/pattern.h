@@ -21,6 +21,22 @@ uint32_t pattern_pixel(int frame_index, int x, int y, int width, int height);
 void pattern_fill(void *data, int stride, int frame_index, int width, int height,
 		  uint8_t alpha);
 
+/* The pixel formats the test clients draw in, by the name their --format
+ * option takes: xrgb, argb, xbgr, abgr, xrgb2101010, argb2101010,
+ * xbgr2101010, abgr2101010. The DRM fourcc, 0 for an unknown name. */
+uint32_t pattern_format_from_name(const char *name);
+
+/* The wl_shm code of a fourcc above (they differ for ARGB/XRGB8888 only). */
+uint32_t pattern_format_shm_code(uint32_t fourcc);
+
+/* Fills `data` like pattern_fill, packed as the DRM format `fourcc` (one of
+ * the above): 10-bit channels are the 8-bit values widened exactly
+ * (v << 2 | v >> 6, so that v is their top 8 bits), alpha is opaque in
+ * formats that have it, the X bits are 0 (as Mesa sends them: the server
+ * must not take them for alpha). */
+void pattern_fill_format(void *data, int stride, int frame_index, int width, int height,
+			 uint32_t fourcc);
+
 /* Where the moving box of `frame_index` is; exposed so tests can say which
  * frame they saw. */
 void pattern_box(int frame_index, int width, int height,

@@ -36,8 +36,8 @@ struct options {
 	uint32_t method;
 	int width, height;
 	int stride_pad;
+	uint32_t format; /* DRM fourcc (pattern.h) */
 	uint32_t shm_format;
-	uint8_t alpha;
 	int frames;
 	int interval_ms;
 	int hold_ms;
@@ -322,7 +322,9 @@ static int64_t commit_frame(struct presenter *presenter, struct buffer *buffer, 
 {
 	const struct options *options = &presenter->options;
 	if (options->colour_step_count) {
-		uint32_t pixel = (uint32_t)options->alpha << 24 | options->colour_step_rgb[index];
+		/* xrgb or argb only (checked): X 0, alpha opaque. */
+		uint32_t alpha = options->format == pattern_format_from_name("argb") ? 0xff : 0;
+		uint32_t pixel = alpha << 24 | options->colour_step_rgb[index];
 		for (int y = 0; y < options->height; y++) {
 			uint32_t *row = (uint32_t *)((uint8_t *)buffer->data +
 						     (size_t)y * (size_t)presenter->stride);
@@ -330,8 +332,8 @@ static int64_t commit_frame(struct presenter *presenter, struct buffer *buffer, 
 				row[x] = pixel;
 		}
 	} else {
-		pattern_fill(buffer->data, presenter->stride, index, options->width,
-			     options->height, options->alpha);
+		pattern_fill_format(buffer->data, presenter->stride, index, options->width,
+				    options->height, options->format);
 	}
 	wl_surface_attach(presenter->surface, buffer->wl_buffer, 0, 0);
 	wl_surface_damage(presenter->surface, 0, 0, options->width, options->height);
@@ -534,9 +536,11 @@ static void usage(FILE *stream)
 {
 	fprintf(stream,
 		"usage: presenter [--mode for-mode|surface] [--method default|center|zoom|zoom_crop|stretch]\n"
-		"                 [--size WxH] [--stride-pad BYTES] [--format xrgb|argb] [--frames N]\n"
+		"                 [--size WxH] [--stride-pad BYTES] [--format FORMAT] [--frames N]\n"
 		"                 [--interval-ms M] [--hold-ms H] [--times FILE] [--allow-mode-failed]\n"
-		"                 [--colour-steps RRGGBB@MS[,RRGGBB@MS...]]\n");
+		"FORMAT: xrgb (default), argb, xbgr, abgr, xrgb2101010, argb2101010, xbgr2101010,\n"
+		"        abgr2101010\n"
+		"                 [--colour-steps RRGGBB@MS[,RRGGBB@MS...]] (xrgb, argb only)\n");
 }
 
 static bool parse_int(const char *text, int min, int max, int *value)
@@ -600,8 +604,8 @@ static int parse_options(int argc, char **argv, struct options *options)
 		.mode = PRESENT_FOR_MODE,
 		.method = ZWP_FULLSCREEN_SHELL_V1_PRESENT_METHOD_DEFAULT,
 		.width = 320, .height = 240,
+		.format = pattern_format_from_name("xrgb"),
 		.shm_format = WL_SHM_FORMAT_XRGB8888,
-		.alpha = 0x00,
 		.frames = 1,
 		.interval_ms = 33,
 	};
@@ -638,17 +642,11 @@ static int parse_options(int argc, char **argv, struct options *options)
 			     options->stride_pad % 4 == 0;
 			break;
 		case 'f':
-			if (strcmp(optarg, "xrgb") == 0) {
-				/* X byte 0, as Mesa's software path sends: the server
-				 * must not read it as alpha. */
-				options->shm_format = WL_SHM_FORMAT_XRGB8888;
-				options->alpha = 0x00;
-			} else if (strcmp(optarg, "argb") == 0) {
-				options->shm_format = WL_SHM_FORMAT_ARGB8888;
-				options->alpha = 0xff;
-			} else {
-				ok = false;
-			}
+			/* X bits 0, as Mesa's software path sends: the server
+			 * must not read them as alpha (pattern.h). */
+			options->format = pattern_format_from_name(optarg);
+			options->shm_format = pattern_format_shm_code(options->format);
+			ok = options->format != 0;
 			break;
 		case 'n':
 			ok = parse_int(optarg, 1, 1000000, &options->frames);
@@ -687,8 +685,14 @@ static int parse_options(int argc, char **argv, struct options *options)
 		fprintf(stderr, "presenter: unexpected argument '%s'\n", argv[optind]);
 		return -1;
 	}
-	if (options->colour_step_count)
+	if (options->colour_step_count) {
 		options->frames = options->colour_step_count; /* whatever --frames said */
+		if (options->format != pattern_format_from_name("xrgb") &&
+		    options->format != pattern_format_from_name("argb")) {
+			fprintf(stderr, "presenter: --colour-steps draws xrgb or argb only\n");
+			return -1;
+		}
+	}
 	return 0;
 }
 

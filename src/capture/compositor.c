@@ -3,6 +3,7 @@
 
 #include <assert.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <wayland-server-protocol.h>
@@ -331,9 +332,50 @@ static void surface_damage_to_buffer(pixman_region32_t *out, const pixman_region
 	}
 }
 
+/* Converts the damaged boxes of a buffer in another format (buffer.h) into
+ * the texture with pixman. pixman wants whole 32-bit words: a buffer whose
+ * rows are not 4-byte aligned (any offset and stride are valid for wl_shm)
+ * goes one row at a time through an aligned copy. False when out of memory. */
+static bool convert_boxes(pixman_image_t *texture, pixman_format_code_t format, const uint8_t *src,
+			  int src_stride, int width, int height, const pixman_box32_t *boxes, int n)
+{
+	if ((uintptr_t)src % 4 == 0 && src_stride % 4 == 0) {
+		/* pixman only reads a source: the cast drops no promise. */
+		pixman_image_t *source = pixman_image_create_bits(format, width, height,
+								  (uint32_t *)src, src_stride);
+		if (!source)
+			return false;
+		for (int i = 0; i < n; i++)
+			pixman_image_composite32(PIXMAN_OP_SRC, source, NULL, texture, boxes[i].x1,
+						 boxes[i].y1, 0, 0, boxes[i].x1, boxes[i].y1,
+						 boxes[i].x2 - boxes[i].x1,
+						 boxes[i].y2 - boxes[i].y1);
+		pixman_image_unref(source);
+		return true;
+	}
+	uint32_t *row = malloc((size_t)width * 4);
+	pixman_image_t *source = row ? pixman_image_create_bits(format, width, 1, row, width * 4)
+				     : NULL;
+	for (int i = 0; source && i < n; i++) {
+		size_t x1 = (size_t)boxes[i].x1, row_bytes = (size_t)(boxes[i].x2 - boxes[i].x1) * 4;
+		for (int y = boxes[i].y1; y < boxes[i].y2; y++) {
+			memcpy(row + x1, src + (size_t)y * src_stride + x1 * 4, row_bytes);
+			pixman_image_composite32(PIXMAN_OP_SRC, source, NULL, texture, (int)x1, 0,
+						 0, 0, (int)x1, y, boxes[i].x2 - boxes[i].x1, 1);
+		}
+	}
+	bool ok = source != NULL;
+	if (source)
+		pixman_image_unref(source);
+	free(row);
+	return ok;
+}
+
 /* Copies the damaged part of the client's buffer into the surface's texture,
- * guarded against SIGBUS. False when the client's memory faulted (the
- * protocol error is posted; the texture content is then not to be used). */
+ * guarded against SIGBUS: as it is when it has the texture's layout, else
+ * converted. False when the client's memory faulted (the protocol error is
+ * posted; the texture content is then not to be used) or when out of memory
+ * (posted too). */
 static bool copy_buffer_damage(struct surface *surface, struct client_buffer *buffer,
 			       const pixman_region32_t *damage)
 {
@@ -346,13 +388,26 @@ static bool copy_buffer_damage(struct surface *surface, struct client_buffer *bu
 	int dst_stride = pixman_image_get_stride(surface->texture);
 	int n;
 	const pixman_box32_t *boxes = pixman_region32_rectangles((pixman_region32_t *)damage, &n);
-	for (int i = 0; i < n; i++) {
-		size_t row_bytes = (size_t)(boxes[i].x2 - boxes[i].x1) * 4;
-		for (int y = boxes[i].y1; y < boxes[i].y2; y++)
-			memcpy(dst + (size_t)y * dst_stride + (size_t)boxes[i].x1 * 4,
-			       src + (size_t)y * src_stride + (size_t)boxes[i].x1 * 4, row_bytes);
+	bool converted = true;
+	if (client_format_is_native(buffer->format)) {
+		for (int i = 0; i < n; i++) {
+			size_t row_bytes = (size_t)(boxes[i].x2 - boxes[i].x1) * 4;
+			for (int y = boxes[i].y1; y < boxes[i].y2; y++)
+				memcpy(dst + (size_t)y * dst_stride + (size_t)boxes[i].x1 * 4,
+				       src + (size_t)y * src_stride + (size_t)boxes[i].x1 * 4,
+				       row_bytes);
+		}
+	} else {
+		converted = convert_boxes(surface->texture, buffer->format, src, src_stride,
+					  buffer->width, buffer->height, boxes, n);
 	}
-	return buffer->impl->end_read(buffer);
+	if (!buffer->impl->end_read(buffer))
+		return false;
+	if (!converted) {
+		wl_resource_post_no_memory(surface->resource);
+		return false;
+	}
+	return true;
 }
 
 /* Zero-copy when a consumer wants dmabufs and this surface is what the
@@ -431,8 +486,9 @@ static void surface_apply_state(struct surface *surface, struct surface_state *n
 	if (next->attached && next->buffer) {
 		/* Checked when committed; the resource is still alive. */
 		struct client_buffer *buffer = client_buffer_from_resource(next->buffer);
-		/* Same bytes either way; the format only tells composition
-		 * whether to blend. */
+		/* The copy is XRGB8888 or ARGB8888 whatever the client's
+		 * format (copy_buffer_damage converts); the format only tells
+		 * composition whether to blend. */
 		pixman_format_code_t format = buffer->opaque ? PIXMAN_x8r8g8b8 : PIXMAN_a8r8g8b8;
 		bool resized = !surface->texture ||
 			       pixman_image_get_width(surface->texture) != buffer->width ||

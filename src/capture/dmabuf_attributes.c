@@ -1,5 +1,7 @@
 #include "dmabuf_attributes.h"
 
+#include "buffer.h"
+
 #include <drm_fourcc.h>
 #include <sys/vfs.h>
 #include <unistd.h>
@@ -25,13 +27,8 @@ void dmabuf_attributes_close(struct dmabuf_attributes *attributes)
 
 int dmabuf_format_plane_count(uint32_t format)
 {
-	switch (format) {
-	case DRM_FORMAT_XRGB8888:
-	case DRM_FORMAT_ARGB8888:
-		return 1;
-	default:
-		return 0;
-	}
+	/* Every format read is single-plane (buffer.h). */
+	return client_format_from_drm(format) ? 1 : 0;
 }
 
 bool dmabuf_fd_is_dmabuf(int fd)

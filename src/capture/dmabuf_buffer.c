@@ -208,7 +208,12 @@ struct wl_resource *dmabuf_buffer_create(struct linux_dmabuf *dmabuf, struct wl_
 	buffer->base.impl = &dmabuf_client_buffer_impl;
 	buffer->base.width = buffer->attributes->width;
 	buffer->base.height = buffer->attributes->height;
-	buffer->base.opaque = buffer->attributes->format == DRM_FORMAT_XRGB8888;
+	/* Checked by params_validate: one of client_formats. */
+	const struct client_format *format = client_format_from_drm(buffer->attributes->format);
+	buffer->base.opaque = format->opaque;
+	/* The EGL readback converts to the surface copy's layout on the GPU. */
+	buffer->base.format = buffer->map ? format->pixman
+			      : format->opaque ? PIXMAN_x8r8g8b8 : PIXMAN_a8r8g8b8;
 	wl_resource_set_implementation(buffer->base.resource, &dmabuf_buffer_impl, buffer,
 				       buffer_resource_destroy);
 	return buffer->base.resource;
@@ -219,5 +224,10 @@ struct dmabuf_lease *dmabuf_buffer_lease(struct client_buffer *base)
 	if (!base || base->impl != &dmabuf_client_buffer_impl)
 		return NULL;
 	struct dmabuf_buffer *buffer = wl_container_of(base, buffer, base);
+	/* Consumers of a lent buffer (the encoder's reads, VA-API's import)
+	 * take XRGB8888/ARGB8888 only: other formats are copied and converted. */
+	uint32_t format = buffer->attributes->format;
+	if (format != DRM_FORMAT_XRGB8888 && format != DRM_FORMAT_ARGB8888)
+		return NULL;
 	return dmabuf_lease_create(buffer->dmabuf->releases, &buffer->leases, buffer->planes);
 }

@@ -29,7 +29,8 @@ struct client_buffer *dmabuf_buffer_try_from_resource(struct wl_resource *resour
 
 /* Lends the buffer to the encoder (zero-copy path): the wl_buffer is not
  * released until the lease and every reference to it end. NULL when `buffer`
- * is not a dmabuf or on allocation failure. Main thread. */
+ * is not a dmabuf, not XRGB8888/ARGB8888 (other formats are copied and
+ * converted) or on allocation failure. Main thread. */
 struct dmabuf_lease *dmabuf_buffer_lease(struct client_buffer *buffer);
 
 #endif

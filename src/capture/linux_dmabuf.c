@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "buffer.h"
 #include "dmabuf_lease_internal.h"
 #include "egl_import.h"
 #include "linux-dmabuf-unstable-v1-server-protocol.h"
@@ -17,8 +18,6 @@
 #include "sigbus_guard.h"
 
 #define LINUX_DMABUF_VERSION 4
-
-static const uint32_t consumed_formats[] = { DRM_FORMAT_XRGB8888, DRM_FORMAT_ARGB8888 };
 
 bool linux_dmabuf_accepts(const struct linux_dmabuf *dmabuf, uint32_t format, uint64_t modifier)
 {
@@ -78,11 +77,13 @@ static void add_egl_formats(struct linux_dmabuf *dmabuf)
 		LOG_INFO("no EGL dmabuf import (%s): only LINEAR dmabufs are accepted", why);
 		return;
 	}
-	for (size_t f = 0; f < sizeof(consumed_formats) / sizeof(consumed_formats[0]); f++) {
+	/* The readback gives XRGB8888 whatever the format (egl_import.h). */
+	for (int f = 0; f < client_format_count; f++) {
+		uint32_t format = client_formats[f].drm_format;
 		uint64_t modifiers[64];
-		int n = egl_importer_query_modifiers(dmabuf->egl, consumed_formats[f], modifiers, 64);
+		int n = egl_importer_query_modifiers(dmabuf->egl, format, modifiers, 64);
 		for (int i = 0; i < n; i++)
-			if (!add_format(dmabuf, consumed_formats[f], modifiers[i]))
+			if (!add_format(dmabuf, format, modifiers[i]))
 				return;
 	}
 }
@@ -134,14 +135,15 @@ static void linux_dmabuf_bind(struct wl_client *client, void *data, uint32_t ver
 	/* Version 4 clients learn formats from the feedback object only. */
 	if (version >= 4)
 		return;
-	for (size_t f = 0; f < sizeof(consumed_formats) / sizeof(consumed_formats[0]); f++) {
-		zwp_linux_dmabuf_v1_send_format(resource, consumed_formats[f]);
+	for (int f = 0; f < client_format_count; f++) {
+		uint32_t format = client_formats[f].drm_format;
+		zwp_linux_dmabuf_v1_send_format(resource, format);
 		if (version < ZWP_LINUX_DMABUF_V1_MODIFIER_SINCE_VERSION)
 			continue;
 		for (int i = 0; i < dmabuf->n_formats; i++)
-			if (dmabuf->formats[i].format == consumed_formats[f])
+			if (dmabuf->formats[i].format == format)
 				zwp_linux_dmabuf_v1_send_modifier(
-					resource, consumed_formats[f],
+					resource, format,
 					(uint32_t)(dmabuf->formats[i].modifier >> 32),
 					(uint32_t)(dmabuf->formats[i].modifier & 0xffffffff));
 	}
@@ -178,14 +180,15 @@ struct linux_dmabuf *linux_dmabuf_create(struct wl_display *display)
 	dmabuf->releases = dmabuf_release_queue_create(wl_display_get_event_loop(display));
 	if (!dmabuf->releases)
 		goto fail;
-	for (size_t f = 0; f < sizeof(consumed_formats) / sizeof(consumed_formats[0]); f++)
-		if (!add_format(dmabuf, consumed_formats[f], DRM_FORMAT_MOD_LINEAR))
+	/* LINEAR: read by the CPU and converted like shm (buffer.h). */
+	for (int f = 0; f < client_format_count; f++)
+		if (!add_format(dmabuf, client_formats[f].drm_format, DRM_FORMAT_MOD_LINEAR))
 			goto fail;
 	dmabuf->has_render_node = find_render_node(dmabuf);
 	if (dmabuf->has_render_node)
 		add_egl_formats(dmabuf);
-	else
-		LOG_INFO("no render node in /dev/dri: LINEAR dmabufs only, read by the CPU");
+	else /* a normal machine without a GPU: nothing for the user to do */
+		LOG_DBG("no render node in /dev/dri: LINEAR dmabufs only, read by the CPU");
 	if (!linux_dmabuf_feedback_make_table(dmabuf))
 		goto fail;
 	dmabuf->global = wl_global_create(display, &zwp_linux_dmabuf_v1_interface,

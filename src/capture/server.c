@@ -106,7 +106,7 @@ void server_destroy(struct server *server)
 /* Whoever can replace the socket there can pose as wl-record and be sent the
  * whole screen: the directory must be the user's alone, as libwayland's
  * clients assume. */
-static bool runtime_dir_is_safe(void)
+bool server_runtime_dir_is_safe(void)
 {
 	const char *dir = getenv("XDG_RUNTIME_DIR");
 	if (!dir || !*dir) {
@@ -137,7 +137,7 @@ static bool runtime_dir_is_safe(void)
 
 bool server_listen(struct server *server, const char *name)
 {
-	if (!runtime_dir_is_safe())
+	if (!server_runtime_dir_is_safe())
 		return false;
 	if (name) {
 		if (wl_display_add_socket(server->display, name) < 0) {

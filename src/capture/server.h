@@ -38,6 +38,11 @@ struct server {
 struct server *server_create(const struct server_config *config);
 void server_destroy(struct server *server);
 
+/* Whether $XDG_RUNTIME_DIR is set, a folder, this user's and writable by
+ * no one else (libwayland's clients trust the socket found there); logs why
+ * not. server_listen() checks it too; callers may ask before starting. */
+bool server_runtime_dir_is_safe(void);
+
 /* Listens on $XDG_RUNTIME_DIR/name, or the first free wl-record-N when
  * name is NULL. The name chosen is in server->socket_name. */
 bool server_listen(struct server *server, const char *name);

@@ -96,18 +96,14 @@ static void buffer_resource_destroy(struct wl_resource *resource)
 	free(buffer);
 }
 
-static bool format_supported(uint32_t format)
-{
-	return format == WL_SHM_FORMAT_ARGB8888 || format == WL_SHM_FORMAT_XRGB8888;
-}
-
 static void pool_handle_create_buffer(struct wl_client *client, struct wl_resource *resource,
 				      uint32_t id, int32_t offset, int32_t width, int32_t height,
 				      int32_t stride, uint32_t format)
 {
 	struct shm_pool *pool = pool_from_resource(resource);
 
-	if (!format_supported(format)) {
+	const struct client_format *known = client_format_from_shm(format);
+	if (!known) {
 		wl_resource_post_error(resource, WL_SHM_ERROR_INVALID_FORMAT,
 				       "unsupported format 0x%08x", format);
 		return;
@@ -141,7 +137,8 @@ static void pool_handle_create_buffer(struct wl_client *client, struct wl_resour
 	buffer->base.impl = &shm_client_buffer_impl;
 	buffer->base.width = width;
 	buffer->base.height = height;
-	buffer->base.opaque = format == WL_SHM_FORMAT_XRGB8888;
+	buffer->base.opaque = known->opaque;
+	buffer->base.format = known->pixman;
 	buffer->offset = offset;
 	buffer->stride = stride;
 	buffer->format = format;
@@ -244,8 +241,8 @@ static void shm_bind(struct wl_client *client, void *data, uint32_t version, uin
 		return;
 	}
 	wl_resource_set_implementation(resource, &shm_impl, NULL, NULL);
-	wl_shm_send_format(resource, WL_SHM_FORMAT_ARGB8888);
-	wl_shm_send_format(resource, WL_SHM_FORMAT_XRGB8888);
+	for (int i = 0; i < client_format_count; i++)
+		wl_shm_send_format(resource, client_format_shm_code(&client_formats[i]));
 }
 
 bool shm_create_global(struct wl_display *display)

@@ -11,6 +11,12 @@
 /* Read by the encoder thread and by libraries' threads too. */
 static atomic_int current_level = LOG_LEVEL_INFO;
 
+/* A status line is on stderr without its newline (log_status_line): the
+ * next message clears it first, so that it starts at column 0. */
+static atomic_bool status_shown;
+
+#define CLEAR_LINE "\r\033[K"
+
 void log_set_level(enum log_level level)
 {
 	atomic_store(&current_level, (int)level);
@@ -87,7 +93,31 @@ static void line_write(struct line *line)
 	if (line->len > sizeof(line->text) - 2)
 		line->len = sizeof(line->text) - 2;
 	line->text[line->len++] = '\n';
+	if (atomic_exchange(&status_shown, false)) {
+		char cleared[sizeof(CLEAR_LINE) - 1 + LOG_LINE_MAX];
+		memcpy(cleared, CLEAR_LINE, sizeof(CLEAR_LINE) - 1);
+		memcpy(cleared + sizeof(CLEAR_LINE) - 1, line->text, line->len);
+		fwrite(cleared, 1, sizeof(CLEAR_LINE) - 1 + line->len, stderr);
+		return;
+	}
 	fwrite(line->text, 1, line->len, stderr);
+}
+
+void log_status_line(const char *text)
+{
+	char line[LOG_LINE_MAX];
+	int n = snprintf(line, sizeof(line), "\r%s\033[K", text);
+	if (n <= 0)
+		return;
+	fwrite(line, 1, (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1, stderr);
+	fflush(stderr);
+	atomic_store(&status_shown, true);
+}
+
+void log_status_clear(void)
+{
+	if (atomic_exchange(&status_shown, false))
+		fputs(CLEAR_LINE, stderr);
 }
 
 void log_msg(enum log_level level, const char *module, const char *file, int lineno,

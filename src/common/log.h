@@ -38,6 +38,13 @@ void log_msg(enum log_level level, const char *module, const char *file, int lin
 void log_vpiece(enum log_level level, const char *module, const char *line_prefix,
 		const char *fmt, va_list args) __attribute__((format(printf, 4, 0)));
 
+/* A status line redrawn in place on a terminal's stderr: `text` without a
+ * newline, replacing the previous one. Any message logged afterwards first
+ * clears it, so messages never start after it (or after an echoed ^C). */
+void log_status_line(const char *text);
+/* Clears a status line still shown (before the program's last messages). */
+void log_status_clear(void);
+
 #ifndef LOG_MODULE
 #error "define LOG_MODULE before including log.h"
 #endif

@@ -16,12 +16,16 @@
 
 #include "avfilter_loader.h"
 #include "dmabuf_lease.h"
+#include "letterbox.h"
 #include "log.h"
 #include "vaapi_graph.h"
 #include "vaapi_map.h"
 #include "yuv_convert.h"
 
 #define PROBE_SIZE 256
+/* libvpx-vp9's constant quality (0-63, lower is better) when neither --crf
+ * nor --bitrate is given: the middle of the range FFmpeg's VP9 guide gives. */
+#define VP9_DEFAULT_CRF 32
 
 struct encoder {
 	const AVCodec *codec;
@@ -33,7 +37,7 @@ struct encoder {
 
 	/* Software path: I420 frames from the queue; BGRX -> yuv420p by
 	 * libyuv; frames of another size than the first by swscale, rebuilt
-	 * when that size or format changes. */
+	 * when that size or format changes, letterboxed (letterbox.h). */
 	struct SwsContext *convert;
 	enum AVPixelFormat convert_format;
 	int convert_width, convert_height;
@@ -57,7 +61,29 @@ struct encoder {
 	size_t dmabuf_pixels_size;
 };
 
-static const char *const known_encoders[] = {"h264_vaapi", "hevc_vaapi", "libx264", "libx265"};
+static const char *const known_encoders[] = {"h264_vaapi", "hevc_vaapi", "vp9_vaapi",
+					     "libx264", "libx265", "libvpx-vp9"};
+
+/* What codec NULL picks, per codec family: VA-API when it works, else the
+ * software encoder. H.264 unless the container wants something else (.webm). */
+struct default_encoders {
+	enum AVCodecID id;
+	const char *hardware, *software;
+};
+
+static const struct default_encoders default_encoders[] = {
+	{AV_CODEC_ID_H264, "h264_vaapi", "libx264"},
+	{AV_CODEC_ID_VP9, "vp9_vaapi", "libvpx-vp9"},
+};
+
+static const struct default_encoders *defaults_for(enum AVCodecID id)
+{
+	for (size_t i = 0; i < sizeof(default_encoders) / sizeof(default_encoders[0]); i++) {
+		if (default_encoders[i].id == id)
+			return &default_encoders[i];
+	}
+	return &default_encoders[0];
+}
 
 static bool is_vaapi(const AVCodec *codec)
 {
@@ -122,6 +148,26 @@ static int configure_context(struct encoder *encoder, const struct encoder_confi
 			ret = av_opt_set(context->priv_data, "tune", "zerolatency", 0);
 		if (ret >= 0 && config->crf >= 0)
 			ret = av_opt_set_int(context->priv_data, "crf", config->crf, 0);
+	} else if (strcmp(encoder->codec->name, "libvpx-vp9") == 0) {
+		/* libvpx's defaults are for offline encoding (one 1080p frame takes
+		 * longer than a frame period) at 256 kbit/s: realtime instead, the
+		 * fastest speed, threads over rows, no look-ahead (latency), and
+		 * constant quality unless a bit rate was given. */
+		ret = av_opt_set(context->priv_data, "deadline", "realtime", 0);
+		if (ret >= 0)
+			ret = av_opt_set_int(context->priv_data, "cpu-used", 8, 0);
+		if (ret >= 0)
+			ret = av_opt_set_int(context->priv_data, "row-mt", 1, 0);
+		if (ret >= 0)
+			ret = av_opt_set_int(context->priv_data, "lag-in-frames", 0, 0);
+		if (ret >= 0 && config->bitrate <= 0) {
+			context->bit_rate = 0;
+			ret = av_opt_set_int(context->priv_data, "crf",
+					     config->crf >= 0 ? config->crf : VP9_DEFAULT_CRF, 0);
+		} else if (ret >= 0 && config->crf >= 0) {
+			ret = av_opt_set_int(context->priv_data, "crf", config->crf, 0);
+		}
+		context->thread_count = 0; /* one per core (libavcodec's default is 1) */
 	} else if (config->crf >= 0) {
 		/* VA-API: constant QP; other encoders: their quality scale. */
 		context->global_quality = is_vaapi(encoder->codec) ? config->crf
@@ -325,10 +371,11 @@ struct encoder *encoder_create(const struct encoder_config *config)
 	const char *node = NULL;
 
 	if (!config->codec) {
-		codec = avcodec_find_encoder_by_name("h264_vaapi");
+		const struct default_encoders *defaults = defaults_for(config->default_codec);
+		codec = avcodec_find_encoder_by_name(defaults->hardware);
 		int ret = AVERROR_ENCODER_NOT_FOUND;
 		if (!codec)
-			snprintf(why, sizeof(why), "this FFmpeg has no h264_vaapi");
+			snprintf(why, sizeof(why), "this FFmpeg has no %s", defaults->hardware);
 		else
 			ret = open_vaapi_device(config->device, &hw_device, &node, node_buffer,
 						sizeof(node_buffer), why, sizeof(why));
@@ -345,12 +392,19 @@ struct encoder *encoder_create(const struct encoder_config *config)
 			LOG_INFO("using %s on %s", codec->name, node);
 		} else {
 			av_buffer_unref(&hw_device);
-			codec = avcodec_find_encoder_by_name("libx264");
+			codec = avcodec_find_encoder_by_name(defaults->software);
 			if (!codec) {
-				LOG_ERR("no usable encoder: %s, and this FFmpeg has no libx264", why);
+				LOG_ERR("no usable encoder: %s, and this FFmpeg has no %s", why,
+					defaults->software);
 				goto out;
 			}
-			LOG_INFO("using libx264 (software): %s", why);
+			/* No GPU is a normal machine, not a problem: the status line
+			 * and the summary name the encoder; -v says why. A --device
+			 * the user gave that does not work is worth a line. */
+			if (config->device)
+				LOG_WARN("using %s (software): %s", codec->name, why);
+			else
+				LOG_DBG("using %s (software): %s", codec->name, why);
 		}
 	} else {
 		codec = avcodec_find_encoder_by_name(config->codec);
@@ -489,11 +543,60 @@ static struct SwsContext *make_scaler(enum AVPixelFormat source_format, int sour
 	return scaler;
 }
 
+/* Paints the stream outside `box` black: the bars around a letterboxed
+ * picture. Only yuv420p (limited range, as tagged) and BGR0 frames. */
+static void fill_bars(AVFrame *out, struct letterbox box)
+{
+	bool yuv = out->format == AV_PIX_FMT_YUV420P;
+	int planes = yuv ? 3 : 1;
+	for (int i = 0; i < planes; i++) {
+		int shift = i > 0 ? 1 : 0; /* chroma: half the size both ways */
+		int bytes = yuv ? 1 : 4;
+		uint8_t value = !yuv ? 0 : i == 0 ? 16 : 128;
+		int width = out->width >> shift, height = out->height >> shift;
+		int x1 = box.x >> shift, x2 = (box.x + box.width) >> shift;
+		int y1 = box.y >> shift, y2 = (box.y + box.height) >> shift;
+		for (int y = 0; y < height; y++) {
+			uint8_t *row = out->data[i] + (size_t)y * out->linesize[i];
+			if (y < y1 || y >= y2) {
+				memset(row, value, (size_t)width * bytes);
+				continue;
+			}
+			memset(row, value, (size_t)x1 * bytes);
+			memset(row + (size_t)x2 * bytes, value, (size_t)(width - x2) * bytes);
+		}
+	}
+}
+
+/* Scales `source` into the `box` part of `out` (allocated, at the stream
+ * size): a view of that part is the scaler's destination, so swscale keeps
+ * its threads and writes nothing outside it. */
+static int scale_into_box(struct SwsContext *scaler, AVFrame *out, struct letterbox box,
+			  const AVFrame *source)
+{
+	AVFrame *view = av_frame_alloc();
+	if (!view)
+		return AVERROR(ENOMEM);
+	int ret = av_frame_ref(view, out);
+	if (ret >= 0) {
+		bool yuv = out->format == AV_PIX_FMT_YUV420P;
+		view->width = box.width;
+		view->height = box.height;
+		view->data[0] += (ptrdiff_t)box.y * view->linesize[0] + box.x * (yuv ? 1 : 4);
+		for (int i = 1; yuv && i < 3; i++)
+			view->data[i] += (ptrdiff_t)(box.y / 2) * view->linesize[i] + box.x / 2;
+		ret = sws_scale_frame(scaler, view, source);
+	}
+	av_frame_free(&view);
+	return ret;
+}
+
 /* The frame at the stream size in yuv420p. An I420 queue frame of that size
  * is viewed as it is (the caller keeps it until the next one). Otherwise the
  * first size is cropped to even and converted by libyuv, only where it
  * changed when the previous picture is still in `out`; another size is
- * scaled by swscale (the context is kept until the size changes). */
+ * scaled by swscale to fit, letterboxed (the context is kept until the size
+ * changes). */
 static int convert_software(struct encoder *encoder, const struct frame *frame, AVFrame *source,
 			    AVFrame *out)
 {
@@ -529,22 +632,27 @@ static int convert_software(struct encoder *encoder, const struct frame *frame, 
 	} else {
 		enum AVPixelFormat source_format =
 			frame->format == FRAME_I420 ? AV_PIX_FMT_YUV420P : AV_PIX_FMT_BGR0;
+		struct letterbox box = letterbox_fit(frame->width, frame->height, encoder->width,
+						     encoder->height);
 		ret = wrap_source(frame, frame->width, frame->height, source);
 		if (ret >= 0 && (!encoder->convert || encoder->convert_format != source_format ||
 				 encoder->convert_width != frame->width ||
 				 encoder->convert_height != frame->height)) {
 			sws_freeContext(encoder->convert);
 			encoder->convert = make_scaler(source_format, frame->width, frame->height,
-						       encoder->width, encoder->height,
-						       AV_PIX_FMT_YUV420P);
+						       box.width, box.height, AV_PIX_FMT_YUV420P);
 			if (!encoder->convert)
 				return AVERROR(EINVAL);
 			encoder->convert_format = source_format;
 			encoder->convert_width = frame->width;
 			encoder->convert_height = frame->height;
 		}
-		if (ret >= 0)
+		if (ret >= 0 && box.fills) {
 			ret = sws_scale_frame(encoder->convert, out, source);
+		} else if (ret >= 0) {
+			fill_bars(out, box);
+			ret = scale_into_box(encoder->convert, out, box, source);
+		}
 	}
 	if (ret < 0)
 		return ret;
@@ -565,12 +673,13 @@ static int convert_vaapi(struct encoder *encoder, const struct frame *frame, AVF
 	if (ret < 0)
 		goto out;
 	if (!first_size) {
+		struct letterbox box = letterbox_fit(frame->width, frame->height, encoder->width,
+						     encoder->height);
 		if (!encoder->resize || encoder->resize_width != frame->width ||
 		    encoder->resize_height != frame->height) {
 			sws_freeContext(encoder->resize);
 			encoder->resize = make_scaler(AV_PIX_FMT_BGR0, frame->width, frame->height,
-						      encoder->width, encoder->height,
-						      AV_PIX_FMT_BGR0);
+						      box.width, box.height, AV_PIX_FMT_BGR0);
 			if (!encoder->resize) {
 				ret = AVERROR(EINVAL);
 				goto out;
@@ -583,7 +692,16 @@ static int convert_vaapi(struct encoder *encoder, const struct frame *frame, AVF
 		encoder->resized->format = AV_PIX_FMT_BGR0;
 		encoder->resized->width = encoder->width;
 		encoder->resized->height = encoder->height;
-		ret = sws_scale_frame(encoder->resize, encoder->resized, source);
+		if (box.fills) {
+			ret = sws_scale_frame(encoder->resize, encoder->resized, source);
+		} else {
+			if (!encoder->resized->buf[0])
+				ret = av_frame_get_buffer(encoder->resized, 0);
+			if (ret >= 0) {
+				fill_bars(encoder->resized, box);
+				ret = scale_into_box(encoder->resize, encoder->resized, box, source);
+			}
+		}
 		if (ret < 0)
 			goto out;
 		upload_from = encoder->resized;
@@ -620,7 +738,12 @@ static int convert_dmabuf(struct encoder *encoder, const struct frame *frame, AV
 {
 	char why[256] = "";
 	encoder->dmabuf_frames++;
-	if (encoder->zero_copy && !atomic_load(&encoder->zero_copy_failed)) {
+	/* Without pad_vaapi the GPU cannot letterbox: such a frame is read by
+	 * the CPU, and zero-copy stays on for the frames that fit. */
+	bool gpu_can_place = letterbox_fit(frame->width, frame->height, encoder->width,
+					   encoder->height).fills ||
+			     vaapi_graph_can_letterbox();
+	if (encoder->zero_copy && gpu_can_place && !atomic_load(&encoder->zero_copy_failed)) {
 		int ret = vaapi_map_convert(encoder->zero_copy, frame->dmabuf, encoder->width,
 					    encoder->height, out, why, sizeof(why));
 		if (ret >= 0) {

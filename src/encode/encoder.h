@@ -32,7 +32,8 @@ struct encoder;
 /* What the encoder needs of the recording's settings (the recorder fills it
  * from its own; the encoder knows nothing of the recorder). */
 struct encoder_config {
-	const char *codec;   /* encoder name, NULL picks VA-API or libx264 */
+	const char *codec;   /* encoder name, NULL picks VA-API or software (below) */
+	enum AVCodecID default_codec; /* codec NULL: H.264 (NONE) or VP9 */
 	const char *device;  /* VA-API render node, NULL auto-detects */
 	int64_t bitrate;     /* bits per second, 0 for quality-based */
 	int crf;             /* -1 for the encoder's default quality */

@@ -67,11 +67,17 @@ static int fail(struct muxer *muxer, const char *what, int err)
 	return err;
 }
 
-struct muxer *muxer_create(const char *path, enum AVCodecID codec_id, bool overwrite,
-			   bool *bad_config)
+enum AVCodecID muxer_default_codec(const char *path)
 {
-	struct muxer *muxer = NULL;
-	*bad_config = true;
+	const struct container *container = container_for_path(path);
+	return container && strcmp(container->format_name, "webm") == 0 ? AV_CODEC_ID_VP9
+									 : AV_CODEC_ID_H264;
+}
+
+/* The container for `path`, checked to hold `codec_id` (NONE: any); logs. */
+static const AVOutputFormat *checked_format(const char *path, enum AVCodecID codec_id,
+					    const struct container **container_out)
+{
 	const struct container *container = container_for_path(path);
 	if (!container) {
 		LOG_ERR("%s: unknown container; use a .mkv, .mp4, .mov or .webm file name, or - for Matroska on stdout",
@@ -83,15 +89,36 @@ struct muxer *muxer_create(const char *path, enum AVCodecID codec_id, bool overw
 		LOG_ERR("%s: this FFmpeg has no %s muxer", path, container->format_name);
 		return NULL;
 	}
-	if (avformat_query_codec(oformat, codec_id, FF_COMPLIANCE_NORMAL) != 1) {
+	if (codec_id != AV_CODEC_ID_NONE &&
+	    avformat_query_codec(oformat, codec_id, FF_COMPLIANCE_NORMAL) != 1) {
 		if (strcmp(container->format_name, "webm") == 0)
-			LOG_ERR("%s: webm needs VP8/VP9/AV1, not %s; use .mkv for H.264/HEVC", path,
+			LOG_ERR("%s: webm holds VP8/VP9/AV1, not %s; use .mkv for H.264/HEVC "
+				"(or leave out --codec: .webm gets VP9)", path,
 				avcodec_get_name(codec_id));
 		else
 			LOG_ERR("%s: the %s container cannot hold %s", path, container->format_name,
 				avcodec_get_name(codec_id));
 		return NULL;
 	}
+	*container_out = container;
+	return oformat;
+}
+
+bool muxer_check(const char *path, enum AVCodecID codec_id)
+{
+	const struct container *container;
+	return checked_format(path, codec_id, &container) != NULL;
+}
+
+struct muxer *muxer_create(const char *path, enum AVCodecID codec_id, bool overwrite,
+			   bool *bad_config)
+{
+	struct muxer *muxer = NULL;
+	*bad_config = true;
+	const struct container *container;
+	const AVOutputFormat *oformat = checked_format(path, codec_id, &container);
+	if (!oformat)
+		return NULL;
 	*bad_config = false;
 
 	muxer = calloc(1, sizeof(*muxer));
@@ -258,10 +285,8 @@ int muxer_finish(struct muxer *muxer, int64_t end_pts, AVRational time_base)
 		if (close_ret < 0)
 			fail(muxer, "cannot close", close_ret);
 	}
-	if (!muxer->started) {
-		LOG_ERR("%s: no frame was recorded", muxer->path);
-		return AVERROR(ENODATA);
-	}
+	if (!muxer->started)
+		return AVERROR(ENODATA); /* the caller knows why: its own message */
 	return muxer->failed ? AVERROR(EIO) : 0;
 }
 

@@ -17,6 +17,15 @@
 
 struct muxer;
 
+/* The codec a recording into `path` gets when none is asked for: VP9 for
+ * .webm, H.264 otherwise. */
+enum AVCodecID muxer_default_codec(const char *path);
+
+/* True when the extension names a known container that can hold `codec_id`
+ * (AV_CODEC_ID_NONE: any codec); otherwise logs one line and returns false.
+ * Touches no file. */
+bool muxer_check(const char *path, enum AVCodecID codec_id);
+
 /* Checks the extension and that the container accepts `codec_id`, and opens
  * (creates) the output so an unwritable path fails at once. */
 /* `bad_config` is set when the path or codec is refused (before any file is
@@ -40,7 +49,8 @@ int muxer_write(struct muxer *muxer, AVPacket *packet, AVRational time_base);
 
 /* Writes the held packet lasting until `end_pts` (in `time_base`), the
  * trailer (unless the muxer failed or never started) and closes the output.
- * Returns 0 when the file is complete. */
+ * Returns 0 when the file is complete, AVERROR(ENODATA) (not logged) when
+ * no packet was ever written. */
 int muxer_finish(struct muxer *muxer, int64_t end_pts, AVRational time_base);
 
 int64_t muxer_bytes_written(const struct muxer *muxer);

@@ -464,6 +464,7 @@ struct recorder *recorder_create(const struct recorder_config *config, enum reco
 	/* The encoder is test-opened here: what fails is the settings. */
 	struct encoder_config encoder_config = {
 		.codec = config->codec,
+		.default_codec = muxer_default_codec(config->path),
 		.device = config->device,
 		.bitrate = config->bitrate,
 		.crf = config->crf,

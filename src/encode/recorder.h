@@ -44,7 +44,8 @@ struct recorder_stats {
  * or an unwritable path fails before anything is captured. Logs one clear
  * line and returns NULL on error. Starts the encoder thread.
  * codec NULL: h264_vaapi when a VA-API device opens and a test encode works,
- * otherwise libx264 with one line saying why. A codec named explicitly is
+ * otherwise libx264 (saying why at debug level); for .webm vp9_vaapi, else
+ * libvpx-vp9. A codec named explicitly is
  * used or refused (no fallback). The encoder is test-opened here, so unknown
  * -p keys and bad values fail now. Routes the libav* messages through log.h
  * (their errors and warnings as ours, their info at LOG_LEVEL_DEBUG). */
@@ -53,6 +54,11 @@ enum recorder_error {
 	RECORDER_ERROR_CONFIG,  /* the settings asked for something impossible: a bad command line */
 	RECORDER_ERROR_RUNTIME, /* the settings are fine, the machine said no (file, memory) */
 };
+
+/* What can be checked before anything starts, without opening a device or
+ * the file: the container is known from the extension, the codec exists and
+ * fits the container. Logs one line; RECORDER_ERROR_CONFIG when refused. */
+enum recorder_error recorder_check(const struct recorder_config *config);
 
 /* `error` (may be NULL) tells which kind of failure a NULL return was. */
 struct recorder *recorder_create(const struct recorder_config *config, enum recorder_error *error);
@@ -95,7 +101,8 @@ void recorder_get_stats(struct recorder *recorder, struct recorder_stats *stats)
  * than two 1/fps periods before the end is repeated one period before it, so
  * the video lasts until the end (--cfr fills every period up to the end
  * anyway). With no frame at all the empty
- * output file is removed and -1 returned. The final figures go to `stats`
+ * output file is removed and -1 returned, without a message (the caller
+ * knows whether that is an error worth one: stats->frames_encoded is 0). The final figures go to `stats`
  * when it is not NULL. */
 int recorder_finish(struct recorder *recorder, int64_t end_pts_ns, struct recorder_stats *stats);
 

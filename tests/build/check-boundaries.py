@@ -16,9 +16,17 @@ import sys
 # part -> (headers it must reach, headers it must not reach)
 RULES = {
     "common": (["frame.h", "frame_source.h"],
-               ["server.h", "screen.h", "encoder.h", "recorder.h"]),
-    "capture": (["server.h", "frame.h"], ["encoder.h", "recorder.h", "muxer.h"]),
-    "encode": (["encoder.h", "frame.h"], ["server.h", "screen.h", "surface.h"]),
+               ["server.h", "screen.h", "encoder.h", "recorder.h",
+                "screencopy_source.h"]),
+    "capture": (["server.h", "frame.h"], ["encoder.h", "recorder.h", "muxer.h",
+                                          "screencopy_source.h"]),
+    "encode": (["encoder.h", "frame.h"], ["server.h", "screen.h", "surface.h",
+                                           "screencopy_source.h"]),
+    # A client of another compositor: none of the nested compositor's
+    # (server) headers, nor the encoder's.
+    "screencopy": (["screencopy_source.h", "frame.h"],
+                   ["server.h", "screen.h", "surface.h", "shm.h", "encoder.h",
+                    "recorder.h"]),
 }
 
 

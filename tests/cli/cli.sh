@@ -52,15 +52,53 @@ expect 2 1 --bitrate x out.mkv
 expect 2 1 a.mkv b.mkv
 expect 2 1 --screenshot a.mkv
 expect 2 1 out.mkv --
-# Settings the encoder or the container refuse are bad command lines too.
-expect 2 - out.webm
-grep -q "webm" "$tmp/err" || fail "the webm refusal does not say why"
-expect 2 - out.avi
-expect 2 - --codec nosuchcodec out.mkv
-expect 2 - -p nosuchkey=1 out.mkv
+# Settings the encoder or the container refuse are bad command lines too,
+# refused before anything starts: the error is the only line (no GPU or
+# start-up chatter before it), and nothing is created.
+expect 2 1 --codec libx264 out.webm
+grep -q "webm holds VP8/VP9/AV1, not h264" "$tmp/err" || fail "the webm refusal does not say why"
+expect 2 1 out.avi
+grep -q "unknown container" "$tmp/err" || fail "out.avi: $(cat "$tmp/err")"
+expect 2 1 out.xyz
+expect 2 1 --codec nosuchcodec out.mkv
+grep -q "unknown video encoder 'nosuchcodec'" "$tmp/err" || fail "--codec nosuchcodec: $(cat "$tmp/err")"
+expect 2 1 -p nosuchkey=1 out.mkv
+grep -q "has no option 'nosuchkey'" "$tmp/err" || fail "-p nosuchkey=1: $(cat "$tmp/err")"
 [ -z "$(ls "$tmp" | grep -v -e runtime -e out -e err)" ] || fail "files left: $(ls "$tmp")"
-# An unwritable output is the machine's answer, not a usage error.
-expect 1 - /nonexistent-dir/out.mkv
+# A near miss gets a suggestion.
+expect 2 1 --durtion 3 out.mkv
+grep -q "did you mean --duration?" "$tmp/err" || fail "--durtion: $(cat "$tmp/err")"
+expect 2 1 --screnshot
+grep -q "did you mean --screenshot?" "$tmp/err" || fail "--screnshot: $(cat "$tmp/err")"
+expect 2 1 --xyzzy
+grep -q "did you mean" "$tmp/err" && fail "--xyzzy got a suggestion: $(cat "$tmp/err")"
+# An unwritable output is the machine's answer, not a usage error; it is
+# refused before COMMAND runs, naming the file, not a temporary one.
+expect 1 1 /nonexistent-dir/out.mkv -- touch "$tmp/ran"
+grep -q "cannot write /nonexistent-dir/out.mkv: folder /nonexistent-dir" "$tmp/err" ||
+	fail "missing folder: $(cat "$tmp/err")"
+expect 1 1 --screenshot /nonexistent-dir/x.png -- touch "$tmp/ran"
+grep -q "cannot write /nonexistent-dir/x.png: folder /nonexistent-dir" "$tmp/err" ||
+	fail "missing folder for a still: $(cat "$tmp/err")"
+printf precious >"$tmp/kept.mkv"
+expect 1 1 "$tmp/kept.mkv" -- touch "$tmp/ran"
+grep -q "already exists: give --overwrite" "$tmp/err" || fail "existing file: $(cat "$tmp/err")"
+[ ! -e "$tmp/ran" ] || fail "COMMAND ran although the output was refused"
+# No XDG_RUNTIME_DIR: one failure, one message (no "no frame was recorded").
+runtime=$XDG_RUNTIME_DIR
+unset XDG_RUNTIME_DIR
+expect 1 1 "$tmp/nort.mkv" -- true
+export XDG_RUNTIME_DIR=$runtime
+grep -q "XDG_RUNTIME_DIR is not set" "$tmp/err" || fail "XDG_RUNTIME_DIR unset: $(cat "$tmp/err")"
+# FILE '-' with stdout on a terminal: refused (binary video would scramble
+# it). script(1) gives the command a terminal.
+if command -v script >/dev/null; then
+	script -qec "'$WLR' - -- true; echo \"status \$?\"" /dev/null </dev/null >"$tmp/tty" 2>&1
+	grep -q "status 2" "$tmp/tty" && grep -q "standard output, which is a terminal" "$tmp/tty" ||
+		fail "'-' on a terminal: $(cat "$tmp/tty")"
+else
+	echo "script(1) missing: the '-' on a terminal case is not run"
+fi
 # Asking a running instance when none runs.
 expect 1 1 --snap
 

@@ -3,8 +3,10 @@
  * buffer; a real udmabuf when /dev/udmabuf exists), and writes when it
  * committed each one.
  *
- * usage: dmabuf-presenter --version 3|4 [--immed] [--format xrgb|argb]
+ * usage: dmabuf-presenter --version 3|4 [--immed] [--format FORMAT]
  *        [--size WxH] [--frames N] [--interval-ms M] [--hold-ms H] [--times FILE]
+ * FORMAT: xrgb (default), argb, xbgr, abgr or their 2101010 forms
+ * (pattern.h); the X bits are 0.
  * Exit: 0 done (the server may close after the last frame), 1 failure or
  * protocol error, 2 bad command line, 3 the server left early. */
 #include <drm_fourcc.h>
@@ -180,7 +182,7 @@ int main(int argc, char **argv)
 		if (strcmp(arg, "--version") == 0)
 			version = atoi(value);
 		else if (strcmp(arg, "--format") == 0)
-			format = strcmp(value, "argb") == 0 ? DRM_FORMAT_ARGB8888 : DRM_FORMAT_XRGB8888;
+			format = pattern_format_from_name(value);
 		else if (strcmp(arg, "--size") == 0 && sscanf(value, "%dx%d", &width, &height) == 2)
 			;
 		else if (strcmp(arg, "--frames") == 0)
@@ -194,7 +196,7 @@ int main(int argc, char **argv)
 		else
 			goto usage;
 	}
-	if (version < 2 || version > 4 || width < 1 || height < 1 || frames < 1)
+	if (version < 2 || version > 4 || width < 1 || height < 1 || frames < 1 || !format)
 		goto usage;
 
 	struct client c = { 0 };
@@ -251,8 +253,7 @@ int main(int argc, char **argv)
 			fprintf(stderr, "dmabuf-presenter: no buffer released in %d ms\n", TIMEOUT_MS);
 			goto out;
 		}
-		pattern_fill(b->pixels, width * 4, index, width, height,
-			     format == DRM_FORMAT_ARGB8888 ? 0xff : 0);
+		pattern_fill_format(b->pixels, width * 4, index, width, height, format);
 		wl_surface_attach(surface, b->wl_buffer, 0, 0);
 		wl_surface_damage_buffer(surface, 0, 0, width, height);
 		b->busy = true;
@@ -309,7 +310,7 @@ out:
 	return status;
 
 usage:
-	fprintf(stderr, "usage: dmabuf-presenter --version 3|4 [--immed] [--format xrgb|argb] "
+	fprintf(stderr, "usage: dmabuf-presenter --version 3|4 [--immed] [--format FORMAT] "
 			"[--size WxH] [--frames N] [--interval-ms M] [--hold-ms H] [--times FILE]\n");
 	return 2;
 }

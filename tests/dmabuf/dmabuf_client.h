@@ -13,7 +13,7 @@
 
 #include "linux-dmabuf-unstable-v1-client-protocol.h"
 
-#define DMABUF_CLIENT_MAX_FORMATS 64
+#define DMABUF_CLIENT_MAX_FORMATS 512 /* 8 formats, each with a GPU's modifiers */
 
 struct dmabuf_client {
 	struct zwp_linux_dmabuf_v1 *dmabuf;

@@ -4,7 +4,7 @@
 # screenshots must be the pattern pixel for pixel, recordings must hold every
 # committed frame, in order, close to the pattern (PSNR). Both protocol
 # versions that matter (3: create + modifier events, 4: create_immed +
-# feedback), both formats.
+# feedback), XRGB/ARGB8888 and the formats converted on the way in.
 . "$TEST_LIB"
 
 screenshot_case() { # NAME VERSION CREATE FORMAT SIZE
@@ -49,4 +49,11 @@ screenshot_case v3-create-argb 3 create argb 320x240
 screenshot_case v4-create-xrgb 4 create xrgb 200x150
 record_case rec-v4-immed-xrgb 4 immed xrgb 320x240 v4.mkv
 record_case rec-v3-create-argb 3 create argb 400x304 v3.mp4
+# The other formats: converted as they are copied (never lent to the
+# encoder), so stills stay exact and videos keep their channel order.
+screenshot_case v4-immed-xbgr 4 immed xbgr 161x121
+screenshot_case v3-create-abgr2101010 3 create abgr2101010 200x150
+screenshot_case v4-create-xrgb2101010 4 create xrgb2101010 200x150
+record_case rec-v4-immed-abgr 4 immed abgr 320x240 abgr.mkv
+record_case rec-v4-create-xbgr2101010 4 create xbgr2101010 320x240 xbgr2101010.mkv
 pass

@@ -94,19 +94,96 @@ static bool first_render_node(dev_t *device)
 	return true;
 }
 
+/* Every format wl-record reads, on wl_shm and linux-dmabuf alike. */
+static const uint32_t read_formats[] = {
+	DRM_FORMAT_XRGB8888, DRM_FORMAT_ARGB8888, DRM_FORMAT_XBGR8888, DRM_FORMAT_ABGR8888,
+	DRM_FORMAT_XRGB2101010, DRM_FORMAT_ARGB2101010, DRM_FORMAT_XBGR2101010,
+	DRM_FORMAT_ABGR2101010,
+};
+#define READ_FORMAT_COUNT (int)(sizeof(read_formats) / sizeof(read_formats[0]))
+
+/* Each of read_formats once among `formats`, with a LINEAR modifier in
+ * `modifiers` when given (that one the CPU reads on any machine). */
+static void assert_read_formats(const uint32_t *formats, const uint64_t *modifiers, int n,
+				const char *what)
+{
+	for (int f = 0; f < READ_FORMAT_COUNT; f++) {
+		bool found = false;
+		for (int i = 0; i < n && !found; i++)
+			found = formats[i] == read_formats[f] &&
+				(!modifiers || modifiers[i] == DRM_FORMAT_MOD_LINEAR);
+		test_assert(found, "%s: no format 0x%08x%s", what, read_formats[f],
+			    modifiers ? " with the LINEAR modifier" : "");
+	}
+}
+
 TEST(v3_formats)
 {
 	struct fixture f;
 	setup(&f, 3);
-	test_assert(f.c.n_format_events == 2);
-	bool xrgb = false, argb = false;
-	for (int i = 0; i < f.c.n_modifier_events; i++) {
-		xrgb |= f.c.formats[i] == DRM_FORMAT_XRGB8888 && f.c.modifiers[i] == DRM_FORMAT_MOD_LINEAR;
-		argb |= f.c.formats[i] == DRM_FORMAT_ARGB8888 && f.c.modifiers[i] == DRM_FORMAT_MOD_LINEAR;
-	}
-	test_assert(xrgb && argb);
+	test_assert(f.c.n_format_events == READ_FORMAT_COUNT, "%d format events",
+		    f.c.n_format_events);
+	test_assert(f.c.n_modifier_events <= DMABUF_CLIENT_MAX_FORMATS);
+	assert_read_formats(f.c.formats, f.c.modifiers, f.c.n_modifier_events, "v3 modifier events");
 	printf("v3: %d format events, %d modifier events\n", f.c.n_format_events,
 	       f.c.n_modifier_events);
+	teardown(&f);
+}
+
+struct shm_formats {
+	struct wl_shm *shm;
+	uint32_t codes[64];
+	int n;
+};
+
+static void shm_format(void *data, struct wl_shm *shm, uint32_t code)
+{
+	struct shm_formats *formats = data;
+	if (formats->n < 64)
+		formats->codes[formats->n] = code;
+	formats->n++;
+}
+
+static const struct wl_shm_listener shm_listener = { .format = shm_format };
+
+static void shm_global(void *data, struct wl_registry *registry, uint32_t name,
+		       const char *interface, uint32_t version)
+{
+	struct shm_formats *formats = data;
+	if (strcmp(interface, wl_shm_interface.name) != 0)
+		return;
+	formats->shm = wl_registry_bind(registry, name, &wl_shm_interface, 1);
+	wl_shm_add_listener(formats->shm, &shm_listener, formats);
+}
+
+static void shm_global_remove(void *data, struct wl_registry *registry, uint32_t name)
+{
+}
+
+static const struct wl_registry_listener shm_registry_listener = {
+	.global = shm_global, .global_remove = shm_global_remove,
+};
+
+/* wl_shm offers the same formats, in its own codes for ARGB/XRGB8888. */
+TEST(shm_formats)
+{
+	struct fixture f;
+	setup(&f, 4);
+	struct shm_formats formats = { 0 };
+	struct wl_registry *registry = wl_display_get_registry(f.t.display);
+	wl_registry_add_listener(registry, &shm_registry_listener, &formats);
+	test_assert(inproc_roundtrip(&f.t) && formats.shm);
+	test_assert(inproc_roundtrip(&f.t));
+	test_assert(formats.n == READ_FORMAT_COUNT, "%d wl_shm format events", formats.n);
+	uint32_t as_drm[64];
+	for (int i = 0; i < formats.n; i++)
+		as_drm[i] = formats.codes[i] == WL_SHM_FORMAT_ARGB8888   ? DRM_FORMAT_ARGB8888
+			    : formats.codes[i] == WL_SHM_FORMAT_XRGB8888 ? DRM_FORMAT_XRGB8888
+									 : formats.codes[i];
+	assert_read_formats(as_drm, NULL, formats.n, "wl_shm format events");
+	printf("wl_shm: %d formats\n", formats.n);
+	wl_shm_destroy(formats.shm);
+	wl_registry_destroy(registry);
 	teardown(&f);
 }
 
@@ -115,17 +192,17 @@ static void check_feedback(struct fixture *f, struct wl_surface *surface)
 	struct zwp_linux_dmabuf_feedback_v1 *feedback = dmabuf_client_get_feedback(&f->c, surface);
 	test_assert(inproc_roundtrip(&f->t));
 	test_assert(f->c.feedback_done && f->c.tranches == 1);
-	test_assert(f->c.n_table >= 2 && f->c.n_tranche_indices == f->c.n_table);
-	bool xrgb = false, argb = false;
+	test_assert(f->c.n_table >= READ_FORMAT_COUNT && f->c.n_table <= DMABUF_CLIENT_MAX_FORMATS &&
+		    f->c.n_tranche_indices == f->c.n_table);
+	uint32_t formats[DMABUF_CLIENT_MAX_FORMATS];
+	uint64_t modifiers[DMABUF_CLIENT_MAX_FORMATS];
 	for (int i = 0; i < f->c.n_tranche_indices; i++) {
 		int k = f->c.tranche_indices[i];
 		test_assert(k < f->c.n_table);
-		xrgb |= f->c.table_format[k] == DRM_FORMAT_XRGB8888 &&
-			f->c.table_modifier[k] == DRM_FORMAT_MOD_LINEAR;
-		argb |= f->c.table_format[k] == DRM_FORMAT_ARGB8888 &&
-			f->c.table_modifier[k] == DRM_FORMAT_MOD_LINEAR;
+		formats[i] = f->c.table_format[k];
+		modifiers[i] = f->c.table_modifier[k];
 	}
-	test_assert(xrgb && argb);
+	assert_read_formats(formats, modifiers, f->c.n_tranche_indices, "v4 feedback tranche");
 	test_assert(f->c.has_main_device && f->c.has_target_device);
 	dev_t node;
 	if (first_render_node(&node)) {
@@ -198,8 +275,8 @@ static void linear_buffer_create(struct fixture *f, struct linear_buffer *b, int
 	b->size = (size_t)b->offset + (size_t)b->stride * (size_t)height;
 	bool udmabuf;
 	b->fd = dmabuf_client_make_fd(b->size, shrinkable, &b->pixels, &udmabuf);
-	pattern_fill((uint8_t *)b->pixels + b->offset, b->stride, frame_index, width, height,
-		     format == DRM_FORMAT_ARGB8888 ? 0xff : 0);
+	pattern_fill_format((uint8_t *)b->pixels + b->offset, b->stride, frame_index, width, height,
+			    format);
 	struct zwp_linux_buffer_params_v1 *params = zwp_linux_dmabuf_v1_create_params(f->c.dmabuf);
 	zwp_linux_buffer_params_v1_add(params, b->fd, 0, (uint32_t)b->offset, (uint32_t)b->stride,
 				       0, 0);
@@ -255,8 +332,7 @@ static void present_case(uint32_t version, bool immed, uint32_t format)
 	test_assert(b.released == 1);
 
 	/* New content in the same buffer: a second frame with it. */
-	pattern_fill((uint8_t *)b.pixels + b.offset, b.stride, 4, w, h,
-		     format == DRM_FORMAT_ARGB8888 ? 0xff : 0);
+	pattern_fill_format((uint8_t *)b.pixels + b.offset, b.stride, 4, w, h, format);
 	commit(f.t.surface, &b);
 	test_assert(inproc_roundtrip(&f.t));
 	test_assert(f.t.frames == 2);
@@ -276,6 +352,70 @@ TEST(present_v3_create_xrgb) { present_case(3, false, DRM_FORMAT_XRGB8888); }
 TEST(present_v3_immed_argb) { present_case(3, true, DRM_FORMAT_ARGB8888); }
 TEST(present_v4_create_argb) { present_case(4, false, DRM_FORMAT_ARGB8888); }
 TEST(present_v4_immed_xrgb) { present_case(4, true, DRM_FORMAT_XRGB8888); }
+/* The other formats are converted as they are copied: still exact. */
+TEST(present_v4_immed_xbgr) { present_case(4, true, DRM_FORMAT_XBGR8888); }
+TEST(present_v3_create_abgr) { present_case(3, false, DRM_FORMAT_ABGR8888); }
+TEST(present_v4_create_xrgb2101010) { present_case(4, false, DRM_FORMAT_XRGB2101010); }
+TEST(present_v3_immed_argb2101010) { present_case(3, true, DRM_FORMAT_ARGB2101010); }
+TEST(present_v4_immed_xbgr2101010) { present_case(4, true, DRM_FORMAT_XBGR2101010); }
+TEST(present_v4_create_abgr2101010) { present_case(4, false, DRM_FORMAT_ABGR2101010); }
+
+/* The same through wl_shm, at an offset and a stride that are not
+ * multiples of 4 when `unaligned` (valid for wl_shm: the rows are then not
+ * whole 32-bit words). */
+static void shm_present_case(uint32_t format, bool unaligned)
+{
+	struct fixture f;
+	setup(&f, 4);
+	f.t.surface = wl_compositor_create_surface(f.t.compositor);
+	struct zwp_fullscreen_shell_mode_feedback_v1 *mode =
+		zwp_fullscreen_shell_v1_present_surface_for_mode(f.t.shell, f.t.surface,
+								 f.t.output, 0);
+	const int w = 173, h = 97;
+	int offset = unaligned ? 3 : 0, stride = w * 4 + (unaligned ? 5 : 0);
+	size_t size = (size_t)offset + (size_t)stride * h + 4;
+	int fd = memfd_create("shm-format", MFD_CLOEXEC);
+	test_assert(fd >= 0 && ftruncate(fd, (off_t)size) == 0);
+	uint8_t *pixels = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	test_assert(pixels != MAP_FAILED);
+	/* Drawn aligned, then moved to the offset. */
+	uint8_t *aligned = malloc((size_t)stride * h + 4);
+	test_assert(aligned);
+	pattern_fill_format(aligned, stride - stride % 4, 3, w, h, format);
+	for (int y = 0; y < h; y++)
+		memcpy(pixels + offset + (size_t)y * stride,
+		       aligned + (size_t)y * (size_t)(stride - stride % 4), (size_t)w * 4);
+	free(aligned);
+	struct wl_shm_pool *pool = wl_shm_create_pool(f.t.shm, fd, (int32_t)size);
+	uint32_t code = format == DRM_FORMAT_ARGB8888   ? WL_SHM_FORMAT_ARGB8888
+			: format == DRM_FORMAT_XRGB8888 ? WL_SHM_FORMAT_XRGB8888
+							: format;
+	struct wl_buffer *buffer = wl_shm_pool_create_buffer(pool, offset, w, h, stride, code);
+	wl_shm_pool_destroy(pool);
+	wl_surface_attach(f.t.surface, buffer, 0, 0);
+	wl_surface_damage_buffer(f.t.surface, 0, 0, w, h);
+	wl_surface_commit(f.t.surface);
+	test_assert(inproc_roundtrip(&f.t));
+	test_assert(f.t.frames == 1 && f.t.frame_width == w && f.t.frame_height == h);
+	for (int y = 0; y < h; y++)
+		for (int x = 0; x < w; x++)
+			test_assert_pixel(&f.t, x, y, pattern_pixel(3, x, y, w, h));
+	printf("wl_shm 0x%08x%s: %d x %d pixels match the pattern\n", format,
+	       unaligned ? " (offset 3, odd stride)" : "", w, h);
+	zwp_fullscreen_shell_mode_feedback_v1_destroy(mode);
+	wl_buffer_destroy(buffer);
+	munmap(pixels, size);
+	close(fd);
+	teardown(&f);
+}
+
+TEST(shm_present_xbgr) { shm_present_case(DRM_FORMAT_XBGR8888, false); }
+TEST(shm_present_abgr_unaligned) { shm_present_case(DRM_FORMAT_ABGR8888, true); }
+TEST(shm_present_xrgb2101010_unaligned) { shm_present_case(DRM_FORMAT_XRGB2101010, true); }
+TEST(shm_present_argb2101010) { shm_present_case(DRM_FORMAT_ARGB2101010, false); }
+TEST(shm_present_xbgr2101010) { shm_present_case(DRM_FORMAT_XBGR2101010, false); }
+TEST(shm_present_abgr2101010) { shm_present_case(DRM_FORMAT_ABGR2101010, false); }
+TEST(shm_present_xrgb_unaligned) { shm_present_case(DRM_FORMAT_XRGB8888, true); }
 
 /* The server holds one fd per live buffer and none once it is destroyed. */
 TEST(fds_follow_buffers)
@@ -561,6 +701,29 @@ TEST(lease_release_from_thread)
 	linear_buffer_finish(&b);
 	teardown(&f);
 	test_assert(count_fds() == fds_before);
+}
+
+/* Only XRGB8888/ARGB8888 dmabufs are lent (the encoder reads and maps
+ * those only); the other formats are copied and converted. */
+TEST(lease_native_formats_only)
+{
+	struct fixture f;
+	setup(&f, 4);
+	for (int i = 0; i < READ_FORMAT_COUNT; i++) {
+		struct linear_buffer b;
+		linear_buffer_create(&f, &b, 16, 16, read_formats[i], true, false, 0);
+		test_assert(inproc_roundtrip(&f.t));
+		struct dmabuf_lease *lease = dmabuf_buffer_lease(server_buffer(&f, b.buffer));
+		bool native = read_formats[i] == DRM_FORMAT_XRGB8888 ||
+			      read_formats[i] == DRM_FORMAT_ARGB8888;
+		test_assert(native == (lease != NULL), "format 0x%08x: %s", read_formats[i],
+			    lease ? "lent" : "not lent");
+		if (lease)
+			dmabuf_lease_unref(lease);
+		test_assert(inproc_roundtrip(&f.t));
+		linear_buffer_finish(&b);
+	}
+	teardown(&f);
 }
 
 /* The client destroys the buffer while the encoder still reads it: the

@@ -32,7 +32,10 @@ record_case() {
 	local recorder=
 	find_recorder() { recorder=$(child_named "$(cat "$shell_pid_file")" wl-record); }
 	wait_until 10 "wl-record to run under the share" find_recorder
-	# Record a while: simple-shm animates, so frames keep coming.
+	# Record a while from the first frame (the file gets its header then; a
+	# loaded machine may take a while to get there): simple-shm animates, so
+	# frames keep coming.
+	wait_until 20 "the first frame in $name.mkv" test -s "$file"
 	sleep 1.5
 	is_running "$recorder" || fail "wl-record ended before it was asked to"
 	case $how in

@@ -91,6 +91,44 @@ if command -v fish >/dev/null; then
 	echo "fish completion: --tog -> $got"
 fi
 
+# FILE: bash and fish offer folders and the files wl-record writes, not
+# every file; --codec offers what --list-encoders lists (VP9 included).
+files=$(mktemp -d)
+touch "$files/clip.mkv" "$files/notes.txt" "$files/shot.png"
+mkdir "$files/folder"
+encoders=$(PATH=$(dirname "$BIN"):$PATH wl-record --list-encoders 2>/dev/null | cut -f1 | sort | tr '\n' ' ')
+if [ -f /usr/share/bash-completion/bash_completion ]; then
+	got=$(cd "$files" && bash -c '
+		. /usr/share/bash-completion/bash_completion
+		. "$1"
+		COMP_WORDS=(wl-record ""); COMP_CWORD=1; COMP_LINE="wl-record "; COMP_POINT=${#COMP_LINE}
+		_wl_record wl-record "" wl-record
+		printf "%s\n" "${COMPREPLY[@]}" | sort | tr "\n" " "' bash "$SHARE/bash-completion/completions/wl-record")
+	[ "$got" = "clip.mkv folder shot.png " ] || fail "bash completes FILE to '$got'"
+	got=$(PATH=$(dirname "$BIN"):$PATH bash -c '
+		. /usr/share/bash-completion/bash_completion
+		. "$1"
+		COMP_WORDS=(wl-record --codec ""); COMP_CWORD=2; COMP_LINE="wl-record --codec "; COMP_POINT=${#COMP_LINE}
+		_wl_record wl-record "" --codec
+		printf "%s\n" "${COMPREPLY[@]}" | sort | tr "\n" " "' bash "$SHARE/bash-completion/completions/wl-record")
+	[ "$got" = "$encoders" ] || fail "bash completes --codec to '$got', not '$encoders'"
+fi
+if command -v fish >/dev/null; then
+	got=$(cd "$files" && fish --no-config -c 'source $argv[1]; complete -C "wl-record "' \
+		"$SHARE/fish/vendor_completions.d/wl-record.fish" | cut -f1 | sort | tr '\n' ' ')
+	[ "$got" = "clip.mkv folder/ shot.png " ] || fail "fish completes FILE to '$got'"
+	echo "fish completion: FILE -> $got"
+	got=$(PATH=$(dirname "$BIN"):$PATH fish --no-config -c 'source $argv[1]; complete -C "wl-record --codec "' \
+		"$SHARE/fish/vendor_completions.d/wl-record.fish" | cut -f1 | sort | tr '\n' ' ')
+	[ "$got" = "$encoders" ] || fail "fish completes --codec to '$got', not '$encoders'"
+fi
+case " $encoders" in
+*" libvpx-vp9 "*) ;;
+*) ffmpeg -hide_banner -encoders 2>/dev/null | grep -q libvpx-vp9 &&
+	fail "--list-encoders omits libvpx-vp9, which this FFmpeg has: $encoders" ;;
+esac
+rm -rf "$files"
+
 if [ "$HAVE_SCDOC" = true ]; then
 	[ -s "$MAN" ] || fail "no man page at $MAN"
 	if command -v man >/dev/null; then

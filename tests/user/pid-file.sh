@@ -28,6 +28,15 @@ wait_until 10 "the second pid file" pid_file_is "$SECOND"
 present second
 log_has second "another recording runs \\(pid $FIRST\\)" || fail "the second did not warn"
 
+# --snap waits for the still and prints its path (absolute, from any
+# folder), so that `f=$(wl-record --snap) && upload "$f"` works; twice, two
+# different complete stills of the newest recording.
+snap1=$(cd / && "$WL_RECORD" --snap) || fail "--snap exited $?"
+[[ $snap1 == "$TEST_DIR"/second-*.png ]] || fail "--snap printed '$snap1', not $TEST_DIR/second-DATE.png"
+"$PNG_CHECK" "$snap1" --size 160x120 || fail "the still --snap printed is not a complete PNG"
+snap2=$("$WL_RECORD" --snap) || fail "the second --snap exited $?"
+[ "$snap2" != "$snap1" ] && [ -f "$snap2" ] || fail "the second --snap printed '$snap2' (first: $snap1)"
+
 # --stop waits for the file and prints its path, so that it can be used
 # at once: the path is absolute, and the file decodes.
 stopped=$(cd / && "$WL_RECORD" --stop) || fail "the first --stop exited $?"

@@ -119,14 +119,15 @@ static void walk_fallbacks(void)
 	unsetenv("XDG_PICTURES_DIR");
 	test_assert(chdir(root) == 0);
 
-	/* Nothing at all: the current folder. */
-	check_dir(OUTPUT_VIDEO, ".", "");
-	check_dir(OUTPUT_PICTURE, ".", "");
+	/* Nothing at all: the current folder, as an absolute path (it is
+	 * printed for the user to find the file later). */
+	check_dir(OUTPUT_VIDEO, "%s%s", "");
+	check_dir(OUTPUT_PICTURE, "%s%s", "");
 
 	/* ~/Videos and ~/Pictures once they exist. */
 	make_dir("%s/%s", "home/Videos");
 	check_dir(OUTPUT_VIDEO, "%s/%s", "home/Videos");
-	check_dir(OUTPUT_PICTURE, ".", "");
+	check_dir(OUTPUT_PICTURE, "%s%s", "");
 	make_dir("%s/%s", "home/Pictures");
 	check_dir(OUTPUT_PICTURE, "%s/%s", "home/Pictures");
 

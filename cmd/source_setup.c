@@ -1,0 +1,83 @@
+#define LOG_MODULE ""
+#include "source_setup.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "app.h"
+#include "log.h"
+#include "screencopy_source.h"
+#include "source_choice.h"
+#include "stats.h"
+
+/* Connects to the display; keeps the connection when it can be copied, so
+ * that the choice and the capture share one connection. */
+static bool probe_display(void *data, const char *display, char *why, size_t why_size)
+{
+	struct app *app = data;
+	struct screencopy_source *source = screencopy_source_connect(display, why, why_size);
+	if (!source)
+		return false;
+	if (!screencopy_source_offered(source)) {
+		snprintf(why, why_size, "it offers no wlr-screencopy");
+		screencopy_source_destroy(source);
+		return false;
+	}
+	app->screencopy = source;
+	return true;
+}
+
+bool source_setup(struct app *app)
+{
+	const struct options *options = app->options;
+	struct source_request request = {
+		.capture = options->capture,
+		.server_socket = getenv("WAYLAND_SERVER_SOCKET") != NULL,
+		.command = options->command != NULL,
+		.socket_name = options->socket_name != NULL,
+		.wayland_display = getenv("WAYLAND_DISPLAY"),
+	};
+	struct source_choice choice;
+	source_choose(&request, probe_display, app, &choice);
+	if (choice.failed) {
+		LOG_ERR("%s", choice.reason);
+		return false;
+	}
+	if (choice.kind == SOURCE_SCREENCOPY) {
+		LOG_INFO("recording %s of WAYLAND_DISPLAY=%s through wlr-screencopy (%s)",
+			 screencopy_source_describe(app->screencopy), request.wayland_display,
+			 choice.reason);
+		app->source = screencopy_frame_source(app->screencopy);
+		return true;
+	}
+	/* A desktop that cannot be copied is worth a word: the user may have
+	 * expected it to be recorded. */
+	if (request.wayland_display && request.wayland_display[0] &&
+	    options->capture == CAPTURE_AUTO && !request.server_socket && !request.command &&
+	    !request.socket_name)
+		LOG_INFO("not copying the desktop: %s; hosting a compositor instead", choice.reason);
+	else
+		LOG_DBG("hosting a compositor: %s", choice.reason);
+	return true;
+}
+
+static void handle_screencopy_ended(void *data, const char *why)
+{
+	struct app *app = data;
+	if (app->stopping)
+		return;
+	stats_note_stop(why);
+	LOG_ERR("%s", why);
+	app_stop(app, EXIT_FAILED, NULL);
+}
+
+bool source_start_screencopy(struct app *app)
+{
+	return screencopy_source_start(app->screencopy, app->loop, handle_screencopy_ended, app);
+}
+
+void source_teardown(struct app *app)
+{
+	screencopy_source_destroy(app->screencopy);
+	app->screencopy = NULL;
+}

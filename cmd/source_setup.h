@@ -1,0 +1,20 @@
+#ifndef WL_RECORD_SOURCE_SETUP_H
+#define WL_RECORD_SOURCE_SETUP_H
+
+#include <stdbool.h>
+
+struct app;
+
+/* Chooses where frames come from (source_choice.h) and says so. When it is
+ * the desktop on WAYLAND_DISPLAY, sets app->screencopy (connected, not yet
+ * copying) and app->source; otherwise the hosted screen will be the source.
+ * False when --capture screencopy cannot be done (logged). */
+bool source_setup(struct app *app);
+
+/* Starts copying the desktop; its end (the compositor failed, went away or
+ * removed the output) stops the app with a failure. */
+bool source_start_screencopy(struct app *app);
+
+void source_teardown(struct app *app);
+
+#endif

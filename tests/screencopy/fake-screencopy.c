@@ -1,0 +1,313 @@
+/* fake-screencopy: a compositor that offers only what a screencopy client
+ * needs (wl_shm, one wl_output, zwlr_screencopy_manager_v1) and answers
+ * copies with the known frames of tests/pattern.h, in the ways sway 1.7
+ * does not: another shm format, y-inverted, older protocol versions, a
+ * failed copy, an output that goes away.
+ *
+ *   fake-screencopy --socket NAME --size WxH [--version 1|2|3]
+ *                   [--format xrgb|argb|xbgr|abgr] [--y-invert]
+ *                   [--frames N] [--fail-at N] [--remove-output-at N]
+ *
+ * Copy k (from 0) gets pattern frame min(k, N-1) (N default 1), answered
+ * 20 ms after it is asked; once the last frame has been sent, a
+ * copy_with_damage waits for damage that never comes (a still screen),
+ * while a plain copy is answered with the same picture again. --fail-at K:
+ * copy K is answered with `failed`. --remove-output-at K: when copy K is
+ * asked, the output's global goes (and the copy is never answered).
+ * Prints "copy K" on stdout for each copy answered. Runs until killed. */
+
+#include <getopt.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <wayland-server.h>
+
+#include "pattern.h"
+#include "wlr-screencopy-unstable-v1-server-protocol.h"
+
+#define ANSWER_MS 20
+
+struct fake {
+	struct wl_display *display;
+	struct wl_global *output;
+	int width, height;
+	uint32_t version;
+	uint32_t format;
+	bool y_invert;
+	int frames, fail_at, remove_output_at;
+	int copies; /* asked so far */
+};
+
+struct pending_copy {
+	struct fake *fake;
+	struct wl_resource *frame;
+	struct wl_resource *buffer;
+	struct wl_listener frame_destroy;
+	struct wl_event_source *timer;
+	int index;
+	bool with_damage;
+};
+
+static _Noreturn void die(const char *message)
+{
+	fprintf(stderr, "fake-screencopy: %s\n", message);
+	exit(1);
+}
+
+static uint32_t in_format(uint32_t xrgb, uint32_t format)
+{
+	if (format == WL_SHM_FORMAT_XBGR8888 || format == WL_SHM_FORMAT_ABGR8888)
+		return (xrgb & 0xff00u) | ((xrgb >> 16) & 0xffu) | ((xrgb & 0xffu) << 16) | 0xff000000u;
+	return xrgb | 0xff000000u;
+}
+
+static void pending_free(struct pending_copy *copy)
+{
+	wl_list_remove(&copy->frame_destroy.link);
+	if (copy->timer)
+		wl_event_source_remove(copy->timer);
+	free(copy);
+}
+
+static void handle_frame_destroy(struct wl_listener *listener, void *data)
+{
+	struct pending_copy *copy = wl_container_of(listener, copy, frame_destroy);
+	pending_free(copy);
+}
+
+static int answer(void *data)
+{
+	struct pending_copy *copy = data;
+	struct fake *fake = copy->fake;
+	struct wl_resource *frame = copy->frame;
+	if (copy->index == fake->fail_at) {
+		zwlr_screencopy_frame_v1_send_failed(frame);
+		pending_free(copy);
+		return 0;
+	}
+	struct wl_shm_buffer *shm = wl_shm_buffer_get(copy->buffer);
+	if (!shm || wl_shm_buffer_get_width(shm) != fake->width ||
+	    wl_shm_buffer_get_height(shm) != fake->height ||
+	    wl_shm_buffer_get_format(shm) != fake->format) {
+		wl_resource_post_error(frame, ZWLR_SCREENCOPY_FRAME_V1_ERROR_INVALID_BUFFER,
+				       "not the buffer offered");
+		pending_free(copy);
+		return 0;
+	}
+	int stride = wl_shm_buffer_get_stride(shm);
+	int picture = copy->index < fake->frames ? copy->index : fake->frames - 1;
+	wl_shm_buffer_begin_access(shm);
+	uint8_t *data_bytes = wl_shm_buffer_get_data(shm);
+	for (int y = 0; y < fake->height; y++) {
+		int row = fake->y_invert ? fake->height - 1 - y : y;
+		uint32_t *out = (uint32_t *)(data_bytes + (size_t)stride * (size_t)row);
+		for (int x = 0; x < fake->width; x++)
+			out[x] = in_format(pattern_pixel(picture, x, y, fake->width, fake->height),
+					   fake->format);
+	}
+	wl_shm_buffer_end_access(shm);
+	zwlr_screencopy_frame_v1_send_flags(frame, fake->y_invert
+					    ? ZWLR_SCREENCOPY_FRAME_V1_FLAGS_Y_INVERT : 0);
+	if (copy->with_damage)
+		zwlr_screencopy_frame_v1_send_damage(frame, 0, 0, (uint32_t)fake->width,
+						     (uint32_t)fake->height);
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	zwlr_screencopy_frame_v1_send_ready(frame, (uint32_t)((uint64_t)now.tv_sec >> 32),
+					    (uint32_t)now.tv_sec, (uint32_t)now.tv_nsec);
+	printf("copy %d\n", copy->index);
+	fflush(stdout);
+	pending_free(copy);
+	return 0;
+}
+
+static void start_copy(struct wl_resource *frame, struct wl_resource *buffer, bool with_damage)
+{
+	struct fake *fake = wl_resource_get_user_data(frame);
+	struct pending_copy *copy = calloc(1, sizeof(*copy));
+	if (!copy)
+		die("out of memory");
+	copy->fake = fake;
+	copy->frame = frame;
+	copy->buffer = buffer;
+	copy->with_damage = with_damage;
+	copy->index = fake->copies++;
+	copy->frame_destroy.notify = handle_frame_destroy;
+	wl_resource_add_destroy_listener(frame, &copy->frame_destroy);
+	if (copy->index == fake->remove_output_at && fake->output) {
+		wl_global_destroy(fake->output);
+		fake->output = NULL;
+		return;
+	}
+	/* A still screen: copy_with_damage waits for a change that never
+	 * comes (a failure still comes). */
+	if (with_damage && copy->index >= fake->frames && copy->index != fake->fail_at)
+		return;
+	copy->timer = wl_event_loop_add_timer(wl_display_get_event_loop(fake->display), answer, copy);
+	wl_event_source_timer_update(copy->timer, ANSWER_MS);
+}
+
+static void frame_copy(struct wl_client *client, struct wl_resource *frame,
+		       struct wl_resource *buffer)
+{
+	start_copy(frame, buffer, false);
+}
+
+static void frame_copy_with_damage(struct wl_client *client, struct wl_resource *frame,
+				   struct wl_resource *buffer)
+{
+	start_copy(frame, buffer, true);
+}
+
+static void frame_destroy(struct wl_client *client, struct wl_resource *frame)
+{
+	wl_resource_destroy(frame);
+}
+
+static const struct zwlr_screencopy_frame_v1_interface frame_impl = {
+	.copy = frame_copy,
+	.destroy = frame_destroy,
+	.copy_with_damage = frame_copy_with_damage,
+};
+
+static void capture(struct wl_client *client, struct wl_resource *manager, uint32_t id)
+{
+	struct fake *fake = wl_resource_get_user_data(manager);
+	struct wl_resource *frame = wl_resource_create(client, &zwlr_screencopy_frame_v1_interface,
+						       wl_resource_get_version(manager), id);
+	if (!frame) {
+		wl_client_post_no_memory(client);
+		return;
+	}
+	wl_resource_set_implementation(frame, &frame_impl, fake, NULL);
+	zwlr_screencopy_frame_v1_send_buffer(frame, fake->format, (uint32_t)fake->width,
+					     (uint32_t)fake->height, (uint32_t)fake->width * 4);
+	if (wl_resource_get_version(frame) >= 3)
+		zwlr_screencopy_frame_v1_send_buffer_done(frame);
+}
+
+static void manager_capture_output(struct wl_client *client, struct wl_resource *manager,
+				   uint32_t id, int32_t overlay_cursor, struct wl_resource *output)
+{
+	capture(client, manager, id);
+}
+
+static void manager_capture_output_region(struct wl_client *client, struct wl_resource *manager,
+					  uint32_t id, int32_t overlay_cursor,
+					  struct wl_resource *output, int32_t x, int32_t y,
+					  int32_t width, int32_t height)
+{
+	capture(client, manager, id);
+}
+
+static void manager_destroy(struct wl_client *client, struct wl_resource *manager)
+{
+	wl_resource_destroy(manager);
+}
+
+static const struct zwlr_screencopy_manager_v1_interface manager_impl = {
+	.capture_output = manager_capture_output,
+	.capture_output_region = manager_capture_output_region,
+	.destroy = manager_destroy,
+};
+
+static void bind_manager(struct wl_client *client, void *data, uint32_t version, uint32_t id)
+{
+	struct wl_resource *resource = wl_resource_create(client,
+							  &zwlr_screencopy_manager_v1_interface,
+							  (int)version, id);
+	if (!resource) {
+		wl_client_post_no_memory(client);
+		return;
+	}
+	wl_resource_set_implementation(resource, &manager_impl, data, NULL);
+}
+
+static void output_release(struct wl_client *client, struct wl_resource *resource)
+{
+	wl_resource_destroy(resource);
+}
+
+static const struct wl_output_interface output_impl = { .release = output_release };
+
+static void bind_output(struct wl_client *client, void *data, uint32_t version, uint32_t id)
+{
+	struct fake *fake = data;
+	struct wl_resource *resource = wl_resource_create(client, &wl_output_interface, (int)version, id);
+	if (!resource) {
+		wl_client_post_no_memory(client);
+		return;
+	}
+	wl_resource_set_implementation(resource, &output_impl, fake, NULL);
+	wl_output_send_geometry(resource, 0, 0, 0, 0, WL_OUTPUT_SUBPIXEL_UNKNOWN, "fake", "fake",
+				WL_OUTPUT_TRANSFORM_NORMAL);
+	wl_output_send_mode(resource, WL_OUTPUT_MODE_CURRENT, fake->width, fake->height, 60000);
+	if (version >= 2) {
+		wl_output_send_scale(resource, 1);
+		wl_output_send_done(resource);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	struct fake fake = { .version = 3, .format = WL_SHM_FORMAT_XRGB8888, .frames = 1,
+			     .fail_at = -1, .remove_output_at = -1 };
+	const char *socket = NULL;
+	static const struct option options[] = {
+		{ "socket", required_argument, NULL, 's' },
+		{ "size", required_argument, NULL, 'z' },
+		{ "version", required_argument, NULL, 'v' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "y-invert", no_argument, NULL, 'y' },
+		{ "frames", required_argument, NULL, 'n' },
+		{ "fail-at", required_argument, NULL, 'x' },
+		{ "remove-output-at", required_argument, NULL, 'r' },
+		{ 0 },
+	};
+	int opt;
+	while ((opt = getopt_long(argc, argv, "", options, NULL)) != -1) {
+		switch (opt) {
+		case 's': socket = optarg; break;
+		case 'z':
+			if (sscanf(optarg, "%dx%d", &fake.width, &fake.height) != 2)
+				die("bad --size");
+			break;
+		case 'v': fake.version = (uint32_t)atoi(optarg); break;
+		case 'f':
+			fake.format = strcmp(optarg, "argb") == 0 ? WL_SHM_FORMAT_ARGB8888
+				    : strcmp(optarg, "xbgr") == 0 ? WL_SHM_FORMAT_XBGR8888
+				    : strcmp(optarg, "abgr") == 0 ? WL_SHM_FORMAT_ABGR8888
+				    : WL_SHM_FORMAT_XRGB8888;
+			break;
+		case 'y': fake.y_invert = true; break;
+		case 'n': fake.frames = atoi(optarg); break;
+		case 'x': fake.fail_at = atoi(optarg); break;
+		case 'r': fake.remove_output_at = atoi(optarg); break;
+		default: die("bad option (see the comment at the top of fake-screencopy.c)");
+		}
+	}
+	if (!socket || fake.width < 1 || fake.height < 1 || fake.version < 1 || fake.version > 3 ||
+	    fake.frames < 1)
+		die("give --socket NAME --size WxH (and --version 1-3, --frames >= 1)");
+
+	fake.display = wl_display_create();
+	if (!fake.display || wl_display_add_socket(fake.display, socket) < 0)
+		die("cannot create the display or its socket");
+	if (wl_display_init_shm(fake.display) < 0)
+		die("cannot offer wl_shm");
+	wl_display_add_shm_format(fake.display, WL_SHM_FORMAT_XBGR8888);
+	wl_display_add_shm_format(fake.display, WL_SHM_FORMAT_ABGR8888);
+	fake.output = wl_global_create(fake.display, &wl_output_interface, 3, &fake, bind_output);
+	if (!fake.output ||
+	    !wl_global_create(fake.display, &zwlr_screencopy_manager_v1_interface, (int)fake.version,
+			      &fake, bind_manager))
+		die("cannot create the globals");
+	printf("ready\n");
+	fflush(stdout);
+	wl_display_run(fake.display);
+	return 0;
+}

@@ -1,0 +1,68 @@
+#!/bin/bash
+# The screencopy client against tests/screencopy/fake-screencopy, for what
+# sway 1.7 never sends: XBGR/ABGR copies (converted), y-inverted copies
+# (flipped), protocol v1 (plain copies, no damage: unchanged copies passed
+# over) and v2 (no buffer_done), a failed copy and a removed output (the
+# file is finished, exit 1, a clear message). Checked by decoding: the PNG
+# is exactly pattern frame 0, the video the fake's frames in order.
+. "$TEST_LIB"
+: "${FAKE_SCREENCOPY:?FAKE_SCREENCOPY must point at tests/screencopy/fake-screencopy}"
+
+SIZE=320x240
+
+# start_fake NAME ARG...: a fake compositor on socket NAME.
+start_fake() {
+	local name=$1
+	shift
+	start "fake-$name" "$FAKE_SCREENCOPY" --socket "$name" --size $SIZE "$@"
+	wait_until 10 "the fake compositor $name" log_has "fake-$name" '^ready'
+}
+
+# Stills: exactly the picture, whatever the format, version and flip.
+n=0
+for variant in "--version 3 --format xbgr --y-invert" "--version 2 --format abgr" \
+	"--version 1 --format argb" "--version 3 --format xrgb --y-invert"; do
+	n=$((n + 1))
+	# shellcheck disable=SC2086 # options, split on purpose
+	start_fake "still$n" $variant
+	WAYLAND_DISPLAY=still$n timeout 20 "$WL_RECORD" --screenshot "$TEST_DIR/still$n.png" \
+		>"$TEST_DIR/still$n.log" 2>&1 ||
+		{ cat "$TEST_DIR/still$n.log"; fail "$variant: --screenshot exited $?"; }
+	"$PNG_CHECK" "$TEST_DIR/still$n.png" --size $SIZE --pattern 0 >/dev/null ||
+		fail "$variant: the PNG is not the compositor's picture"
+	log "$variant: the PNG is exact"
+done
+
+# Videos: 30 frames, then a still screen; v1 keeps answering with the same
+# picture, which must not be recorded again.
+for variant in "--version 3 --format xbgr --y-invert" "--version 1 --format xrgb"; do
+	n=$((n + 1))
+	# shellcheck disable=SC2086
+	start_fake "video$n" --frames 30 $variant
+	WAYLAND_DISPLAY=video$n timeout 30 "$WL_RECORD" --duration 2 "$TEST_DIR/video$n.mkv" \
+		>"$TEST_DIR/video$n.log" 2>&1 ||
+		{ cat "$TEST_DIR/video$n.log"; fail "$variant: the recording exited $?"; }
+	ffprobe_check "$TEST_DIR/video$n.mkv"
+	"$VIDEO_CHECK" "$TEST_DIR/video$n.mkv" --size $SIZE --pattern --min-frames 28 \
+		--max-frames 30 >"$TEST_DIR/check$n.log" 2>&1 ||
+		{ cat "$TEST_DIR/check$n.log"; fail "$variant: the video is not the frames sent"; }
+	log "$variant: $(grep -c . "$TEST_DIR/check$n.log") checks passed"
+done
+
+# The compositor ends the capture: the file so far is kept, exit 1, and why.
+check_ended() { # NAME MESSAGE FAKE-ARGS...
+	local name=$1 message=$2
+	shift 2
+	start_fake "$name" --frames 100 "$@"
+	WAYLAND_DISPLAY=$name timeout 30 "$WL_RECORD" "$TEST_DIR/$name.mkv" >"$TEST_DIR/$name.log" 2>&1
+	local status=$?
+	[ "$status" -eq 1 ] || { cat "$TEST_DIR/$name.log"; fail "$name: exit $status, expected 1"; }
+	grep -q -F "$message" "$TEST_DIR/$name.log" ||
+		{ cat "$TEST_DIR/$name.log"; fail "$name: no '$message'"; }
+	ffprobe_check "$TEST_DIR/$name.mkv"
+	"$VIDEO_CHECK" "$TEST_DIR/$name.mkv" --size $SIZE --pattern --min-frames 5 --max-frames 10 \
+		>/dev/null || fail "$name: the frames before the end are not in the file"
+}
+check_ended failed "the compositor could not copy the output (screencopy failed)" --fail-at 10
+check_ended removed "the output was removed" --remove-output-at 10
+pass

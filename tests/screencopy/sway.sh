@@ -1,0 +1,144 @@
+#!/bin/bash
+# wl-record recording the desktop it runs in: sway 1.7 headless (Debian 12,
+# pixman renderer) with a fullscreen client showing known frames, recorded
+# through wlr-screencopy with no source given (WAYLAND_DISPLAY is sway's).
+# Checked by decoding: the recorded frames are the client's frames in order
+# (none repeated, none from the past), timestamps increase, the PNG is
+# exactly the client's last frame; SIGINT and --duration finish playable
+# files, so does --toggle, --snap is exact; a second output is not the one recorded; sway
+# killed mid-recording still leaves a playable file and a
+# failure status with a clear message.
+. "$TEST_LIB"
+: "${PATTERN_CLIENT:?PATTERN_CLIENT must point at tests/screencopy/pattern-client}"
+require_commands sway
+
+SIZE=640x480
+FRAMES=60
+USER_DIR=$TEST_DIR/user
+mkdir -m 0700 "$USER_DIR" "$USER_DIR/runtime"
+# sway refuses to run as root: everything that talks to it runs as 'nobody'
+# (the recorder must reach sway's socket, so it runs as that user too).
+as_user=(env)
+if [ "$(id -u)" -eq 0 ]; then
+	command -v setpriv >/dev/null || skip "running as root without setpriv to drop privileges"
+	id nobody >/dev/null 2>&1 || skip "running as root and there is no user 'nobody'"
+	getent group nogroup >/dev/null || skip "running as root and there is no group 'nogroup'"
+	setpriv --reuid=nobody --regid=nogroup --clear-groups true 2>/dev/null ||
+		skip "running as root and setpriv cannot drop to 'nobody'"
+	chmod 0711 "$TEST_DIR"
+	chown -R nobody "$USER_DIR"
+	as_user=(setpriv --reuid=nobody --regid=nogroup --clear-groups env)
+fi
+as_user+=(HOME="$USER_DIR" XDG_RUNTIME_DIR="$USER_DIR/runtime")
+
+cat >"$TEST_DIR/sway.conf" <<CONF
+output HEADLESS-1 mode $SIZE
+default_border none
+xwayland disable
+CONF
+chmod 0644 "$TEST_DIR/sway.conf"
+start sway "${as_user[@]}" WLR_BACKENDS=headless WLR_LIBINPUT_NO_DEVICES=1 WLR_RENDERER=pixman \
+	sway -c "$TEST_DIR/sway.conf"
+SWAY_PID=$STARTED_PID
+sway_display() {
+	DISPLAY_NAME=$(find "$USER_DIR/runtime" -maxdepth 1 -name 'wayland-[0-9]*' \
+		! -name '*.lock' -printf '%f\n' 2>/dev/null | head -n 1)
+	[ -n "$DISPLAY_NAME" ]
+}
+wait_until 20 "sway's socket" sway_display
+as_user+=(WAYLAND_DISPLAY="$DISPLAY_NAME")
+
+start client "${as_user[@]}" "$PATTERN_CLIENT" --size $SIZE --frames $FRAMES --interval-ms 50
+CLIENT_PID=$STARTED_PID
+wait_until 20 "the client's first frame" log_has client "^ready $SIZE"
+
+# 1. A recording with no source given, stopped by SIGINT.
+start record "${as_user[@]}" "$WL_RECORD" -v "$USER_DIR/desktop.mkv"
+RECORD_PID=$STARTED_PID
+wait_until 20 "the choice of screencopy" log_has record \
+	"recording HEADLESS-1 \\($SIZE\\) of WAYLAND_DISPLAY=$DISPLAY_NAME through wlr-screencopy"
+log_has record "WAYLAND_DISPLAY=$DISPLAY_NAME offers wlr-screencopy" || fail "no reason given"
+# The first copy (pattern frame 0) is the video's first frame; then the
+# client moves on.
+sleep 0.5
+kill -USR1 "$CLIENT_PID"
+wait_until 30 "the client's last frame" log_has client '^done'
+sleep 0.5
+# --snap: a still of the picture being recorded, exactly the client's.
+snap=$(timeout 30 "${as_user[@]}" "$WL_RECORD" --snap 2>"$TEST_DIR/snap.log") ||
+	{ cat "$TEST_DIR/snap.log"; fail "--snap exited $?"; }
+"$PNG_CHECK" "$snap" --size $SIZE --pattern $((FRAMES - 1)) ||
+	fail "the still --snap printed ($snap) is not the client's last frame"
+kill -INT "$RECORD_PID"
+wait_exit "$RECORD_PID" 30
+[ "$EXIT_STATUS" -eq 0 ] || fail "wl-record stopped by SIGINT exited $EXIT_STATUS"
+ffprobe_check "$USER_DIR/desktop.mkv"
+# Every recorded frame is a client frame later than the one before (a
+# frame recorded twice, or out of order, fails); a loaded machine may miss
+# a few of the 60, never most of them.
+"$VIDEO_CHECK" "$USER_DIR/desktop.mkv" --size $SIZE --pattern --min-frames 30 \
+	--max-frames $FRAMES --min-duration-ms 2000 >"$TEST_DIR/check-desktop.log" 2>&1 ||
+	{ cat "$TEST_DIR/check-desktop.log"; fail "the recording is not the client's frames"; }
+log "$(tr '\n' ' ' <"$TEST_DIR/check-desktop.log")"
+
+# 2. A screenshot: exactly the client's last frame.
+timeout 30 "${as_user[@]}" "$WL_RECORD" --screenshot "$USER_DIR/desktop.png" \
+	>"$TEST_DIR/shot.log" 2>&1 || { cat "$TEST_DIR/shot.log"; fail "--screenshot exited $?"; }
+"$PNG_CHECK" "$USER_DIR/desktop.png" --size $SIZE --pattern $((FRAMES - 1)) ||
+	fail "the PNG is not the client's last frame"
+
+# 3. A still screen and --duration, with a second output added: the first
+# output advertised is recorded; the copy waits for damage that never
+# comes (near-zero CPU: a loop polling the compositor would spend the whole
+# 3 s), the file still ends on time with the one picture.
+SWAYSOCK=$(find "$USER_DIR/runtime" -maxdepth 1 -name 'sway-ipc.*.sock' | head -n 1)
+"${as_user[@]}" SWAYSOCK="$SWAYSOCK" swaymsg create_output >"$TEST_DIR/swaymsg.log" 2>&1 ||
+	{ cat "$TEST_DIR/swaymsg.log"; fail "swaymsg create_output failed"; }
+timed=()
+[ -x /usr/bin/time ] && timed=(/usr/bin/time -o "$USER_DIR/still.time" -f "%U %S")
+timeout 30 "${as_user[@]}" "${timed[@]}" "$WL_RECORD" --capture screencopy --duration 3 \
+	"$USER_DIR/still.mkv" >"$TEST_DIR/still.log" 2>&1 ||
+	{ cat "$TEST_DIR/still.log"; fail "--duration on a still screen exited $?"; }
+if [ -s "$USER_DIR/still.time" ]; then
+	cpu=$(awk '{ printf "%.2f", $1 + $2 }' "$USER_DIR/still.time")
+	log "CPU for 3 s of a still screen: $cpu s"
+	awk -v c="$cpu" 'BEGIN { exit !(c < 1.0) }' || fail "a still screen cost $cpu s of CPU in 3 s"
+else
+	log "/usr/bin/time not installed: CPU on a still screen not checked"
+fi
+grep -q "recording HEADLESS-1 ($SIZE)" "$TEST_DIR/still.log" ||
+	{ cat "$TEST_DIR/still.log"; fail "not the first output"; }
+ffprobe_check "$USER_DIR/still.mkv"
+# One picture (no damage after the first copy), and a file as long as the
+# recording, not cut at that picture.
+"$VIDEO_CHECK" "$USER_DIR/still.mkv" --size $SIZE --min-frames 1 --max-frames 2 \
+	--min-duration-ms 2500 >"$TEST_DIR/check-still.log" 2>&1 ||
+	{ cat "$TEST_DIR/check-still.log"; fail "the still recording is wrong"; }
+
+# 4. --toggle starts a recording of the desktop, a second --toggle stops it
+# and returns once its file is complete.
+start toggle "${as_user[@]}" "$WL_RECORD" --toggle "$USER_DIR/toggled.mkv"
+TOGGLE_PID=$STARTED_PID
+wait_until 20 "the toggled recording" log_has toggle "through wlr-screencopy"
+sleep 0.5
+timeout 30 "${as_user[@]}" "$WL_RECORD" --toggle >"$TEST_DIR/toggle2.log" 2>&1 ||
+	{ cat "$TEST_DIR/toggle2.log"; fail "the second --toggle exited $?"; }
+wait_exit "$TOGGLE_PID" 10
+[ "$EXIT_STATUS" -eq 0 ] || fail "the toggled recording exited $EXIT_STATUS"
+ffprobe_check "$USER_DIR/toggled.mkv"
+
+# 5. sway killed mid-recording: what was recorded is a playable file, and
+# wl-record says why it stopped and fails.
+start record-killed "${as_user[@]}" "$WL_RECORD" "$USER_DIR/killed.mkv"
+KILLED_PID=$STARTED_PID
+wait_until 20 "the second recording" log_has record-killed "through wlr-screencopy"
+sleep 1
+kill -KILL "$SWAY_PID"
+wait_exit "$KILLED_PID" 30
+[ "$EXIT_STATUS" -eq 1 ] || fail "wl-record exited $EXIT_STATUS when sway was killed (expected 1)"
+log_has record-killed "the compositor closed the connection" ||
+	fail "no clear message when sway went away"
+ffprobe_check "$USER_DIR/killed.mkv"
+"$VIDEO_CHECK" "$USER_DIR/killed.mkv" --size $SIZE --min-frames 1 >/dev/null ||
+	fail "the recording cut by sway's end does not decode"
+pass

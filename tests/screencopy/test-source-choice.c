@@ -1,0 +1,133 @@
+/* Where frames come from (cmd/source_choice.h): each step of the order, the
+ * display probed only when its answer decides, and --capture's parsing. */
+#include <stdio.h>
+#include <string.h>
+
+#include "options.h"
+#include "source_choice.h"
+#include "test-runner.h"
+
+struct fake_display {
+	bool offers;
+	int probes;
+	char probed[64];
+};
+
+static bool probe(void *data, const char *display, char *why, size_t why_size)
+{
+	struct fake_display *fake = data;
+	fake->probes++;
+	snprintf(fake->probed, sizeof(fake->probed), "%s", display);
+	if (!fake->offers)
+		snprintf(why, why_size, "it offers no wlr-screencopy");
+	return fake->offers;
+}
+
+static struct source_choice choose(const struct source_request *request, struct fake_display *fake)
+{
+	struct source_choice choice;
+	source_choose(request, probe, fake, &choice);
+	return choice;
+}
+
+TEST(no_display_hosts_without_probing)
+{
+	struct fake_display fake = { .offers = true };
+	struct source_request request = { 0 };
+	struct source_choice choice = choose(&request, &fake);
+	test_assert(choice.kind == SOURCE_HOST && !choice.failed);
+	test_assert(fake.probes == 0);
+	test_assert(strstr(choice.reason, "WAYLAND_DISPLAY is not set"), "%s", choice.reason);
+
+	request.wayland_display = ""; /* set but empty: the same */
+	choice = choose(&request, &fake);
+	test_assert(choice.kind == SOURCE_HOST && fake.probes == 0);
+}
+
+TEST(display_offering_screencopy_is_copied)
+{
+	struct fake_display fake = { .offers = true };
+	struct source_request request = { .wayland_display = "wayland-1" };
+	struct source_choice choice = choose(&request, &fake);
+	test_assert(choice.kind == SOURCE_SCREENCOPY && !choice.failed);
+	test_assert(fake.probes == 1 && strcmp(fake.probed, "wayland-1") == 0);
+	test_assert(strstr(choice.reason, "WAYLAND_DISPLAY=wayland-1 offers wlr-screencopy"), "%s",
+		    choice.reason);
+}
+
+TEST(display_without_screencopy_hosts)
+{
+	struct fake_display fake = { .offers = false };
+	struct source_request request = { .wayland_display = "weston" };
+	struct source_choice choice = choose(&request, &fake);
+	test_assert(choice.kind == SOURCE_HOST && !choice.failed);
+	test_assert(fake.probes == 1);
+	test_assert(strstr(choice.reason, "WAYLAND_DISPLAY=weston: it offers no wlr-screencopy"),
+		    "%s", choice.reason);
+}
+
+/* Each of these hosts whatever WAYLAND_DISPLAY offers, without asking it. */
+TEST(earlier_steps_win_over_the_display)
+{
+	struct source_request requests[] = {
+		{ .server_socket = true, .wayland_display = "wayland-1" },
+		{ .command = true, .wayland_display = "wayland-1" },
+		{ .capture = CAPTURE_LISTEN, .wayland_display = "wayland-1" },
+		{ .socket_name = true, .wayland_display = "wayland-1" },
+	};
+	const char *reasons[] = { "WAYLAND_SERVER_SOCKET", "COMMAND", "--capture listen",
+				  "--socket" };
+	for (size_t i = 0; i < sizeof(requests) / sizeof(requests[0]); i++) {
+		struct fake_display fake = { .offers = true };
+		struct source_choice choice = choose(&requests[i], &fake);
+		test_assert(choice.kind == SOURCE_HOST && !choice.failed, "request %zu", i);
+		test_assert(fake.probes == 0, "request %zu probed the display", i);
+		test_assert(strstr(choice.reason, reasons[i]), "request %zu: %s", i, choice.reason);
+	}
+	/* The screen-share's socket comes before a COMMAND too. */
+	struct fake_display fake = { .offers = true };
+	struct source_request both = { .server_socket = true, .command = true };
+	test_assert(strstr(choose(&both, &fake).reason, "WAYLAND_SERVER_SOCKET"));
+}
+
+TEST(forced_screencopy)
+{
+	struct fake_display fake = { .offers = true };
+	struct source_request request = { .capture = CAPTURE_SCREENCOPY, .server_socket = true,
+					  .wayland_display = "wayland-1" };
+	struct source_choice choice = choose(&request, &fake);
+	test_assert(choice.kind == SOURCE_SCREENCOPY && !choice.failed);
+	test_assert(fake.probes == 1);
+
+	fake = (struct fake_display){ .offers = false };
+	choice = choose(&request, &fake);
+	test_assert(choice.failed);
+	test_assert(strcmp(choice.reason, "--capture screencopy: WAYLAND_DISPLAY=wayland-1: "
+					  "it offers no wlr-screencopy") == 0, "%s", choice.reason);
+
+	fake = (struct fake_display){ .offers = true };
+	request.wayland_display = NULL;
+	choice = choose(&request, &fake);
+	test_assert(choice.failed && fake.probes == 0);
+	test_assert(strstr(choice.reason, "WAYLAND_DISPLAY is not set"), "%s", choice.reason);
+}
+
+#define PARSE(opts, ...)                                                                  \
+	({                                                                                 \
+		char *argv_[] = { "wl-record", __VA_ARGS__, NULL };                        \
+		options_parse((int)(sizeof(argv_) / sizeof(argv_[0])) - 1, argv_, (opts));  \
+	})
+
+TEST(capture_option)
+{
+	struct options o;
+	test_assert(PARSE(&o, "out.mkv") == OPTIONS_RUN && o.capture == CAPTURE_AUTO);
+	test_assert(PARSE(&o, "--capture", "screencopy", "out.mkv") == OPTIONS_RUN);
+	test_assert(o.capture == CAPTURE_SCREENCOPY);
+	test_assert(PARSE(&o, "--capture=listen", "out.mkv") == OPTIONS_RUN);
+	test_assert(o.capture == CAPTURE_LISTEN);
+	test_assert(PARSE(&o, "--capture", "portal", "out.mkv") == OPTIONS_BAD);
+	test_assert(PARSE(&o, "--capture", "screencopy", "out.mkv", "--", "true") == OPTIONS_BAD);
+	test_assert(PARSE(&o, "--capture", "screencopy", "--socket", "x", "out.mkv") == OPTIONS_BAD);
+	test_assert(PARSE(&o, "--capture", "listen", "out.mkv", "--", "true") == OPTIONS_RUN);
+}
