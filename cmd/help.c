@@ -16,7 +16,7 @@ void print_help(FILE *out)
 "      --delay SECONDS      still: take it this long after the first frame\n"
 "      --timeout SECONDS    still: give up after this long without a frame (10)\n"
 "      --duration SECONDS   stop recording after this long\n"
-"      --frames N           stop after N frames\n"
+"      --frames N           stop after N frames at --fps (a still app's repeated)\n"
 "      --stats-fd N         when done, a JSON summary line on fd N (for scripts)\n"
 "\n"
 "Connection (Weston's screen-share: none needed, WAYLAND_SERVER_SOCKET is used):\n"

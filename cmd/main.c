@@ -61,7 +61,7 @@ static int handle_signal(int sig, void *data)
 			app->child_exited = true;
 			app->child_status = child_exit_status(status);
 			app->child = 0;
-			if (app->screenshot)
+			if (app->screenshot && !screenshot_take_now(app->screenshot))
 				app_stop(app, EXIT_FAILED, "the command exited before a picture was taken");
 			else
 				app_stop(app, EXIT_OK, "the command exited");
@@ -109,7 +109,7 @@ static void handle_presenter_gone(struct wl_listener *listener, void *data)
 		LOG_DBG("the presenting client disconnected; waiting for the command");
 		return;
 	}
-	if (app->screenshot)
+	if (app->screenshot && !screenshot_take_now(app->screenshot))
 		app_stop(app, EXIT_FAILED, "the client disconnected before a picture was taken");
 	else
 		app_stop(app, EXIT_OK, "the presenting client disconnected");
@@ -120,7 +120,7 @@ static void handle_client_destroy(struct wl_listener *listener, void *data)
 	struct app *app = wl_container_of(listener, app, client_destroy);
 	wl_list_remove(&app->client_destroy.link);
 	wl_list_init(&app->client_destroy.link);
-	if (app->screenshot)
+	if (app->screenshot && !screenshot_take_now(app->screenshot))
 		app_stop(app, EXIT_FAILED, "the client disconnected before a picture was taken");
 	else
 		app_stop(app, EXIT_OK, "the client disconnected");

@@ -33,6 +33,7 @@ struct recording {
 	struct wl_event_source *duration_timer;
 	int64_t start_ns;
 	int64_t frames_accepted;
+	int64_t frames_end_ns;   /* --frames reached: where the file ends, 0 before */
 };
 
 /* "-" is a file name for the command line, not for a sentence. */
@@ -51,8 +52,15 @@ static bool consume_frame(void *data, const struct frame *frame)
 		return false;
 	recording->frames_accepted++;
 	int64_t max = recording->app->options->max_frames;
-	if (max && recording->frames_accepted >= max)
+	if (max && recording->frames_accepted >= max) {
+		/* The N-th frame lasts one period, as the others did: the file
+		 * ends there, not when the loop gets round to stopping (later
+		 * on a loaded machine, which would repeat the picture once more:
+		 * recorder_finish). */
+		recording->frames_end_ns = frame->pts_ns +
+					   recording->app->server->frame_clock.grid.period_ns;
 		app_stop(recording->app, EXIT_OK, NULL);
+	}
 	return true;
 }
 
@@ -210,6 +218,9 @@ struct recording *recording_create(struct app *app, bool *bad_config)
 	if (!frame_pacer_init(&recording->pacer, app->loop, &app->server->frame_clock.grid,
 			      consume_frame, recording))
 		goto fail;
+	/* --frames counts frame periods from the first frame: a still app
+	 * would otherwise never send the N-th frame. */
+	frame_pacer_set_repeat(&recording->pacer, options->max_frames > 0);
 	recording->recorder_event = wl_event_loop_add_fd(app->loop,
 							 recorder_get_fd(recording->recorder),
 							 WL_EVENT_READABLE, handle_recorder_event,
@@ -242,7 +253,8 @@ int recording_finish(struct recording *recording)
 {
 	if (!recording)
 		return 0;
-	int64_t end_ns = clock_now_ns();
+	int64_t now_ns = clock_now_ns();
+	int64_t end_ns = recording->frames_end_ns ? recording->frames_end_ns : now_ns;
 	frame_sink_disconnect(&recording->sink);
 	if (recording->status_timer)
 		wl_event_source_remove(recording->status_timer);
@@ -262,14 +274,14 @@ int recording_finish(struct recording *recording)
 		log_status_clear();
 		struct recorder_stats stats;
 		ret = recorder_finish(recording->recorder, end_ns, &stats);
-		stats_note_recording(&stats, (double)(end_ns - recording->start_ns) / 1e9);
+		stats_note_recording(&stats, (double)(now_ns - recording->start_ns) / 1e9);
 		char size[32];
 		format_size(size, sizeof(size), stats.bytes_written);
 		if (ret == 0)
 			LOG_INFO("wrote %s: %" PRIu64 " %s in %.1f s, %" PRIu64 " dropped, %s (%s)",
 				 path_for_people(recording->app->output_path), stats.frames_encoded,
 				 plural(stats.frames_encoded, "frame", "frames"),
-				 (double)(end_ns - recording->start_ns) / 1e9, stats.frames_dropped,
+				 (double)(now_ns - recording->start_ns) / 1e9, stats.frames_dropped,
 				 size, stats.encoder);
 		/* After a failed start-up its own error is the only message. */
 		if (ret < 0 && stats.frames_submitted == 0 && recording->app->running)

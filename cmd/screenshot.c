@@ -1,6 +1,7 @@
 #define LOG_MODULE "screenshot"
 #include "screenshot.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "app.h"
@@ -12,19 +13,27 @@
 #include "stats.h"
 #include "server.h"
 
+/* A still is the first picture that has stayed unchanged (no new frame
+ * from the source) this long: an app's first frames are often not what it
+ * means to show (a terminal's cursor before its prompt). */
+#define SETTLE_MS 300
 /* Weston's screen-share commits its first buffer before the output has been
- * painted, so an all-black first picture is usually not the screen. Such
- * pictures are passed over for this long, then taken as they are. */
-#define BLACK_GRACE_MS 1000
+ * painted, so an all-black picture is usually not the screen: it must stay
+ * unchanged this long instead. */
+#define BLACK_SETTLE_MS 1000
 
 struct screenshot {
 	struct app *app;
 	struct frame_sink sink;  /* on the screen's frame source */
-	struct frame newest;     /* kept: what the grace or delay timer takes */
+	struct frame newest;     /* kept: the candidate picture */
+	int64_t newest_since_ns; /* when it came: unchanged since then */
 	uint8_t *dmabuf_pixels;  /* a dmabuf picture read by the CPU */
 	struct wl_event_source *timeout;
-	struct wl_event_source *grace;
+	struct wl_event_source *delay;
+	struct wl_event_source *settle;
 	bool saw_frame;
+	bool delay_over;         /* --delay has passed since the first frame (or is 0) */
+	bool timed_out;          /* --timeout passed with a frame but none settled */
 	bool done;
 };
 
@@ -85,6 +94,35 @@ static void take(struct screenshot *screenshot, const struct frame *picture)
 	app_stop(screenshot->app, EXIT_OK, NULL);
 }
 
+static void arm_ms(struct wl_event_source *timer, int64_t ms)
+{
+	/* 0 would disarm the timer: at once is 1 ms. */
+	wl_event_source_timer_update(timer, ms < 1 ? 1 : ms > INT32_MAX ? INT32_MAX : (int)ms);
+}
+
+/* Takes the newest picture once it has been unchanged for its settle time,
+ * or arms the settle timer for what is left of it. */
+static void take_when_settled(struct screenshot *screenshot)
+{
+	int64_t unchanged_ms = (clock_now_ns() - screenshot->newest_since_ns) / 1000000;
+	if (unchanged_ms < SETTLE_MS) {
+		arm_ms(screenshot->settle, SETTLE_MS - unchanged_ms);
+		return;
+	}
+	struct frame frame = screenshot->newest;
+	if (!read_pixels(screenshot, &frame)) {
+		take(screenshot, &screenshot->newest); /* fails, and says why */
+		return;
+	}
+	if (unchanged_ms < BLACK_SETTLE_MS && frame_is_black(&frame)) {
+		LOG_DBG("an all-black picture: waiting %d ms for another", BLACK_SETTLE_MS);
+		arm_ms(screenshot->settle, BLACK_SETTLE_MS - unchanged_ms);
+		return;
+	}
+	LOG_DBG("the picture stayed unchanged for %lld ms", (long long)unchanged_ms);
+	take(screenshot, &frame);
+}
+
 static void handle_frame(struct frame_sink *sink, const struct frame *picture)
 {
 	struct screenshot *screenshot = wl_container_of(sink, screenshot, sink);
@@ -92,45 +130,73 @@ static void handle_frame(struct frame_sink *sink, const struct frame *picture)
 		return;
 	frame_unref(&screenshot->newest);
 	frame_ref(&screenshot->newest, picture);
+	screenshot->newest_since_ns = clock_now_ns();
 	if (!screenshot->saw_frame) {
 		screenshot->saw_frame = true;
 		double delay_ms = screenshot->app->options->delay_s * 1000;
-		wl_event_source_timer_update(screenshot->grace,
-					     delay_ms > 0 ? (delay_ms < 1 ? 1 : (int)delay_ms)
-							  : BLACK_GRACE_MS);
+		if (delay_ms > 0)
+			arm_ms(screenshot->delay, (int64_t)delay_ms);
+		else
+			screenshot->delay_over = true;
 	}
-	if (screenshot->app->options->delay_s > 0)
-		return; /* the timer takes whatever is newest when it fires */
-	struct frame frame = *picture;
-	if (!read_pixels(screenshot, &frame) || frame_is_black(&frame)) {
-		LOG_DBG("passing over an all-black (or unreadable) picture");
-		return;
-	}
-	take(screenshot, &frame);
+	if (screenshot->delay_over)
+		arm_ms(screenshot->settle, SETTLE_MS); /* a new picture: its settle time starts */
 }
 
 static const struct frame_sink_impl screenshot_sink = { .frame = handle_frame };
 
-static int handle_grace(void *data)
+static int handle_settle(void *data)
+{
+	struct screenshot *screenshot = data;
+	if (!screenshot->done)
+		take_when_settled(screenshot);
+	return 0;
+}
+
+static int handle_delay(void *data)
 {
 	struct screenshot *screenshot = data;
 	if (screenshot->done)
 		return 0;
-	if (screenshot->app->options->delay_s <= 0)
-		LOG_INFO("the screen stayed black for %d ms; taking it as it is", BLACK_GRACE_MS);
-	take(screenshot, &screenshot->newest);
+	screenshot->delay_over = true;
+	if (screenshot->timed_out)
+		take(screenshot, &screenshot->newest);
+	else
+		take_when_settled(screenshot);
 	return 0;
 }
 
 static int handle_timeout(void *data)
 {
 	struct screenshot *screenshot = data;
-	if (screenshot->done || screenshot->saw_frame)
-		return 0; /* a picture is coming: the grace or delay timer takes it */
-	LOG_ERR("no frame was presented within %g s (is the compositor connected? see --timeout)",
-		screenshot->app->options->timeout_s);
-	app_stop(screenshot->app, EXIT_FAILED, NULL);
+	if (screenshot->done)
+		return 0;
+	if (!screenshot->saw_frame) {
+		LOG_ERR("no frame was presented within %g s (is the compositor connected? see --timeout)",
+			screenshot->app->options->timeout_s);
+		app_stop(screenshot->app, EXIT_FAILED, NULL);
+		return 0;
+	}
+	if (!screenshot->delay_over) {
+		screenshot->timed_out = true; /* --delay still runs: the newest at its end */
+		return 0;
+	}
+	LOG_INFO("the picture kept changing for %g s (--timeout); taking the newest",
+		 screenshot->app->options->timeout_s);
+	take(screenshot, &screenshot->newest);
 	return 0;
+}
+
+bool screenshot_take_now(struct screenshot *screenshot)
+{
+	if (screenshot->done)
+		return true;
+	/* During --delay there is no picture of the moment asked for. */
+	if (!screenshot->saw_frame || !screenshot->delay_over)
+		return false;
+	LOG_DBG("the client went away: taking its last picture");
+	take(screenshot, &screenshot->newest);
+	return true;
 }
 
 struct screenshot *screenshot_create(struct app *app)
@@ -140,8 +206,9 @@ struct screenshot *screenshot_create(struct app *app)
 		return NULL;
 	screenshot->app = app;
 	screenshot->timeout = wl_event_loop_add_timer(app->loop, handle_timeout, screenshot);
-	screenshot->grace = wl_event_loop_add_timer(app->loop, handle_grace, screenshot);
-	if (!screenshot->timeout || !screenshot->grace) {
+	screenshot->delay = wl_event_loop_add_timer(app->loop, handle_delay, screenshot);
+	screenshot->settle = wl_event_loop_add_timer(app->loop, handle_settle, screenshot);
+	if (!screenshot->timeout || !screenshot->delay || !screenshot->settle) {
 		screenshot_destroy(screenshot);
 		return NULL;
 	}
@@ -160,7 +227,9 @@ void screenshot_destroy(struct screenshot *screenshot)
 	free(screenshot->dmabuf_pixels);
 	if (screenshot->timeout)
 		wl_event_source_remove(screenshot->timeout);
-	if (screenshot->grace)
-		wl_event_source_remove(screenshot->grace);
+	if (screenshot->delay)
+		wl_event_source_remove(screenshot->delay);
+	if (screenshot->settle)
+		wl_event_source_remove(screenshot->settle);
 	free(screenshot);
 }

@@ -25,6 +25,7 @@
 #include "pattern.h"
 
 #define BUFFER_COUNT 3
+#define MAX_COLOUR_STEPS 16
 #define WAIT_TIMEOUT_MS 5000
 
 enum present_mode { PRESENT_FOR_MODE, PRESENT_SURFACE };
@@ -42,6 +43,11 @@ struct options {
 	int hold_ms;
 	const char *times_path;
 	bool allow_mode_failed;
+	/* --colour-steps: solid frames instead of the pattern, each committed
+	 * at its own time after the first (replaces --frames/--interval-ms). */
+	int colour_step_count;
+	uint32_t colour_step_rgb[MAX_COLOUR_STEPS];
+	int colour_step_ms[MAX_COLOUR_STEPS];
 };
 
 struct buffer {
@@ -315,8 +321,20 @@ static int64_t commit_frame(struct presenter *presenter, struct buffer *buffer, 
 			    FILE *times)
 {
 	const struct options *options = &presenter->options;
-	pattern_fill_format(buffer->data, presenter->stride, index, options->width,
-			    options->height, options->format);
+	if (options->colour_step_count) {
+		/* xrgb or argb only (checked): X 0, alpha opaque. */
+		uint32_t alpha = options->format == pattern_format_from_name("argb") ? 0xff : 0;
+		uint32_t pixel = alpha << 24 | options->colour_step_rgb[index];
+		for (int y = 0; y < options->height; y++) {
+			uint32_t *row = (uint32_t *)((uint8_t *)buffer->data +
+						     (size_t)y * (size_t)presenter->stride);
+			for (int x = 0; x < options->width; x++)
+				row[x] = pixel;
+		}
+	} else {
+		pattern_fill_format(buffer->data, presenter->stride, index, options->width,
+				    options->height, options->format);
+	}
 	wl_surface_attach(presenter->surface, buffer->wl_buffer, 0, 0);
 	wl_surface_damage(presenter->surface, 0, 0, options->width, options->height);
 	buffer->busy = true;
@@ -411,7 +429,9 @@ static int run(struct presenter *presenter)
 		 * commits within one of wl-record's frame periods: there the
 		 * newer rightly replaces the older, and a test counting frames
 		 * would see one missing. */
-		int64_t due_ns = start_ns + (int64_t)index * interval_ns;
+		int64_t due_ns = start_ns + (options->colour_step_count
+						 ? (int64_t)options->colour_step_ms[index] * 1000000
+						 : (int64_t)index * interval_ns);
 		if (index > 0 && due_ns < last_commit_ns + min_gap_ns)
 			due_ns = last_commit_ns + min_gap_ns;
 		for (;;) {
@@ -519,7 +539,8 @@ static void usage(FILE *stream)
 		"                 [--size WxH] [--stride-pad BYTES] [--format FORMAT] [--frames N]\n"
 		"                 [--interval-ms M] [--hold-ms H] [--times FILE] [--allow-mode-failed]\n"
 		"FORMAT: xrgb (default), argb, xbgr, abgr, xrgb2101010, argb2101010, xbgr2101010,\n"
-		"        abgr2101010\n");
+		"        abgr2101010\n"
+		"                 [--colour-steps RRGGBB@MS[,RRGGBB@MS...]] (xrgb, argb only)\n");
 }
 
 static bool parse_int(const char *text, int min, int max, int *value)
@@ -530,6 +551,33 @@ static bool parse_int(const char *text, int min, int max, int *value)
 	if (errno || end == text || *end || parsed < min || parsed > max)
 		return false;
 	*value = (int)parsed;
+	return true;
+}
+
+/* "000000@0,ff0000@150,00ff00@400": solid colours and when each is
+ * committed (ms after the first, increasing); sets the frame count. */
+static bool parse_colour_steps(const char *text, struct options *options)
+{
+	int count = 0;
+	const char *at = text;
+	for (;;) {
+		unsigned int rgb;
+		int ms, used = 0;
+		if (count == MAX_COLOUR_STEPS ||
+		    sscanf(at, "%6x@%d%n", &rgb, &ms, &used) != 2 || used < 8 || ms < 0 ||
+		    (count > 0 && ms <= options->colour_step_ms[count - 1]))
+			return false;
+		options->colour_step_rgb[count] = rgb;
+		options->colour_step_ms[count] = ms;
+		count++;
+		at += used;
+		if (*at == '\0')
+			break;
+		if (*at++ != ',')
+			return false;
+	}
+	options->colour_step_count = count;
+	options->frames = count;
 	return true;
 }
 
@@ -548,6 +596,7 @@ static int parse_options(int argc, char **argv, struct options *options)
 		{ "hold-ms", required_argument, NULL, 'H' },
 		{ "times", required_argument, NULL, 't' },
 		{ "allow-mode-failed", no_argument, NULL, 'a' },
+		{ "colour-steps", required_argument, NULL, 'c' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -614,6 +663,9 @@ static int parse_options(int argc, char **argv, struct options *options)
 		case 'a':
 			options->allow_mode_failed = true;
 			break;
+		case 'c':
+			ok = parse_colour_steps(optarg, options);
+			break;
 		case 'h':
 			usage(stdout);
 			exit(0);
@@ -632,6 +684,14 @@ static int parse_options(int argc, char **argv, struct options *options)
 	if (optind != argc) {
 		fprintf(stderr, "presenter: unexpected argument '%s'\n", argv[optind]);
 		return -1;
+	}
+	if (options->colour_step_count) {
+		options->frames = options->colour_step_count; /* whatever --frames said */
+		if (options->format != pattern_format_from_name("xrgb") &&
+		    options->format != pattern_format_from_name("argb")) {
+			fprintf(stderr, "presenter: --colour-steps draws xrgb or argb only\n");
+			return -1;
+		}
 	}
 	return 0;
 }

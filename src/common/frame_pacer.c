@@ -10,11 +10,43 @@ static int64_t claimed_slot(const struct frame_pacer *pacer, const struct frame 
 	return slot > pacer->last_slot ? slot : pacer->last_slot + 1;
 }
 
+static void arm_at_slot(struct frame_pacer *pacer, int64_t slot)
+{
+	precise_timer_arm_at(&pacer->timer, frame_grid_slot_start(pacer->grid, slot));
+}
+
 static bool hand_on(struct frame_pacer *pacer, const struct frame *frame, int64_t slot)
 {
 	if (!pacer->consume(pacer->data, frame))
 		return false;
 	pacer->last_slot = slot;
+	if (pacer->repeat) {
+		/* Kept before the old one goes: they may be the same picture. */
+		struct frame kept;
+		frame_ref(&kept, frame);
+		if (pacer->have_last)
+			frame_unref(&pacer->last_frame);
+		pacer->last_frame = kept;
+		pacer->have_last = true;
+		/* Whether the next period brings something is known when it ends. */
+		arm_at_slot(pacer, slot + 2);
+	}
+	return true;
+}
+
+/* Repeat: fills each period that has ended without a frame with the last
+ * picture. Returns false when the consumer refused (retried later). */
+static bool repeat_last(struct frame_pacer *pacer, int64_t now_slot)
+{
+	while (pacer->last_slot + 1 < now_slot) {
+		int64_t slot = pacer->last_slot + 1;
+		struct frame again = pacer->last_frame;
+		again.pts_ns = frame_grid_slot_start(pacer->grid, slot);
+		again.damage_known = true; /* the same picture: nothing changed */
+		again.damage = (struct frame_damage){0, 0, 0, 0};
+		if (!hand_on(pacer, &again, slot))
+			return false;
+	}
 	return true;
 }
 
@@ -37,16 +69,17 @@ static void keep_pending(struct frame_pacer *pacer, const struct frame *frame)
 	pacer->pending = true;
 }
 
-static void arm_at_slot(struct frame_pacer *pacer, int64_t slot)
-{
-	precise_timer_arm_at(&pacer->timer, frame_grid_slot_start(pacer->grid, slot));
-}
-
 static void handle_timer(void *data)
 {
 	struct frame_pacer *pacer = data;
-	if (!pacer->pending)
+	if (!pacer->pending) {
+		if (pacer->repeat && pacer->have_last) {
+			int64_t now_slot = frame_grid_slot(pacer->grid, clock_now_ns());
+			if (!repeat_last(pacer, now_slot))
+				arm_at_slot(pacer, now_slot + 1);
+		}
 		return;
+	}
 	int64_t now_slot = frame_grid_slot(pacer->grid, clock_now_ns());
 	int64_t slot = claimed_slot(pacer, &pacer->pending_frame);
 	if (slot >= now_slot) {
@@ -73,10 +106,18 @@ bool frame_pacer_init(struct frame_pacer *pacer, struct wl_event_loop *loop,
 	return pacer->timer_ready;
 }
 
+void frame_pacer_set_repeat(struct frame_pacer *pacer, bool repeat)
+{
+	pacer->repeat = repeat;
+}
+
 void frame_pacer_finish(struct frame_pacer *pacer)
 {
 	if (pacer->pending)
 		drop_pending(pacer);
+	if (pacer->have_last)
+		frame_unref(&pacer->last_frame);
+	pacer->have_last = false;
 	if (pacer->timer_ready)
 		precise_timer_finish(&pacer->timer);
 	pacer->timer_ready = false;

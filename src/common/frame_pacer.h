@@ -21,7 +21,12 @@
  * push every later frame back by one period for good.
  * A frame the consumer refuses (queue full) is kept too and retried at the
  * next period start, or replaced by a newer one; so the newest picture
- * before a stop always reaches the consumer (frame_pacer_flush). */
+ * before a stop always reaches the consumer (frame_pacer_flush).
+ *
+ * With repeat on (frame_pacer_set_repeat), a period that ends with nothing
+ * handed on gets the last picture again (no damage, time = the period's
+ * start): the consumer sees one frame per period from the first frame on,
+ * as --frames counts them, however still the source is. */
 struct frame_pacer {
 	const struct frame_grid *grid;
 	struct precise_timer timer;
@@ -29,6 +34,9 @@ struct frame_pacer {
 	int64_t last_slot;    /* the grid period the last frame handed on stands for */
 	bool pending;
 	struct frame pending_frame; /* kept (frame_ref), damage since the last hand-on */
+	bool repeat;
+	bool have_last;
+	struct frame last_frame;    /* repeat only: kept (frame_ref), the last handed on */
 	/* Returns false when the consumer could not take the frame now. */
 	bool (*consume)(void *data, const struct frame *frame);
 	void *data;
@@ -37,6 +45,10 @@ struct frame_pacer {
 bool frame_pacer_init(struct frame_pacer *pacer, struct wl_event_loop *loop,
 		      const struct frame_grid *grid,
 		      bool (*consume)(void *data, const struct frame *frame), void *data);
+/* Repeat the last picture for every period without a new one (off by
+ * default; see above). Set before the first frame. */
+void frame_pacer_set_repeat(struct frame_pacer *pacer, bool repeat);
+
 /* Drops a pending frame. Accepts a zeroed pacer. */
 void frame_pacer_finish(struct frame_pacer *pacer);
 

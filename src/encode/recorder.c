@@ -151,10 +151,8 @@ static int start_stream(struct recorder *recorder, const struct frame *frame)
 /* VFR: the frame's own time, made strictly increasing after the container's
  * rounding (Matroska counts milliseconds): a frame that would land on the
  * tick of the previous one is moved to the next tick, never dropped. */
-static int encode_vfr(struct recorder *recorder, const struct frame *frame)
+static int64_t vfr_pts_after_last(struct recorder *recorder, int64_t pts)
 {
-	int64_t pts = av_rescale_q(frame->pts_ns - recorder->first_pts_ns, (AVRational){1, 1000000000},
-				   recorder->time_base);
 	int64_t stream_pts = av_rescale_q(pts, recorder->time_base, recorder->stream_time_base);
 	if (recorder->any_sent && stream_pts <= recorder->last_stream_pts) {
 		stream_pts = recorder->last_stream_pts + 1;
@@ -163,16 +161,29 @@ static int encode_vfr(struct recorder *recorder, const struct frame *frame)
 	}
 	if (recorder->any_sent && pts <= recorder->last_pts)
 		pts = recorder->last_pts + 1;
+	return pts;
+}
+
+static int send_current_vfr(struct recorder *recorder, int64_t pts)
+{
+	int ret = send_current(recorder, pts);
+	if (ret < 0)
+		return ret;
+	recorder->last_stream_pts = av_rescale_q(pts, recorder->time_base, recorder->stream_time_base);
+	return 0;
+}
+
+static int encode_vfr(struct recorder *recorder, const struct frame *frame)
+{
+	int64_t pts = vfr_pts_after_last(recorder,
+					 av_rescale_q(frame->pts_ns - recorder->first_pts_ns,
+						      (AVRational){1, 1000000000}, recorder->time_base));
 	int ret = encoder_convert(recorder->encoder, frame, recorder->current);
 	if (ret == AVERROR(EAGAIN))
 		return 0; /* an unreadable dmabuf frame, logged: skipped */
 	if (ret < 0)
 		return ret;
-	ret = send_current(recorder, pts);
-	if (ret < 0)
-		return ret;
-	recorder->last_stream_pts = av_rescale_q(pts, recorder->time_base, recorder->stream_time_base);
-	return 0;
+	return send_current_vfr(recorder, pts);
 }
 
 /* CFR: fill every 1/fps slot up to (not including) `slot` with the current
@@ -224,6 +235,13 @@ static int encode_frame(struct recorder *recorder, const struct frame *frame)
 	return recorder->cfr ? encode_cfr(recorder, frame) : encode_vfr(recorder, frame);
 }
 
+/* One 1/fps frame period in the encoder time base. */
+static int64_t frame_period(struct recorder *recorder)
+{
+	return recorder->cfr ? 1 : av_rescale_q(1, av_inv_q(av_d2q(recorder->fps, 1001000)),
+						recorder->time_base);
+}
+
 /* The end of the last frame in the encoder time base. An end at or before
  * the last frame (or none) gives the last frame one frame interval. */
 static int64_t end_pts(struct recorder *recorder)
@@ -231,10 +249,25 @@ static int64_t end_pts(struct recorder *recorder)
 	int64_t end = av_rescale_q(recorder->end_pts_ns - recorder->first_pts_ns,
 				   (AVRational){1, 1000000000}, recorder->time_base);
 	if (end <= recorder->last_pts)
-		end = recorder->last_pts +
-		      (recorder->cfr ? 1 : av_rescale_q(1, av_inv_q(av_d2q(recorder->fps, 1001000)),
-							recorder->time_base));
+		end = recorder->last_pts + frame_period(recorder);
 	return end;
+}
+
+/* VFR: a still app's last picture would otherwise be the file's last frame
+ * long before its end (a terminal: 2 frames in 10 s), which seeking, editors
+ * and re-encoders take for a video that ends there. When it came more than
+ * two frame periods before the stop, it is sent once more one period before
+ * the stop, so the video has a frame in its last period and lasts as long as
+ * the recording. One frame, not a fill: VFR stays VFR (--cfr fills). */
+static int repeat_last_before_end(struct recorder *recorder)
+{
+	if (!recorder->any_sent)
+		return 0;
+	int64_t period = frame_period(recorder);
+	int64_t end = end_pts(recorder);
+	if (end - recorder->last_pts <= 2 * period)
+		return 0;
+	return send_current_vfr(recorder, vfr_pts_after_last(recorder, end - period));
 }
 
 static int finish_stream(struct recorder *recorder)
@@ -246,6 +279,8 @@ static int finish_stream(struct recorder *recorder)
 			if (recorder->current_pending && end <= recorder->next_slot)
 				end = recorder->next_slot + 1;
 			ret = fill_slots_until(recorder, end);
+		} else {
+			ret = repeat_last_before_end(recorder);
 		}
 		if (ret >= 0)
 			ret = encoder_send(recorder->encoder, NULL, write_packet, recorder);

@@ -97,7 +97,10 @@ void recorder_get_stats(struct recorder *recorder, struct recorder_stats *stats)
  * trailer written and the file closed, all checked. Joins the thread and
  * frees the recorder (NULL is accepted). Returns 0 when the file is complete,
  * negative when anything failed (already logged). An end at or before the
- * last frame gives it one 1/fps interval. With no frame at all the empty
+ * last frame gives it one 1/fps interval. Without --cfr, a last frame more
+ * than two 1/fps periods before the end is repeated one period before it, so
+ * the video lasts until the end (--cfr fills every period up to the end
+ * anyway). With no frame at all the empty
  * output file is removed and -1 returned, without a message (the caller
  * knows whether that is an error worth one: stats->frames_encoded is 0). The final figures go to `stats`
  * when it is not NULL. */

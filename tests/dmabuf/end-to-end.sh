@@ -40,7 +40,7 @@ record_case() { # NAME VERSION CREATE FORMAT SIZE FILE
 	# 100 ms apart: the recorder drops frames when its queue is full (by
 	# design), which a loaded 2-core machine under ASan can provoke at 20 fps.
 	# (Timestamps are record-presenter.sh's business, and timing-sensitive.)
-	"$VIDEO_CHECK" "$file" --size "$size" --frames 16 --pattern --min-psnr 30 ||
+	"$VIDEO_CHECK" "$file" --size "$size" --frames 16 --pattern --end-repeat --min-psnr 30 ||
 		fail "$name: the recording does not hold the presented frames"
 }
 

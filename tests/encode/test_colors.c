@@ -14,6 +14,9 @@ static const uint8_t colors[][3] = {
 int main(void)
 {
 	struct recorder_config config = synth_config(synth_path("colors.mkv"));
+	/* At the frames' own rate, so the end one interval after the last frame
+	 * is no still picture to repeat (recorder_finish). */
+	config.fps = 10;
 	struct recorder *recorder = recorder_create(&config, NULL);
 	CHECK(recorder);
 	for (int i = 0; i < COUNT; i++) {

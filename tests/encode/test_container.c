@@ -36,7 +36,8 @@ int main(int argc, char **argv)
 	snprintf(name, sizeof(name), "out.%s", ext);
 	const char *path = synth_path(name);
 
-	/* ~30 fps with jitter, and a long last frame (400 ms). */
+	/* ~30 fps with jitter, and a long last frame (400 ms): repeated one
+	 * 1/60 s period before the end (recorder_finish). */
 	const int64_t base = INT64_C(5000000000000);
 	int64_t pts[COUNT];
 	for (int i = 0; i < COUNT; i++)
@@ -53,7 +54,7 @@ int main(int argc, char **argv)
 	printf("%s: %s %s %s %s/%s %dx%d, %d frames, duration %lld us\n", path, video.container,
 	       video.codec, video.pix_fmt, video.color_range, video.colorspace, video.width,
 	       video.height, video.frame_count, (long long)video.duration_us);
-	CHECK(video.frame_count == COUNT);
+	CHECK(video.frame_count == COUNT + 1);
 	CHECK(strcmp(video.codec, "h264") == 0);
 	CHECK(strcmp(video.pix_fmt, "yuv420p") == 0);
 	CHECK(strcmp(video.color_range, "tv") == 0);
@@ -71,7 +72,18 @@ int main(int argc, char **argv)
 			CHECK(0);
 		}
 	}
-	/* The last frame lasts until `end`: the container says so. */
+	int64_t repeat_us = (end - pts[0]) / 1000 - 1000000 / 60;
+	printf("repeat at %lld us, expected %lld us\n", (long long)video.frames[COUNT].pts_us,
+	       (long long)repeat_us);
+	CHECK(llabs(video.frames[COUNT].pts_us - repeat_us) <= 1000);
+	struct rgb_image last;
+	synth_expected(COUNT - 1, W, H, W, H, &last);
+	CHECK(media_psnr(&video.frames[COUNT].image, &last) >= MIN_PSNR);
+	media_rgb_image_free(&last);
+	/* The rest of the checks are about the submitted frames. */
+	media_rgb_image_free(&video.frames[COUNT].image);
+	video.frame_count = COUNT;
+	/* The video lasts until `end`: the container says so. */
 	int64_t want_duration = (end - pts[0]) / 1000;
 	printf("duration %lld us, expected %lld us\n", (long long)video.duration_us, (long long)want_duration);
 	CHECK(llabs(video.duration_us - want_duration) <= 2000);

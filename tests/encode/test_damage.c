@@ -48,6 +48,9 @@ int main(void)
 {
 	struct recorder_config config = synth_config(synth_path("damage.mkv"));
 	config.crf = 10;
+	/* At the frames' own rate, so the end one interval after the last frame
+	 * is no still picture to repeat (recorder_finish). */
+	config.fps = 25;
 	struct recorder *recorder = recorder_create(&config, NULL);
 	CHECK(recorder);
 

@@ -92,6 +92,9 @@ static void check_case(const char *name, int stream_w, int stream_h, int frame_w
 	char file[64];
 	snprintf(file, sizeof(file), "%s.mkv", name);
 	struct recorder_config config = synth_config(synth_path(file));
+	/* At the frames' own rate, so the end one interval after the last frame
+	 * is no still picture to repeat (recorder_finish). */
+	config.fps = 25;
 	struct recorder *recorder = recorder_create(&config, NULL);
 	CHECK(recorder);
 	for (int i = 0; i < 3; i++) {

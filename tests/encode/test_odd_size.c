@@ -4,6 +4,9 @@
 static void record_odd(int width, int height, const char *name)
 {
 	struct recorder_config config = synth_config(synth_path(name));
+	/* At the frames' own rate, so the end one interval after the last frame
+	 * is no still picture to repeat (recorder_finish). */
+	config.fps = 25;
 	int64_t pts[6];
 	for (int i = 0; i < 6; i++)
 		pts[i] = (int64_t)i * 40 * NS_PER_MS;

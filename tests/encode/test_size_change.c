@@ -18,6 +18,9 @@ static struct frame *gradient_frame(int width, int height, int64_t pts_ns)
 int main(void)
 {
 	struct recorder_config config = synth_config(synth_path("resize.mkv"));
+	/* At the frames' own rate, so the end one interval after the last frame
+	 * is no still picture to repeat (recorder_finish). */
+	config.fps = 25;
 	struct recorder *recorder = recorder_create(&config, NULL);
 	CHECK(recorder);
 	const int sizes[][2] = {{320, 240}, {320, 240}, {640, 480}, {641, 479}, {160, 120}, {320, 240}};

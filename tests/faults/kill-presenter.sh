@@ -22,7 +22,7 @@ for ext in mkv mp4; do
 		fail "wl-record did not say the presenter went away"
 	container=matroska
 	[ $ext = mp4 ] && container=mp4
-	"$VIDEO_CHECK" "$file" --size 320x240 --min-frames 20 --pattern --min-psnr 30 \
+	"$VIDEO_CHECK" "$file" --size 320x240 --min-frames 20 --pattern --end-repeat --min-psnr 30 \
 		--container $container >"$TEST_DIR/$ext.check" 2>&1 ||
 		{ cat "$TEST_DIR/$ext.check"; fail "$file does not hold the presented frames"; }
 	ffprobe_check "$file"

@@ -75,7 +75,7 @@ video_case() { # FORMAT
 		--interval-ms 60 --hold-ms 150
 	wait_exit "$STARTED_PID" 30
 	[ "$EXIT_STATUS" -eq 0 ] || fail "$name: wl-record exited $EXIT_STATUS"
-	"$VIDEO_CHECK" "$file" --size "${VIDEO_W}x$VIDEO_H" --min-frames 1 --pattern --min-psnr 30 ||
+	"$VIDEO_CHECK" "$file" --size "${VIDEO_W}x$VIDEO_H" --min-frames 1 --pattern --end-repeat --min-psnr 30 ||
 		fail "$name: the recording does not hold the pattern"
 	check_blocks "$file" "$name"
 }

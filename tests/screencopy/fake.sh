@@ -43,7 +43,7 @@ for variant in "--version 3 --format xbgr --y-invert" "--version 1 --format xrgb
 		>"$TEST_DIR/video$n.log" 2>&1 ||
 		{ cat "$TEST_DIR/video$n.log"; fail "$variant: the recording exited $?"; }
 	ffprobe_check "$TEST_DIR/video$n.mkv"
-	"$VIDEO_CHECK" "$TEST_DIR/video$n.mkv" --size $SIZE --pattern --min-frames 28 \
+	"$VIDEO_CHECK" "$TEST_DIR/video$n.mkv" --size $SIZE --pattern --end-repeat --min-frames 28 \
 		--max-frames 30 >"$TEST_DIR/check$n.log" 2>&1 ||
 		{ cat "$TEST_DIR/check$n.log"; fail "$variant: the video is not the frames sent"; }
 	log "$variant: $(grep -c . "$TEST_DIR/check$n.log") checks passed"
@@ -60,7 +60,7 @@ check_ended() { # NAME MESSAGE FAKE-ARGS...
 	grep -q -F "$message" "$TEST_DIR/$name.log" ||
 		{ cat "$TEST_DIR/$name.log"; fail "$name: no '$message'"; }
 	ffprobe_check "$TEST_DIR/$name.mkv"
-	"$VIDEO_CHECK" "$TEST_DIR/$name.mkv" --size $SIZE --pattern --min-frames 5 --max-frames 10 \
+	"$VIDEO_CHECK" "$TEST_DIR/$name.mkv" --size $SIZE --pattern --end-repeat --min-frames 5 --max-frames 10 \
 		>/dev/null || fail "$name: the frames before the end are not in the file"
 }
 check_ended failed "the compositor could not copy the output (screencopy failed)" --fail-at 10

@@ -76,7 +76,7 @@ ffprobe_check "$USER_DIR/desktop.mkv"
 # Every recorded frame is a client frame later than the one before (a
 # frame recorded twice, or out of order, fails); a loaded machine may miss
 # a few of the 60, never most of them.
-"$VIDEO_CHECK" "$USER_DIR/desktop.mkv" --size $SIZE --pattern --min-frames 30 \
+"$VIDEO_CHECK" "$USER_DIR/desktop.mkv" --size $SIZE --pattern --end-repeat --min-frames 30 \
 	--max-frames $FRAMES --min-duration-ms 2000 >"$TEST_DIR/check-desktop.log" 2>&1 ||
 	{ cat "$TEST_DIR/check-desktop.log"; fail "the recording is not the client's frames"; }
 log "$(tr '\n' ' ' <"$TEST_DIR/check-desktop.log")"

@@ -5,6 +5,7 @@
  *               [--times FILE [--pts-median-late-ms T]] [--pattern [--min-psnr DB]]
  *               [--pixel X,Y,RRGGBB,TOL]... [--expect-tags] [--container NAME]
  *               [--min-duration-ms D] [--cfr-ms STEP] [--commits N]
+ *               [--end-repeat]
  *
  * Always checked: the file decodes, has at least one frame, and presentation
  * times strictly increase. --times reads the presenter's commit times
@@ -25,7 +26,10 @@
  * end cut short, fails.
  * --pixel checks a pixel of the last frame, the picture the recording ends
  * on (negative X/Y count from the far edge; the first frames of a desktop
- * may still be black). --cfr-ms: frame i at i * STEP ms. --expect-tags: H.264, yuv420p, colour range and matrix tagged.
+ * may still be black). --end-repeat: a last frame that is the same picture
+ * as the one before (wl-record repeats a still last picture one frame period
+ * before the stop) is set aside before the other checks, which then see
+ * the frames the client sent. --cfr-ms: frame i at i * STEP ms. --expect-tags: H.264, yuv420p, colour range and matrix tagged.
  * Exit status: 0 all checks passed, 1 a check failed, 2 bad command line or
  * the file cannot be decoded. */
 
@@ -64,6 +68,7 @@ struct options {
 	int64_t min_duration_ms;
 	double cfr_ms; /* 0: no constant-rate check */
 	int commits;   /* -1: not checked */
+	bool end_repeat;
 };
 
 struct commit_times {
@@ -427,7 +432,8 @@ static void usage(void)
 		"usage: video-check FILE [--size WxH] [--frames N | --min-frames N] [--max-frames N]\n"
 		"                   [--times FILE [--pts-median-late-ms T]] [--pattern [--min-psnr DB]]\n"
 		"                   [--pixel X,Y,RRGGBB,TOL]... [--expect-tags] [--container NAME]\n"
-		"                   [--min-duration-ms D] [--cfr-ms STEP] [--commits N]\n");
+		"                   [--min-duration-ms D] [--cfr-ms STEP] [--commits N]\n"
+		"                   [--end-repeat]\n");
 }
 
 /* Every frame i at i * step (the container's rounding aside: 0.5 ms). */
@@ -466,6 +472,7 @@ static int parse_options(int argc, char **argv, struct options *options)
 		{ "min-duration-ms", required_argument, NULL, 'd' },
 		{ "cfr-ms", required_argument, NULL, 'C' },
 		{ "commits", required_argument, NULL, 'K' },
+		{ "end-repeat", no_argument, NULL, 'r' },
 		{ 0 },
 	};
 	*options = (struct options){
@@ -529,6 +536,9 @@ static int parse_options(int argc, char **argv, struct options *options)
 			ok = sscanf(optarg, "%d%c", &options->commits, &tail) == 1 &&
 			     options->commits > 0;
 			break;
+		case 'r':
+			options->end_repeat = true;
+			break;
 		case 'C':
 			ok = sscanf(optarg, "%lf%c", &options->cfr_ms, &tail) == 1 &&
 			     options->cfr_ms > 0;
@@ -572,6 +582,15 @@ int main(int argc, char **argv)
 		printf("     first pts %.3f ms, last pts %.3f ms\n",
 		       (double)video.frames[0].pts_us / 1e3,
 		       (double)video.frames[video.frame_count - 1].pts_us / 1e3);
+
+	/* Well above H.264's difference between two codings of one picture
+	 * (about 50 dB here), far above two pattern frames (under 30 dB). */
+	if (options.end_repeat && video.frame_count >= 2 &&
+	    media_psnr(&video.frames[video.frame_count - 1].image,
+		       &video.frames[video.frame_count - 2].image) >= 40.0) {
+		printf("     the last frame repeats the one before: set aside\n");
+		media_rgb_image_free(&video.frames[--video.frame_count].image);
+	}
 
 	int failures = 0;
 	if (video.frame_count == 0) {

@@ -90,7 +90,33 @@ int main(void)
 	CHECK(refs == 1);
 	frame_pacer_finish(&pacer);
 	CHECK(refs == 0);
+
+	/* Repeat (--frames): one still picture becomes one frame per period,
+	 * each at its period's start with nothing damaged, until a new one
+	 * comes; the last picture is kept by reference and given back. */
+	struct frame_grid repeat_grid = { .origin_ns = clock_now_ns() + 1000000,
+					  .period_ns = PERIOD_NS };
+	CHECK(frame_pacer_init(&pacer, loop, &repeat_grid, consume, NULL));
+	frame_pacer_set_repeat(&pacer, true);
+	run_until(loop, repeat_grid.origin_ns);
+	consumed = 0;
+	struct frame still = frame_at(clock_now_ns(), 70);
+	frame_pacer_offer(&pacer, &still);
+	CHECK(consumed == 1 && refs == 1);
+	/* Periods 1 and 2 have ended by the middle of period 3. */
+	run_until(loop, frame_grid_slot_start(&repeat_grid, 3) + PERIOD_NS / 2);
+	CHECK(consumed == 3);
+	CHECK(last.pts_ns == frame_grid_slot_start(&repeat_grid, 2));
+	CHECK(last.damage_known && last.damage.x2 <= last.damage.x1);
+	CHECK(refs == 1);
+	/* A new picture in period 3 goes on at once, with its own damage. */
+	struct frame moved = frame_at(clock_now_ns(), 80);
+	frame_pacer_offer(&pacer, &moved);
+	CHECK(consumed == 4 && last.pts_ns == moved.pts_ns && last.damage.x1 == 80);
+	CHECK(refs == 1);
+	frame_pacer_finish(&pacer);
+	CHECK(refs == 0);
 	wl_event_loop_destroy(loop);
-	printf("pacer: commit-time slots, kept frames replaced and released\n");
+	printf("pacer: commit-time slots, kept frames replaced and released, repeats\n");
 	return 0;
 }

@@ -84,7 +84,7 @@ if "$WL_RECORD" --list-encoders 2>/dev/null | grep -q "^libvpx-vp9"; then
 	[ "$codec" = vp9 ] || fail "clip.webm holds '$codec', not vp9"
 	grep -q "wrote .*clip.webm: .*(libvpx-vp9)" "$TEST_DIR/webm.log" ||
 		fail "the summary does not name libvpx-vp9: $(cat "$TEST_DIR/webm.log")"
-	"$VIDEO_CHECK" "$TEST_DIR/clip.webm" --commits 10 --pattern --min-psnr 30 ||
+	"$VIDEO_CHECK" "$TEST_DIR/clip.webm" --commits 10 --pattern --end-repeat --min-psnr 30 ||
 		fail "clip.webm does not hold the presented frames"
 else
 	log "this FFmpeg has no libvpx-vp9: the .webm case is not run"
