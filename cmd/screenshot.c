@@ -21,6 +21,10 @@
  * painted, so an all-black picture is usually not the screen: it must stay
  * unchanged this long instead. */
 #define BLACK_SETTLE_MS 1000
+/* An animated screen never settles: after this long of waiting for it (from
+ * the first picture, or the end of --delay) the newest picture is taken, so
+ * that a hotkey still of a moving desktop is not --timeout late. */
+#define MAX_SETTLE_WAIT_MS 2000
 
 struct screenshot {
 	struct app *app;
@@ -31,6 +35,7 @@ struct screenshot {
 	struct wl_event_source *timeout;
 	struct wl_event_source *delay;
 	struct wl_event_source *settle;
+	struct wl_event_source *settle_limit; /* MAX_SETTLE_WAIT_MS */
 	bool saw_frame;
 	bool delay_over;         /* --delay has passed since the first frame (or is 0) */
 	bool timed_out;          /* --timeout passed with a frame but none settled */
@@ -134,10 +139,12 @@ static void handle_frame(struct frame_sink *sink, const struct frame *picture)
 	if (!screenshot->saw_frame) {
 		screenshot->saw_frame = true;
 		double delay_ms = screenshot->app->options->delay_s * 1000;
-		if (delay_ms > 0)
+		if (delay_ms > 0) {
 			arm_ms(screenshot->delay, (int64_t)delay_ms);
-		else
+		} else {
 			screenshot->delay_over = true;
+			arm_ms(screenshot->settle_limit, MAX_SETTLE_WAIT_MS);
+		}
 	}
 	if (screenshot->delay_over)
 		arm_ms(screenshot->settle, SETTLE_MS); /* a new picture: its settle time starts */
@@ -159,10 +166,30 @@ static int handle_delay(void *data)
 	if (screenshot->done)
 		return 0;
 	screenshot->delay_over = true;
-	if (screenshot->timed_out)
+	if (screenshot->timed_out) {
 		take(screenshot, &screenshot->newest);
-	else
+	} else {
+		arm_ms(screenshot->settle_limit, MAX_SETTLE_WAIT_MS);
 		take_when_settled(screenshot);
+	}
+	return 0;
+}
+
+static int handle_settle_limit(void *data)
+{
+	struct screenshot *screenshot = data;
+	if (screenshot->done)
+		return 0;
+	struct frame frame = screenshot->newest;
+	if (!read_pixels(screenshot, &frame)) {
+		take(screenshot, &screenshot->newest); /* fails, and says why */
+		return 0;
+	}
+	/* Black is the compositor not having painted yet: worth --timeout. */
+	if (frame_is_black(&frame))
+		return 0;
+	LOG_INFO("the picture kept changing for %d s; taking the newest", MAX_SETTLE_WAIT_MS / 1000);
+	take(screenshot, &frame);
 	return 0;
 }
 
@@ -208,7 +235,10 @@ struct screenshot *screenshot_create(struct app *app)
 	screenshot->timeout = wl_event_loop_add_timer(app->loop, handle_timeout, screenshot);
 	screenshot->delay = wl_event_loop_add_timer(app->loop, handle_delay, screenshot);
 	screenshot->settle = wl_event_loop_add_timer(app->loop, handle_settle, screenshot);
-	if (!screenshot->timeout || !screenshot->delay || !screenshot->settle) {
+	screenshot->settle_limit = wl_event_loop_add_timer(app->loop, handle_settle_limit,
+							   screenshot);
+	if (!screenshot->timeout || !screenshot->delay || !screenshot->settle ||
+	    !screenshot->settle_limit) {
 		screenshot_destroy(screenshot);
 		return NULL;
 	}
@@ -231,5 +261,7 @@ void screenshot_destroy(struct screenshot *screenshot)
 		wl_event_source_remove(screenshot->delay);
 	if (screenshot->settle)
 		wl_event_source_remove(screenshot->settle);
+	if (screenshot->settle_limit)
+		wl_event_source_remove(screenshot->settle_limit);
 	free(screenshot);
 }

@@ -60,4 +60,17 @@ cat "$TEST_DIR/png-check-changing.log"
 index=$(sed -n 's/^ok   pattern frame \([0-9]*\).*/\1/p' "$TEST_DIR/png-check-changing.log")
 [ -n "$index" ] && [ "$index" -ge 10 ] ||
 	fail "the still is pattern frame ${index:-?}: taken before --timeout"
+
+# 5. The same with the default --timeout (10 s): an animated screen is not
+# waited on for that long; after 2 s of changing pictures the newest is
+# taken (a hotkey still of a moving desktop).
+log "case never settles: default --timeout"
+PNG=$TEST_DIR/animated.png
+start wl-record-animated "$WL_RECORD" --screenshot --size "$SIZE" "$PNG" -- \
+	"$PRESENTER" --size "$SIZE" --frames 1000 --interval-ms 50
+wait_exit "$STARTED_PID" 15
+[ "$EXIT_STATUS" -eq 0 ] || fail "wl-record --screenshot of an animation exited $EXIT_STATUS"
+log_has wl-record-animated "the picture kept changing for 2 s; taking the newest" ||
+	fail "the still of an animation was not taken after 2 s: $(cat "$TEST_DIR/wl-record-animated.log")"
+"$PNG_CHECK" "$PNG" --size "$SIZE" --any-pattern 1000 >/dev/null || fail "the animated still is no pattern frame"
 pass
