@@ -285,8 +285,9 @@ int recording_finish(struct recording *recording)
 				 size, stats.encoder);
 		/* After a failed start-up its own error is the only message. */
 		if (ret < 0 && stats.frames_submitted == 0 && recording->app->running)
-			LOG_ERR("%s: no frame was recorded: nothing presented to wl-record",
-				path_for_people(recording->app->output_path));
+			LOG_ERR("%s: no frame was recorded%s",
+				path_for_people(recording->app->output_path),
+				recording->app->screencopy ? "" : ": nothing presented to wl-record");
 		if (ret == 0 && stats.latency_p50_ms > 0)
 			LOG_DBG("commit to packet: median %.1f ms, 99th percentile %.1f ms",
 				stats.latency_p50_ms, stats.latency_p99_ms);
