@@ -51,6 +51,15 @@ as_user+=(WAYLAND_DISPLAY="$DISPLAY_NAME")
 start client "${as_user[@]}" "$PATTERN_CLIENT" --size $SIZE --frames $FRAMES --interval-ms 50
 CLIENT_PID=$STARTED_PID
 wait_until 20 "the client's first frame" log_has client "^ready $SIZE"
+# The frame callback does not prove sway shows the frame yet (on a loaded
+# machine its first composed frame was still the empty desktop, and the
+# recording began with it): wait until a still of the desktop is frame 0.
+shows_first_frame() {
+	timeout 30 "${as_user[@]}" "$WL_RECORD" --screenshot -y "$USER_DIR/first.png" \
+		>"$TEST_DIR/first-shot.log" 2>&1 &&
+		"$PNG_CHECK" "$USER_DIR/first.png" --size $SIZE --pattern 0 >/dev/null
+}
+wait_until 30 "sway showing the client's frame 0" shows_first_frame
 
 # 1. A recording with no source given, stopped by SIGINT.
 start record "${as_user[@]}" "$WL_RECORD" -v "$USER_DIR/desktop.mkv"
