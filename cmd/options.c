@@ -437,13 +437,11 @@ enum options_result options_parse(int argc, char **argv, struct options *options
 	if (options->capture == CAPTURE_SCREENCOPY && (options->command || options->socket_name))
 		return bad("%s", "--capture screencopy copies the desktop: it hosts no COMMAND and "
 			   "opens no --socket");
-	if (options->output_name || options->region) {
-		/* They pick part of the desktop: only screencopy records one. */
-		if (options->capture == CAPTURE_LISTEN || options->command || options->socket_name)
-			return bad("%s", "-o and -g pick part of the desktop being copied: they do not "
-				   "go with --capture listen, --socket or a COMMAND");
-		options->capture = CAPTURE_SCREENCOPY;
-	}
+	/* They pick part of the desktop: only a copied desktop has one. */
+	if ((options->output_name || options->region) &&
+	    (options->capture == CAPTURE_LISTEN || options->command || options->socket_name))
+		return bad("%s", "-o and -g pick part of the desktop being copied: they do not "
+			   "go with --capture listen, --socket or a COMMAND");
 	if (options->toggle && options->screenshot)
 		return bad("%s", "--toggle starts or stops a recording, not a still");
 	/* Binary video would scramble the terminal: almost always a mistake. */

@@ -35,6 +35,7 @@ bool source_setup(struct app *app)
 		.server_socket = getenv("WAYLAND_SERVER_SOCKET") != NULL,
 		.command = options->command != NULL,
 		.socket_name = options->socket_name != NULL,
+		.desktop_part = options->output_name || options->region,
 		.wayland_display = getenv("WAYLAND_DISPLAY"),
 	};
 	struct source_choice choice;
