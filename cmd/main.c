@@ -402,6 +402,8 @@ int main(int argc, char **argv)
 		recorder_list_encoders();
 		return EXIT_OK;
 	}
+	if (options.list_outputs)
+		return source_list_outputs();
 	char buf[4096];
 	const char *pid_file = pid_file_path(&options, buf, sizeof(buf));
 	if (options.snap)

@@ -20,11 +20,15 @@ enum {
 	OPT_PID_FILE, OPT_DELAY,
 	OPT_TOGGLE,
 	OPT_NO_FULLSCREEN_SHELL, OPT_BACKGROUND, OPT_COMPOSE_ALL, OPT_STATS_FD,
-	OPT_CAPTURE,
+	OPT_CAPTURE, OPT_LIST_OUTPUTS, OPT_NO_CURSOR,
 };
 
 static const struct option long_options[] = {
 	{ "output", required_argument, NULL, 'o' },
+	{ "file", required_argument, NULL, 'f' },
+	{ "geometry", required_argument, NULL, 'g' },
+	{ "list-outputs", no_argument, NULL, OPT_LIST_OUTPUTS },
+	{ "no-cursor", no_argument, NULL, OPT_NO_CURSOR },
 	{ "screenshot", no_argument, NULL, 's' },
 	{ "size", required_argument, NULL, OPT_SIZE },
 	{ "fps", required_argument, NULL, OPT_FPS },
@@ -200,6 +204,45 @@ static bool parse_color(const char *s, uint32_t *out)
 	return true;
 }
 
+/* slurp's "X,Y WxH" (X and Y may be negative: outputs left of or above
+ * the origin). */
+static bool parse_region(const char *s, struct options *options)
+{
+	long v[4];
+	const char separators[4] = { ',', ' ', 'x', 0 };
+	for (int i = 0; i < 4; i++) {
+		char *end;
+		errno = 0;
+		v[i] = strtol(s, &end, 10);
+		if (errno || end == s || *end != separators[i] || v[i] < -1000000 || v[i] > 1000000)
+			return false;
+		s = end + (i < 3);
+		if (i >= 1 && i < 3 && (*s == ' ' || *s == '+' || *s == '-'))
+			return false; /* "W" and "H" are plain */
+	}
+	if (v[2] < 1 || v[3] < 1 || v[2] > 16384 || v[3] > 16384)
+		return false;
+	options->region = true;
+	options->region_x = (int)v[0];
+	options->region_y = (int)v[1];
+	options->region_width = (int)v[2];
+	options->region_height = (int)v[3];
+	return true;
+}
+
+/* What -o meant before it picked a monitor: a file. */
+static bool looks_like_file(const char *arg)
+{
+	static const char *const extensions[] = { "mkv", "mp4", "mov", "webm", "png" };
+	if (strcmp(arg, "-") == 0 || strchr(arg, '/'))
+		return true;
+	for (size_t i = 0; i < sizeof(extensions) / sizeof(extensions[0]); i++) {
+		if (path_has_extension(arg, extensions[i]))
+			return true;
+	}
+	return false;
+}
+
 enum options_result options_parse(int argc, char **argv, struct options *options)
 {
 	*options = (struct options){
@@ -225,11 +268,31 @@ enum options_result options_parse(int argc, char **argv, struct options *options
 	opterr = 0;
 	optind = 0; /* 0, not 1: glibc then also forgets a half-read "-abc" of a previous parse */
 	int c;
-	while ((c = getopt_long(parse_argc, argv, ":o:sp:yvqhV", long_options, NULL)) != -1) {
+	while ((c = getopt_long(parse_argc, argv, ":o:f:g:sp:yvqhV", long_options, NULL)) != -1) {
 		int64_t i64;
 		switch (c) {
 		case 'o':
+			if (looks_like_file(optarg)) {
+				fprintf(stderr, "wl-record: -o picks a monitor now (like grim and "
+					"wf-recorder); give the file as the argument or with -f\n");
+				return OPTIONS_BAD;
+			}
+			options->output_name = optarg;
+			break;
+		case 'f':
+			if (options->output)
+				return bad("-f '%s': only one output file", optarg);
 			options->output = optarg;
+			break;
+		case 'g':
+			if (!parse_region(optarg, options))
+				return bad("invalid -g '%s': expected \"X,Y WxH\" as slurp prints it", optarg);
+			break;
+		case OPT_LIST_OUTPUTS:
+			options->list_outputs = true;
+			break;
+		case OPT_NO_CURSOR:
+			options->no_cursor = true;
 			break;
 		case 's':
 			options->screenshot = true;
@@ -374,6 +437,11 @@ enum options_result options_parse(int argc, char **argv, struct options *options
 	if (options->capture == CAPTURE_SCREENCOPY && (options->command || options->socket_name))
 		return bad("%s", "--capture screencopy copies the desktop: it hosts no COMMAND and "
 			   "opens no --socket");
+	/* They pick part of the desktop: only a copied desktop has one. */
+	if ((options->output_name || options->region) &&
+	    (options->capture == CAPTURE_LISTEN || options->command || options->socket_name))
+		return bad("%s", "-o and -g pick part of the desktop being copied: they do not "
+			   "go with --capture listen, --socket or a COMMAND");
 	if (options->toggle && options->screenshot)
 		return bad("%s", "--toggle starts or stops a recording, not a still");
 	/* Binary video would scramble the terminal: almost always a mistake. */

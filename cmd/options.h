@@ -9,7 +9,12 @@
 #define OPTIONS_MAX_CODEC_PARAMS 32
 
 struct options {
-	const char *output;      /* FILE or -o, strftime patterns unexpanded; NULL when not given */
+	const char *output;      /* FILE or -f, strftime patterns unexpanded; NULL when not given */
+	const char *output_name; /* -o: the desktop's monitor to record; NULL: the first */
+	bool list_outputs;       /* --list-outputs */
+	bool region;             /* -g "X,Y WxH", the compositor's logical coordinates */
+	int region_x, region_y, region_width, region_height;
+	bool no_cursor;          /* --no-cursor: leave the desktop's cursor out */
 	bool screenshot;         /* --screenshot, or an output ending in .png */
 	int width, height;       /* --size */
 	double fps;

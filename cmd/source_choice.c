@@ -32,18 +32,20 @@ void source_choose(const struct source_request *request, source_probe_fn probe, 
 			      ? request->wayland_display : NULL;
 	char why[256] = "";
 
-	if (request->capture == CAPTURE_SCREENCOPY) {
+	if (request->capture == CAPTURE_SCREENCOPY || request->desktop_part) {
+		const char *forced = request->capture == CAPTURE_SCREENCOPY ? "--capture screencopy"
+				     : "-o or -g (a part of the desktop)";
 		choice->kind = SOURCE_SCREENCOPY;
 		if (!display) {
 			choice->failed = true;
 			snprintf(choice->reason, sizeof(choice->reason),
-				 "--capture screencopy: WAYLAND_DISPLAY is not set");
+				 "%s: WAYLAND_DISPLAY is not set", forced);
 		} else if (!probe(data, display, why, sizeof(why))) {
 			choice->failed = true;
-			snprintf(choice->reason, sizeof(choice->reason),
-				 "--capture screencopy: WAYLAND_DISPLAY=%s: %s", display, why);
+			snprintf(choice->reason, sizeof(choice->reason), "%s: WAYLAND_DISPLAY=%s: %s",
+				 forced, display, why);
 		} else {
-			snprintf(choice->reason, sizeof(choice->reason), "--capture screencopy");
+			snprintf(choice->reason, sizeof(choice->reason), "%s", forced);
 		}
 		return;
 	}

@@ -27,6 +27,7 @@ struct source_request {
 	bool server_socket;          /* WAYLAND_SERVER_SOCKET is set */
 	bool command;                /* -- COMMAND given */
 	bool socket_name;            /* --socket given */
+	bool desktop_part;           /* -o or -g given: only a copied desktop has monitors */
 	const char *wayland_display; /* $WAYLAND_DISPLAY; NULL or "" when unset */
 };
 
@@ -35,11 +36,12 @@ typedef bool (*source_probe_fn)(void *data, const char *display, char *why, size
 
 struct source_choice {
 	enum source_kind kind;
-	bool failed;      /* --capture screencopy and it cannot be done */
+	bool failed;      /* --capture screencopy, -o or -g, and it cannot be done */
 	char reason[320]; /* why this source, or why it failed */
 };
 
-/* Chooses in this order: --capture screencopy; WAYLAND_SERVER_SOCKET (a
+/* Chooses in this order: --capture screencopy, -o or -g (each a copy of
+ * the desktop, or a failure); WAYLAND_SERVER_SOCKET (a
  * screen-share launched us: the inherited WAYLAND_DISPLAY is the compositor
  * sharing, not a desktop to copy); -- COMMAND; --capture listen or --socket;
  * WAYLAND_DISPLAY when `probe` says it offers wlr-screencopy; else host and

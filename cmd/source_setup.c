@@ -35,6 +35,7 @@ bool source_setup(struct app *app)
 		.server_socket = getenv("WAYLAND_SERVER_SOCKET") != NULL,
 		.command = options->command != NULL,
 		.socket_name = options->socket_name != NULL,
+		.desktop_part = options->output_name || options->region,
 		.wayland_display = getenv("WAYLAND_DISPLAY"),
 	};
 	struct source_choice choice;
@@ -44,9 +45,29 @@ bool source_setup(struct app *app)
 		return false;
 	}
 	if (choice.kind == SOURCE_SCREENCOPY) {
-		LOG_INFO("recording %s of WAYLAND_DISPLAY=%s through wlr-screencopy (%s)",
+		struct screencopy_selection selection = {
+			.output_name = options->output_name,
+			.region = options->region,
+			.x = options->region_x, .y = options->region_y,
+			.width = options->region_width, .height = options->region_height,
+			.no_cursor = options->no_cursor,
+		};
+		char why[320];
+		switch (screencopy_source_select(app->screencopy, &selection, why, sizeof(why))) {
+		case SCREENCOPY_SELECT_OK:
+			break;
+		case SCREENCOPY_SELECT_BAD_REGION:
+			/* A -g the desktop cannot have is a bad command line. */
+			app->status = EXIT_USAGE;
+			/* fallthrough */
+		case SCREENCOPY_SELECT_NO_OUTPUT:
+			LOG_ERR("%s", why);
+			return false;
+		}
+		const char *note = screencopy_source_note(app->screencopy);
+		LOG_INFO("recording %s of WAYLAND_DISPLAY=%s through wlr-screencopy (%s)%s%s",
 			 screencopy_source_describe(app->screencopy), request.wayland_display,
-			 choice.reason);
+			 choice.reason, note[0] ? "; " : "", note);
 		app->source = screencopy_frame_source(app->screencopy);
 		return true;
 	}
@@ -59,6 +80,24 @@ bool source_setup(struct app *app)
 	else
 		LOG_DBG("hosting a compositor: %s", choice.reason);
 	return true;
+}
+
+int source_list_outputs(void)
+{
+	const char *display = getenv("WAYLAND_DISPLAY");
+	if (!display || !display[0]) {
+		LOG_ERR("--list-outputs: WAYLAND_DISPLAY is not set: no desktop to list");
+		return EXIT_FAILED;
+	}
+	char why[256];
+	struct screencopy_source *source = screencopy_source_connect(display, why, sizeof(why));
+	if (!source) {
+		LOG_ERR("--list-outputs: WAYLAND_DISPLAY=%s: %s", display, why);
+		return EXIT_FAILED;
+	}
+	screencopy_source_list_outputs(source, stdout);
+	screencopy_source_destroy(source);
+	return fflush(stdout) == 0 ? EXIT_OK : EXIT_FAILED;
 }
 
 static void handle_screencopy_ended(void *data, const char *why)

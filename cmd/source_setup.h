@@ -8,12 +8,18 @@ struct app;
 /* Chooses where frames come from (source_choice.h) and says so. When it is
  * the desktop on WAYLAND_DISPLAY, sets app->screencopy (connected, not yet
  * copying) and app->source; otherwise the hosted screen will be the source.
- * False when --capture screencopy cannot be done (logged). */
+ * False when --capture screencopy cannot be done, or -o/-g name no part of
+ * the desktop (logged; app->status EXIT_USAGE for a region no output
+ * holds). */
 bool source_setup(struct app *app);
 
 /* Starts copying the desktop; its end (the compositor failed, went away or
  * removed the output) stops the app with a failure. */
 bool source_start_screencopy(struct app *app);
+
+/* --list-outputs: the outputs of the desktop on WAYLAND_DISPLAY, one a
+ * line, on stdout. An exit status. */
+int source_list_outputs(void);
 
 void source_teardown(struct app *app);
 

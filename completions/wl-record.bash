@@ -15,8 +15,12 @@ _wl_record()
 	done
 
 	case $prev in
-	-o | --output)
+	-f | --file)
 		_filedir '@(mkv|mp4|mov|webm|png)'
+		return
+		;;
+	-o | --output)
+		COMPREPLY=($(compgen -W "$(wl-record --list-outputs 2>/dev/null | cut -d' ' -f1)" -- "$cur"))
 		return
 		;;
 	--pid-file)
@@ -51,13 +55,13 @@ _wl_record()
 		COMPREPLY=($(compgen -W "3 4 5" -- "$cur"))
 		return
 		;;
-	--socket | --timeout | --delay | --duration | --frames | --bitrate | --crf | -p | --codec-param)
+	-g | --geometry | --socket | --timeout | --delay | --duration | --frames | --bitrate | --crf | -p | --codec-param)
 		return
 		;;
 	esac
 
 	if [[ $cur == -* ]]; then
-		COMPREPLY=($(compgen -W '-o --output -s --screenshot --delay --timeout --duration
+		COMPREPLY=($(compgen -W '-f --file -o --output -g --geometry --list-outputs --no-cursor -s --screenshot --delay --timeout --duration
 			--frames --stats-fd --capture --socket --size --fps --codec --device --bitrate --crf -p
 			--codec-param --cfr -y --overwrite --list-encoders --stop --snap --toggle --pid-file
 			--no-fullscreen-shell --background --compose-all

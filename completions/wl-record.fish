@@ -38,7 +38,11 @@ complete -c wl-record -f
 complete -c wl-record -n 'not __wl_record_after_dashdash' -a '(__wl_record_output_files)'
 complete -c wl-record -n '__wl_record_after_dashdash' -a '(__wl_record_command)'
 
-complete -c wl-record -s o -l output -r -a '(__wl_record_output_files)' -d 'Output file (.mkv .mp4 .mov .webm .png, - for stdout)'
+complete -c wl-record -s f -l file -r -a '(__wl_record_output_files)' -d 'Output file (.mkv .mp4 .mov .webm .png, - for stdout)'
+complete -c wl-record -s o -l output -x -a '(wl-record --list-outputs 2>/dev/null | string split -f1 " ")' -d "The desktop's monitor to record"
+complete -c wl-record -s g -l geometry -x -d 'Record this region, X,Y WxH (slurp)'
+complete -c wl-record -l list-outputs -d "List the desktop's monitors"
+complete -c wl-record -l no-cursor -d 'Leave the pointer out'
 complete -c wl-record -s s -l screenshot -d 'Take one PNG still and exit'
 complete -c wl-record -l delay -x -d 'Screenshot: take it this long after the first frame'
 complete -c wl-record -l timeout -x -d 'Screenshot: give up after this long without a frame'

@@ -19,6 +19,7 @@
 #include "clock.h"
 #include "log.h"
 #include "wlr-screencopy-unstable-v1-client-protocol.h"
+#include "xdg-output-unstable-v1-client-protocol.h"
 
 /* Three do for a recording: the last picture (kept by the source and the
  * sinks' newest), the pacer's pending one, the copy under way; one more when
@@ -27,6 +28,29 @@
 #define MAX_BUFFERS 4
 #define RETRY_MS 5
 #define SCREENCOPY_VERSION 3
+#define XDG_OUTPUT_VERSION 3
+#define OUTPUT_NAME_SIZE 64
+
+/* One wl_output of the desktop, with what -o, -g and --list-outputs need:
+ * its name (wl_output v4, else xdg-output v2) and its place in the
+ * compositor's logical space (xdg-output, else wl_output.geometry and the
+ * mode divided by the scale). */
+struct desktop_output {
+	struct wl_list link; /* screencopy_source.outputs, in advertised order */
+	struct screencopy_source *source;
+	struct wl_output *wl_output;
+	struct zxdg_output_v1 *xdg_output;
+	uint32_t global;
+	uint32_t version;
+	char name[OUTPUT_NAME_SIZE];
+	char xdg_name[OUTPUT_NAME_SIZE];
+	int mode_width, mode_height, refresh_mhz;
+	int scale;
+	int32_t transform;
+	int geometry_x, geometry_y;
+	bool logical_known;
+	int logical_x, logical_y, logical_width, logical_height;
+};
 
 /* One wl_shm buffer the compositor copies into, and the picture of the
  * frames made from it. Reference counted across threads (a sink may drop a
@@ -57,12 +81,16 @@ struct screencopy_source {
 	struct wl_shm *shm;
 	struct zwlr_screencopy_manager_v1 *manager;
 	uint32_t manager_version;
-	struct wl_output *output;
-	uint32_t output_global;
-	uint32_t output_version;
-	char output_name[64];
-	int output_width, output_height;
-	char description[128];
+	struct zxdg_output_manager_v1 *xdg_output_manager;
+	struct wl_list outputs; /* desktop_output.link */
+	bool globals_read;      /* later outputs are not bound: only the chosen one matters */
+	struct desktop_output *output; /* the one recorded */
+	/* -g: the part of `output` recorded, in its logical coordinates. */
+	bool region;
+	int region_x, region_y, region_width, region_height;
+	int overlay_cursor;
+	char description[192];
+	char note[160];
 
 	struct wl_event_source *connection;
 	struct wl_event_source *retry;
@@ -459,7 +487,14 @@ static const struct zwlr_screencopy_frame_v1_listener frame_listener = {
 
 static void start_capture(struct screencopy_source *source)
 {
-	source->frame = zwlr_screencopy_manager_v1_capture_output(source->manager, 1, source->output);
+	if (source->region)
+		source->frame = zwlr_screencopy_manager_v1_capture_output_region(
+			source->manager, source->overlay_cursor, source->output->wl_output,
+			source->region_x, source->region_y, source->region_width,
+			source->region_height);
+	else
+		source->frame = zwlr_screencopy_manager_v1_capture_output(
+			source->manager, source->overlay_cursor, source->output->wl_output);
 	zwlr_screencopy_frame_v1_add_listener(source->frame, &frame_listener, source);
 	source->offer = (struct copy_offer){ 0 };
 	source->flags = 0;
@@ -524,37 +559,44 @@ static int handle_connection(int fd, uint32_t mask, void *data)
 	return 0;
 }
 
-static void output_geometry(void *data, struct wl_output *output, int32_t x, int32_t y,
+static void output_geometry(void *data, struct wl_output *wl_output, int32_t x, int32_t y,
 			    int32_t physical_width, int32_t physical_height, int32_t subpixel,
 			    const char *make, const char *model, int32_t transform)
 {
+	struct desktop_output *output = data;
+	output->geometry_x = x;
+	output->geometry_y = y;
+	output->transform = transform;
 }
 
-static void output_mode(void *data, struct wl_output *output, uint32_t flags, int32_t width,
+static void output_mode(void *data, struct wl_output *wl_output, uint32_t flags, int32_t width,
 			int32_t height, int32_t refresh)
 {
-	struct screencopy_source *source = data;
+	struct desktop_output *output = data;
 	if (flags & WL_OUTPUT_MODE_CURRENT) {
-		source->output_width = width;
-		source->output_height = height;
+		output->mode_width = width;
+		output->mode_height = height;
+		output->refresh_mhz = refresh;
 	}
 }
 
-static void output_done(void *data, struct wl_output *output)
+static void output_done(void *data, struct wl_output *wl_output)
 {
 }
 
-static void output_scale(void *data, struct wl_output *output, int32_t factor)
+static void output_scale(void *data, struct wl_output *wl_output, int32_t factor)
 {
+	struct desktop_output *output = data;
+	output->scale = factor;
 }
 
-static void output_name(void *data, struct wl_output *output, const char *name)
+static void output_name(void *data, struct wl_output *wl_output, const char *name)
 {
-	struct screencopy_source *source = data;
-	snprintf(source->output_name, sizeof(source->output_name), "%s", name);
+	struct desktop_output *output = data;
+	snprintf(output->name, sizeof(output->name), "%s", name);
 }
 
-static void output_description(void *data, struct wl_output *output, const char *description)
+static void output_description(void *data, struct wl_output *wl_output, const char *description)
 {
 }
 
@@ -566,6 +608,93 @@ static const struct wl_output_listener output_listener = {
 	.name = output_name,
 	.description = output_description,
 };
+
+static void xdg_output_logical_position(void *data, struct zxdg_output_v1 *xdg_output,
+					int32_t x, int32_t y)
+{
+	struct desktop_output *output = data;
+	output->logical_known = true;
+	output->logical_x = x;
+	output->logical_y = y;
+}
+
+static void xdg_output_logical_size(void *data, struct zxdg_output_v1 *xdg_output,
+				    int32_t width, int32_t height)
+{
+	struct desktop_output *output = data;
+	output->logical_width = width;
+	output->logical_height = height;
+}
+
+static void xdg_output_done(void *data, struct zxdg_output_v1 *xdg_output)
+{
+}
+
+static void xdg_output_name(void *data, struct zxdg_output_v1 *xdg_output, const char *name)
+{
+	struct desktop_output *output = data;
+	snprintf(output->xdg_name, sizeof(output->xdg_name), "%s", name);
+}
+
+static void xdg_output_description(void *data, struct zxdg_output_v1 *xdg_output,
+				   const char *description)
+{
+}
+
+static const struct zxdg_output_v1_listener xdg_output_listener = {
+	.logical_position = xdg_output_logical_position,
+	.logical_size = xdg_output_logical_size,
+	.done = xdg_output_done,
+	.name = xdg_output_name,
+	.description = xdg_output_description,
+};
+
+static const char *desktop_output_name(const struct desktop_output *output)
+{
+	return output->name[0] ? output->name : output->xdg_name;
+}
+
+/* Where the output lies in the compositor's logical space. Without
+ * xdg-output: wl_output's position and its mode over the scale, turned
+ * for a rotated output. */
+static void desktop_output_box(const struct desktop_output *output, int *x, int *y, int *width,
+			       int *height)
+{
+	if (output->logical_known && output->logical_width > 0 && output->logical_height > 0) {
+		*x = output->logical_x;
+		*y = output->logical_y;
+		*width = output->logical_width;
+		*height = output->logical_height;
+		return;
+	}
+	int scale = output->scale > 0 ? output->scale : 1;
+	bool turned = output->transform & 1; /* 90 and 270, flipped or not */
+	*x = output->geometry_x;
+	*y = output->geometry_y;
+	*width = (turned ? output->mode_height : output->mode_width) / scale;
+	*height = (turned ? output->mode_width : output->mode_height) / scale;
+}
+
+static void desktop_output_destroy(struct desktop_output *output)
+{
+	wl_list_remove(&output->link);
+	if (output->xdg_output)
+		zxdg_output_v1_destroy(output->xdg_output);
+	if (output->version >= WL_OUTPUT_RELEASE_SINCE_VERSION)
+		wl_output_release(output->wl_output);
+	else
+		wl_output_destroy(output->wl_output);
+	free(output);
+}
+
+static void desktop_output_watch(struct screencopy_source *source, struct desktop_output *output)
+{
+	if (!source->xdg_output_manager || output->xdg_output)
+		return;
+	output->xdg_output = zxdg_output_manager_v1_get_xdg_output(source->xdg_output_manager,
+								   output->wl_output);
+	zxdg_output_v1_add_listener(output->xdg_output, &xdg_output_listener, output);
+}
 
 static uint32_t min_u32(uint32_t a, uint32_t b)
 {
@@ -584,21 +713,40 @@ static void registry_global(void *data, struct wl_registry *registry, uint32_t n
 		source->manager = wl_registry_bind(registry, name,
 						   &zwlr_screencopy_manager_v1_interface,
 						   source->manager_version);
-	} else if (strcmp(interface, wl_output_interface.name) == 0 && !source->output) {
-		/* The first output advertised is the one recorded. */
-		source->output_global = name;
-		source->output_version = min_u32(version, 4);
-		source->output = wl_registry_bind(registry, name, &wl_output_interface,
-						  source->output_version);
-		wl_output_add_listener(source->output, &output_listener, source);
+	} else if (strcmp(interface, zxdg_output_manager_v1_interface.name) == 0 &&
+		   !source->xdg_output_manager) {
+		source->xdg_output_manager = wl_registry_bind(registry, name,
+							      &zxdg_output_manager_v1_interface,
+							      min_u32(version, XDG_OUTPUT_VERSION));
+	} else if (strcmp(interface, wl_output_interface.name) == 0 && !source->globals_read) {
+		struct desktop_output *output = calloc(1, sizeof(*output));
+		if (!output)
+			return;
+		output->source = source;
+		output->global = name;
+		output->version = min_u32(version, 4);
+		output->scale = 1;
+		output->wl_output = wl_registry_bind(registry, name, &wl_output_interface,
+						     output->version);
+		wl_output_add_listener(output->wl_output, &output_listener, output);
+		wl_list_insert(source->outputs.prev, &output->link);
 	}
 }
 
 static void registry_global_remove(void *data, struct wl_registry *registry, uint32_t name)
 {
 	struct screencopy_source *source = data;
-	if (source->output && name == source->output_global)
+	if (source->output && name == source->output->global) {
 		end(source, "the output was removed");
+		return;
+	}
+	struct desktop_output *output;
+	wl_list_for_each(output, &source->outputs, link) {
+		if (output->global == name) {
+			desktop_output_destroy(output);
+			return;
+		}
+	}
 }
 
 static const struct wl_registry_listener registry_listener = {
@@ -673,6 +821,8 @@ struct screencopy_source *screencopy_source_connect(const char *display_name, ch
 		return NULL;
 	}
 	frame_source_init(&source->frames);
+	wl_list_init(&source->outputs);
+	source->overlay_cursor = 1;
 	source->display = wl_display_connect(display_name);
 	if (!source->display) {
 		snprintf(why, why_size, "cannot connect: %s", strerror(errno));
@@ -680,9 +830,14 @@ struct screencopy_source *screencopy_source_connect(const char *display_name, ch
 	}
 	source->registry = wl_display_get_registry(source->display);
 	wl_registry_add_listener(source->registry, &registry_listener, source);
-	/* The globals, then the output's mode and name. */
+	/* The globals, then the outputs' modes, names and places (xdg-output
+	 * asked for once both the manager and the outputs are known). */
 	int64_t deadline = clock_now_ns() + (int64_t)ANSWER_TIMEOUT_MS * 1000000;
 	int answered = roundtrip_within(source->display, deadline);
+	source->globals_read = true;
+	struct desktop_output *output;
+	wl_list_for_each(output, &source->outputs, link)
+		desktop_output_watch(source, output);
 	if (answered > 0)
 		answered = roundtrip_within(source->display, deadline);
 	if (answered <= 0) {
@@ -692,21 +847,137 @@ struct screencopy_source *screencopy_source_connect(const char *display_name, ch
 			snprintf(why, why_size, "the compositor closed the connection");
 		goto fail;
 	}
-	if (!source->shm || !source->output) {
+	if (!source->shm || wl_list_empty(&source->outputs)) {
 		snprintf(why, why_size, "it offers no %s", source->shm ? "wl_output" : "wl_shm");
 		goto fail;
 	}
-	if (source->output_name[0])
-		snprintf(source->description, sizeof(source->description), "%s (%dx%d)",
-			 source->output_name, source->output_width, source->output_height);
-	else
-		snprintf(source->description, sizeof(source->description),
-			 "the first output (%dx%d)", source->output_width, source->output_height);
+	/* Until screencopy_source_select(): the first output, all of it. */
+	struct screencopy_selection everything = { 0 };
+	screencopy_source_select(source, &everything, why, why_size);
 	return source;
 
 fail:
 	screencopy_source_destroy(source);
 	return NULL;
+}
+
+static int output_count(const struct screencopy_source *source)
+{
+	return wl_list_length(&source->outputs);
+}
+
+/* "HEADLESS-1, HEADLESS-2": for an error naming what there is. */
+static void output_names(const struct screencopy_source *source, char *names, size_t size)
+{
+	names[0] = 0;
+	size_t used = 0;
+	const struct desktop_output *output;
+	wl_list_for_each(output, &source->outputs, link) {
+		const char *name = desktop_output_name(output);
+		int n = snprintf(names + used, size - used, "%s%s", used ? ", " : "",
+				 name[0] ? name : "(unnamed)");
+		if (n < 0 || (size_t)n >= size - used)
+			break;
+		used += (size_t)n;
+	}
+}
+
+enum screencopy_select_result screencopy_source_select(struct screencopy_source *source,
+							 const struct screencopy_selection *selection,
+							 char *why, size_t why_size)
+{
+	struct desktop_output *chosen = NULL, *output;
+	int x, y, width, height;
+	if (selection->output_name) {
+		wl_list_for_each(output, &source->outputs, link) {
+			if (strcmp(selection->output_name, output->name) == 0 ||
+			    strcmp(selection->output_name, output->xdg_name) == 0) {
+				chosen = output;
+				break;
+			}
+		}
+		if (!chosen) {
+			char names[256];
+			output_names(source, names, sizeof(names));
+			snprintf(why, why_size, "no output named '%s'; there are: %s",
+				 selection->output_name, names);
+			return SCREENCOPY_SELECT_NO_OUTPUT;
+		}
+	} else if (selection->region) {
+		/* The output holding the region's origin. */
+		wl_list_for_each(output, &source->outputs, link) {
+			desktop_output_box(output, &x, &y, &width, &height);
+			if (selection->x >= x && selection->x < x + width && selection->y >= y &&
+			    selection->y < y + height) {
+				chosen = output;
+				break;
+			}
+		}
+		if (!chosen) {
+			snprintf(why, why_size, "-g %d,%d %dx%d: no output holds %d,%d",
+				 selection->x, selection->y, selection->width, selection->height,
+				 selection->x, selection->y);
+			return SCREENCOPY_SELECT_BAD_REGION;
+		}
+	} else {
+		chosen = wl_container_of(source->outputs.next, chosen, link);
+	}
+	desktop_output_box(chosen, &x, &y, &width, &height);
+	const char *name = desktop_output_name(chosen);
+	if (!name[0])
+		name = "the first output";
+	if (selection->region) {
+		/* screencopy clips a region to the output: one reaching past it
+		 * would be recorded smaller than asked, so it is refused. */
+		if (selection->x < x || selection->y < y ||
+		    (int64_t)selection->x + selection->width > (int64_t)x + width ||
+		    (int64_t)selection->y + selection->height > (int64_t)y + height) {
+			snprintf(why, why_size, "-g %d,%d %dx%d does not lie within %s (%d,%d %dx%d): "
+				 "a region spanning outputs cannot be recorded",
+				 selection->x, selection->y, selection->width, selection->height,
+				 name, x, y, width, height);
+			return SCREENCOPY_SELECT_BAD_REGION;
+		}
+		source->region = true;
+		source->region_x = selection->x - x;
+		source->region_y = selection->y - y;
+		source->region_width = selection->width;
+		source->region_height = selection->height;
+		snprintf(source->description, sizeof(source->description),
+			 "the region %d,%d %dx%d of %s (%dx%d)", selection->x, selection->y,
+			 selection->width, selection->height, name, chosen->mode_width,
+			 chosen->mode_height);
+	} else {
+		source->region = false;
+		snprintf(source->description, sizeof(source->description), "%s (%dx%d)", name,
+			 chosen->mode_width, chosen->mode_height);
+	}
+	source->note[0] = 0;
+	if (!selection->output_name && !selection->region && output_count(source) > 1)
+		snprintf(source->note, sizeof(source->note),
+			 "the first of %d outputs: -o NAME picks another (see --list-outputs)",
+			 output_count(source));
+	source->overlay_cursor = selection->no_cursor ? 0 : 1;
+	source->output = chosen;
+	return SCREENCOPY_SELECT_OK;
+}
+
+const char *screencopy_source_note(const struct screencopy_source *source)
+{
+	return source->note;
+}
+
+void screencopy_source_list_outputs(const struct screencopy_source *source, FILE *out)
+{
+	const struct desktop_output *output;
+	wl_list_for_each(output, &source->outputs, link) {
+		int x, y, width, height;
+		desktop_output_box(output, &x, &y, &width, &height);
+		const char *name = desktop_output_name(output);
+		fprintf(out, "%s  %dx%d@%.3fHz  scale %d  logical %d,%d %dx%d\n",
+			name[0] ? name : "(unnamed)", output->mode_width, output->mode_height,
+			output->refresh_mhz / 1000.0, output->scale, x, y, width, height);
+	}
 }
 
 bool screencopy_source_offered(const struct screencopy_source *source)
@@ -765,12 +1036,11 @@ void screencopy_source_destroy(struct screencopy_source *source)
 		buffer_drop(source->buffers[i]);
 	if (source->manager)
 		zwlr_screencopy_manager_v1_destroy(source->manager);
-	if (source->output) {
-		if (source->output_version >= WL_OUTPUT_RELEASE_SINCE_VERSION)
-			wl_output_release(source->output);
-		else
-			wl_output_destroy(source->output);
-	}
+	struct desktop_output *output, *next_output;
+	wl_list_for_each_safe(output, next_output, &source->outputs, link)
+		desktop_output_destroy(output);
+	if (source->xdg_output_manager)
+		zxdg_output_manager_v1_destroy(source->xdg_output_manager);
 	if (source->shm)
 		wl_shm_destroy(source->shm);
 	if (source->registry)

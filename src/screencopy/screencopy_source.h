@@ -3,6 +3,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <wayland-server-core.h>
 
 #include "frame_source.h"
@@ -13,8 +14,9 @@
  * each copy to the connected sinks, with the compositor's damage and its
  * CLOCK_MONOTONIC presentation time.
  *
- * The output is the first wl_output the compositor advertises. The cursor
- * is painted in (overlay_cursor). After the first copy, each copy waits for
+ * The output is the first wl_output the compositor advertises unless
+ * screencopy_source_select() picks another, or a region of one. The cursor
+ * is painted in (overlay_cursor) unless the selection says not. After the first copy, each copy waits for
  * damage (copy_with_damage), so a still screen costs nothing. */
 struct screencopy_source;
 
@@ -28,10 +30,40 @@ typedef void (*screencopy_ended_fn)(void *data, const char *why);
 struct screencopy_source *screencopy_source_connect(const char *display_name, char *why,
 						    size_t why_size);
 
+/* What to record: one output (by wl_output or xdg-output name; NULL: the
+ * first advertised), or a region in the compositor's logical coordinates
+ * (slurp's "X,Y WxH") on the output holding its origin. */
+struct screencopy_selection {
+	const char *output_name;
+	bool region;
+	int x, y, width, height;
+	bool no_cursor;
+};
+
+enum screencopy_select_result {
+	SCREENCOPY_SELECT_OK,
+	SCREENCOPY_SELECT_NO_OUTPUT,  /* no output of that name */
+	SCREENCOPY_SELECT_BAD_REGION, /* outside every output, or spanning outputs */
+};
+
+/* Before screencopy_source_start(). On failure, one line in `why` (naming
+ * the outputs there are, for an unknown name). */
+enum screencopy_select_result screencopy_source_select(struct screencopy_source *source,
+							 const struct screencopy_selection *selection,
+							 char *why, size_t why_size);
+
+/* For the status line: "" or "the first of 2 outputs: -o NAME picks another
+ * (see --list-outputs)" when the first of several was chosen by default. */
+const char *screencopy_source_note(const struct screencopy_source *source);
+
+/* One line per output: name, mode, scale, logical position and size. */
+void screencopy_source_list_outputs(const struct screencopy_source *source, FILE *out);
+
 /* Whether the compositor advertised zwlr_screencopy_manager_v1. */
 bool screencopy_source_offered(const struct screencopy_source *source);
 
-/* "HEADLESS-1 (640x480)" or, before wl_output v4, "the first output
+/* "HEADLESS-1 (640x480)" (or, without wl_output v4 and xdg-output v2,
+ * "the first output (640x480)"), "the region 10,20 200x100 of HEADLESS-1
  * (640x480)": for the status line. */
 const char *screencopy_source_describe(const struct screencopy_source *source);
 

@@ -52,6 +52,19 @@ expect 2 1 --bitrate x out.mkv
 expect 2 1 a.mkv b.mkv
 expect 2 1 --screenshot a.mkv
 expect 2 1 out.mkv --
+# -o picks a monitor now: -o FILE gets a hint naming the new spellings.
+expect 2 1 -o out.mkv
+grep -q "^wl-record: -o picks a monitor now (like grim and wf-recorder); give the file as the argument or with -f$" "$tmp/err" ||
+	fail "-o FILE: $(cat "$tmp/err")"
+expect 2 1 --output "$tmp/x/y"
+grep -q "give the file as the argument or with -f" "$tmp/err" || fail "--output PATH: $(cat "$tmp/err")"
+expect 2 1 -g "1,2" out.mkv
+expect 2 1 -g "1,2 3x4" out.mkv -- true
+# No desktop to pick from or to list.
+expect 1 1 -o HEADLESS-1 out.mkv
+grep -q "WAYLAND_DISPLAY is not set" "$tmp/err" || fail "-o without a desktop: $(cat "$tmp/err")"
+expect 1 1 --list-outputs
+grep -q "WAYLAND_DISPLAY is not set" "$tmp/err" || fail "--list-outputs without a desktop: $(cat "$tmp/err")"
 # Settings the encoder or the container refuse are bad command lines too,
 # refused before anything starts: the error is the only line (no GPU or
 # start-up chatter before it), and nothing is created.

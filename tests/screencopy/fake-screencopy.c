@@ -193,6 +193,9 @@ static void capture(struct wl_client *client, struct wl_resource *manager, uint3
 static void manager_capture_output(struct wl_client *client, struct wl_resource *manager,
 				   uint32_t id, int32_t overlay_cursor, struct wl_resource *output)
 {
+	/* What was asked for, for the test to check (--no-cursor, -g). */
+	printf("capture overlay_cursor %d\n", overlay_cursor);
+	fflush(stdout);
 	capture(client, manager, id);
 }
 
@@ -201,6 +204,9 @@ static void manager_capture_output_region(struct wl_client *client, struct wl_re
 					  struct wl_resource *output, int32_t x, int32_t y,
 					  int32_t width, int32_t height)
 {
+	printf("capture overlay_cursor %d region %d,%d %dx%d\n", overlay_cursor, x, y, width,
+	       height);
+	fflush(stdout);
 	capture(client, manager, id);
 }
 

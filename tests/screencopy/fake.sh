@@ -49,6 +49,30 @@ for variant in "--version 3 --format xbgr --y-invert" "--version 1 --format xrgb
 	log "$variant: $(grep -c . "$TEST_DIR/check$n.log") checks passed"
 done
 
+# The cursor: painted in unless --no-cursor (sway headless has no pointer
+# to see, so the request is checked: every copy asks the same).
+for cursor in 1 0; do
+	n=$((n + 1))
+	start_fake "cursor$n"
+	args=()
+	[ "$cursor" = 0 ] && args=(--no-cursor)
+	WAYLAND_DISPLAY=cursor$n timeout 20 "$WL_RECORD" "${args[@]}" --screenshot \
+		"$TEST_DIR/cursor$n.png" >"$TEST_DIR/cursor$n.log" 2>&1 ||
+		{ cat "$TEST_DIR/cursor$n.log"; fail "${args[*]}: --screenshot exited $?"; }
+	grep -q "^capture overlay_cursor $cursor$" "$TEST_DIR/fake-cursor$n.log" &&
+		! grep "^capture" "$TEST_DIR/fake-cursor$n.log" | grep -v -q "overlay_cursor $cursor$" ||
+		{ cat "$TEST_DIR/fake-cursor$n.log"; fail "${args[*]:-no option}: not overlay_cursor $cursor"; }
+done
+# A region: output-relative logical coordinates (the fake's output is at
+# 0,0, scale 1), the cursor left out with it too.
+n=$((n + 1))
+start_fake "region$n"
+WAYLAND_DISPLAY=region$n timeout 20 "$WL_RECORD" -g "10,20 30x40" --no-cursor --screenshot \
+	"$TEST_DIR/region$n.png" >"$TEST_DIR/region$n.log" 2>&1 ||
+	{ cat "$TEST_DIR/region$n.log"; fail "-g: --screenshot exited $?"; }
+grep -q "^capture overlay_cursor 0 region 10,20 30x40$" "$TEST_DIR/fake-region$n.log" ||
+	{ cat "$TEST_DIR/fake-region$n.log"; fail "-g 10,20 30x40 was not asked as such"; }
+
 # The compositor ends the capture: the file so far is kept, exit 1, and why.
 check_ended() { # NAME MESSAGE FAKE-ARGS...
 	local name=$1 message=$2

@@ -5,7 +5,10 @@
 # Checked by decoding: the recorded frames are the client's frames in order
 # (none repeated, none from the past), timestamps increase, the PNG is
 # exactly the client's last frame; SIGINT and --duration finish playable
-# files, so does --toggle, --snap is exact; a second output is not the one recorded; sway
+# files, so does --toggle, --snap is exact; a second output is not the one recorded
+# unless -o names it (an unknown name lists the names), --list-outputs
+# lists both; -g records exactly that part of the screen, at scale 1 and 2,
+# and a region spanning outputs is refused; sway
 # killed mid-recording still leaves a playable file and a
 # failure status with a clear message.
 . "$TEST_LIB"
@@ -96,6 +99,51 @@ timeout 30 "${as_user[@]}" "$WL_RECORD" --screenshot "$USER_DIR/desktop.png" \
 "$PNG_CHECK" "$USER_DIR/desktop.png" --size $SIZE --pattern $((FRAMES - 1)) ||
 	fail "the PNG is not the client's last frame"
 
+# same_pixels A.png B.png X Y W H: B is exactly the W x H part of A at X,Y.
+same_pixels() {
+	local raw=(-f rawvideo -pix_fmt rgb24 -)
+	cmp -s <(ffmpeg -v error -i "$1" -vf "crop=$5:$6:$3:$4" "${raw[@]}") \
+		<(ffmpeg -v error -i "$2" "${raw[@]}")
+}
+# png_size FILE: its WxH.
+png_size() {
+	ffprobe -v error -select_streams v:0 -show_entries stream=width,height -of csv=s=x:p=0 "$1"
+}
+
+# 2b. The outputs, and -g: a still and a video of a region, in logical
+# coordinates (scale 1 here), exactly that part of the client's frame.
+"${as_user[@]}" "$WL_RECORD" --list-outputs >"$TEST_DIR/outputs.txt" 2>"$TEST_DIR/outputs.err" ||
+	{ cat "$TEST_DIR/outputs.err"; fail "--list-outputs exited $?"; }
+grep -q -E "^HEADLESS-1  ${SIZE}@[0-9.]+Hz  scale 1  logical 0,0 $SIZE\$" "$TEST_DIR/outputs.txt" &&
+	[ "$(wc -l <"$TEST_DIR/outputs.txt")" -eq 1 ] ||
+	fail "--list-outputs: $(cat "$TEST_DIR/outputs.txt")"
+timeout 30 "${as_user[@]}" "$WL_RECORD" -v --screenshot -g "100,50 200x120" "$USER_DIR/region.png" \
+	>"$TEST_DIR/region.log" 2>&1 || { cat "$TEST_DIR/region.log"; fail "-g --screenshot exited $?"; }
+grep -q "recording the region 100,50 200x120 of HEADLESS-1 ($SIZE)" "$TEST_DIR/region.log" ||
+	{ cat "$TEST_DIR/region.log"; fail "-g: the status line does not name the region"; }
+[ "$(png_size "$USER_DIR/region.png")" = 200x120 ] ||
+	fail "-g 200x120 made a $(png_size "$USER_DIR/region.png") picture"
+same_pixels "$USER_DIR/desktop.png" "$USER_DIR/region.png" 100 50 200 120 ||
+	fail "-g 100,50 200x120 is not that part of the screen"
+timeout 30 "${as_user[@]}" "$WL_RECORD" -g "8,16 320x240" --duration 1 "$USER_DIR/region.mkv" \
+	>"$TEST_DIR/region-video.log" 2>&1 || { cat "$TEST_DIR/region-video.log"; fail "-g video exited $?"; }
+"$VIDEO_CHECK" "$USER_DIR/region.mkv" --size 320x240 --min-frames 1 >/dev/null ||
+	fail "the -g 320x240 video is not 320x240"
+# Past the desktop's edge (one output here): refused, status 2, one line.
+timeout 30 "${as_user[@]}" "$WL_RECORD" -g "600,400 100x100" "$USER_DIR/beyond.mkv" \
+	>"$TEST_DIR/beyond.log" 2>&1
+status=$?
+[ "$status" -eq 2 ] && [ "$(wc -l <"$TEST_DIR/beyond.log")" -eq 1 ] &&
+	grep -q "does not lie within HEADLESS-1 (0,0 $SIZE)" "$TEST_DIR/beyond.log" ||
+	{ cat "$TEST_DIR/beyond.log"; fail "-g past the edge: exit $status"; }
+[ ! -e "$USER_DIR/beyond.mkv" ] || fail "-g past the edge left a file"
+# An unknown -o: exit 1, one line naming the outputs there are.
+timeout 30 "${as_user[@]}" "$WL_RECORD" -o NOPE-7 "$USER_DIR/nope.mkv" >"$TEST_DIR/nope.log" 2>&1
+status=$?
+[ "$status" -eq 1 ] && [ "$(wc -l <"$TEST_DIR/nope.log")" -eq 1 ] &&
+	grep -q "no output named 'NOPE-7'; there are: HEADLESS-1$" "$TEST_DIR/nope.log" ||
+	{ cat "$TEST_DIR/nope.log"; fail "-o NOPE-7: exit $status"; }
+
 # 3. A still screen and --duration, with a second output added: the first
 # output advertised is recorded; the copy waits for damage that never
 # comes (near-zero CPU: a loop polling the compositor would spend the whole
@@ -115,14 +163,51 @@ if [ -s "$USER_DIR/still.time" ]; then
 else
 	log "/usr/bin/time not installed: CPU on a still screen not checked"
 fi
-grep -q "recording HEADLESS-1 ($SIZE)" "$TEST_DIR/still.log" ||
-	{ cat "$TEST_DIR/still.log"; fail "not the first output"; }
+grep -q "recording HEADLESS-1 ($SIZE) .*; the first of 2 outputs: -o NAME picks another" \
+	"$TEST_DIR/still.log" || { cat "$TEST_DIR/still.log"; fail "not the first output, or not said"; }
 ffprobe_check "$USER_DIR/still.mkv"
 # One picture (no damage after the first copy), and a file as long as the
 # recording, not cut at that picture.
 "$VIDEO_CHECK" "$USER_DIR/still.mkv" --size $SIZE --min-frames 1 --max-frames 2 \
 	--min-duration-ms 2500 >"$TEST_DIR/check-still.log" 2>&1 ||
 	{ cat "$TEST_DIR/check-still.log"; fail "the still recording is wrong"; }
+
+# 3b. Two outputs: both listed; -o picks the second (sway's background, not
+# the client); a region spanning both is refused.
+"${as_user[@]}" "$WL_RECORD" --list-outputs >"$TEST_DIR/outputs2.txt" 2>&1 ||
+	{ cat "$TEST_DIR/outputs2.txt"; fail "--list-outputs with 2 outputs exited $?"; }
+[ "$(wc -l <"$TEST_DIR/outputs2.txt")" -eq 2 ] && grep -q "^HEADLESS-1 " "$TEST_DIR/outputs2.txt" &&
+	grep -q "^HEADLESS-2 " "$TEST_DIR/outputs2.txt" ||
+	fail "--list-outputs with 2 outputs: $(cat "$TEST_DIR/outputs2.txt")"
+read -r second_x second_y second_w second_h < <(sed -n \
+	's/^HEADLESS-2 .*logical \(-\{0,1\}[0-9]*\),\(-\{0,1\}[0-9]*\) \([0-9]*\)x\([0-9]*\)$/\1 \2 \3 \4/p' \
+	"$TEST_DIR/outputs2.txt")
+[ -n "$second_h" ] || fail "no logical box for HEADLESS-2: $(cat "$TEST_DIR/outputs2.txt")"
+timeout 30 "${as_user[@]}" "$WL_RECORD" -o HEADLESS-2 --screenshot "$USER_DIR/second.png" \
+	>"$TEST_DIR/second.log" 2>&1 || { cat "$TEST_DIR/second.log"; fail "-o HEADLESS-2 exited $?"; }
+grep -q "recording HEADLESS-2 " "$TEST_DIR/second.log" || { cat "$TEST_DIR/second.log"; fail "-o HEADLESS-2 not said"; }
+grep -q "the first of" "$TEST_DIR/second.log" && fail "-o HEADLESS-2 still says the first was taken"
+[ "$(png_size "$USER_DIR/second.png")" = "${second_w}x$second_h" ] ||
+	fail "-o HEADLESS-2 made a $(png_size "$USER_DIR/second.png") picture, not ${second_w}x$second_h"
+"$PNG_CHECK" "$USER_DIR/second.png" --size "${second_w}x$second_h" --any-pattern $FRAMES \
+	>/dev/null 2>&1 && fail "-o HEADLESS-2 recorded the client's output"
+# A region from the first output into the second (side by side, as sway
+# places a new output).
+if [ "$second_y" -eq 0 ] && [ "$second_x" -eq "${SIZE%x*}" ]; then
+	timeout 30 "${as_user[@]}" "$WL_RECORD" -g "$((second_x - 50)),10 100x100" \
+		"$USER_DIR/span.mkv" >"$TEST_DIR/span.log" 2>&1
+	status=$?
+	[ "$status" -eq 2 ] && grep -q "a region spanning outputs cannot be recorded" "$TEST_DIR/span.log" ||
+		{ cat "$TEST_DIR/span.log"; fail "a region spanning outputs: exit $status"; }
+	# The same size inside the second output: its own coordinates.
+	timeout 30 "${as_user[@]}" "$WL_RECORD" -g "$((second_x + 10)),10 100x100" --screenshot \
+		"$USER_DIR/in-second.png" >"$TEST_DIR/in-second.log" 2>&1 ||
+		{ cat "$TEST_DIR/in-second.log"; fail "a region in the second output exited $?"; }
+	same_pixels "$USER_DIR/second.png" "$USER_DIR/in-second.png" 10 10 100 100 ||
+		fail "a region of the second output is not that part of it"
+else
+	log "HEADLESS-2 is at $second_x,$second_y: the spanning region is not checked"
+fi
 
 # 4. --toggle starts a recording of the desktop, a second --toggle stops it
 # and returns once its file is complete.
@@ -135,6 +220,26 @@ timeout 30 "${as_user[@]}" "$WL_RECORD" --toggle >"$TEST_DIR/toggle2.log" 2>&1 |
 wait_exit "$TOGGLE_PID" 10
 [ "$EXIT_STATUS" -eq 0 ] || fail "the toggled recording exited $EXIT_STATUS"
 ffprobe_check "$USER_DIR/toggled.mkv"
+
+# 4b. Scale 2: -g stays in logical coordinates, the picture has the
+# output's pixels (twice as many each way).
+SWAYMSG=("${as_user[@]}" SWAYSOCK="$SWAYSOCK" swaymsg)
+if "${SWAYMSG[@]}" output HEADLESS-1 scale 2 >"$TEST_DIR/scale.log" 2>&1 &&
+	"${as_user[@]}" "$WL_RECORD" --list-outputs 2>/dev/null | grep -q "^HEADLESS-1 .*scale 2 "; then
+	sleep 0.5
+	timeout 30 "${as_user[@]}" "$WL_RECORD" -o HEADLESS-1 --screenshot "$USER_DIR/scaled.png" \
+		>"$TEST_DIR/scaled.log" 2>&1 || { cat "$TEST_DIR/scaled.log"; fail "scale 2: exited $?"; }
+	timeout 30 "${as_user[@]}" "$WL_RECORD" -g "20,30 100x60" --screenshot \
+		"$USER_DIR/scaled-region.png" >"$TEST_DIR/scaled-region.log" 2>&1 ||
+		{ cat "$TEST_DIR/scaled-region.log"; fail "scale 2 -g: exited $?"; }
+	[ "$(png_size "$USER_DIR/scaled-region.png")" = 200x120 ] ||
+		fail "-g 100x60 at scale 2 made a $(png_size "$USER_DIR/scaled-region.png") picture"
+	same_pixels "$USER_DIR/scaled.png" "$USER_DIR/scaled-region.png" 40 60 200 120 ||
+		fail "-g 20,30 100x60 at scale 2 is not that part of the screen"
+	"${SWAYMSG[@]}" output HEADLESS-1 scale 1 >/dev/null 2>&1 || fail "cannot set scale 1 again"
+else
+	log "swaymsg output HEADLESS-1 scale 2 did not take: scale 2 not checked ($(cat "$TEST_DIR/scale.log"))"
+fi
 
 # 5. sway killed mid-recording: what was recorded is a playable file, and
 # wl-record says why it stopped and fails.

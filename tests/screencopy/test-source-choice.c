@@ -55,6 +55,32 @@ TEST(display_offering_screencopy_is_copied)
 		    choice.reason);
 }
 
+/* -o and -g name a part of the desktop: a copy of it or a failure, never
+ * a hosted compositor that has no such monitor. */
+TEST(desktop_part_copies_or_fails)
+{
+	struct fake_display fake = { .offers = true };
+	struct source_request request = { .wayland_display = "wayland-1", .desktop_part = true };
+	struct source_choice choice = choose(&request, &fake);
+	test_assert(choice.kind == SOURCE_SCREENCOPY && !choice.failed);
+	test_assert(strstr(choice.reason, "-o or -g"), "%s", choice.reason);
+
+	fake.offers = false;
+	choice = choose(&request, &fake);
+	test_assert(choice.failed, "%s", choice.reason);
+	test_assert(strstr(choice.reason, "-o or -g (a part of the desktop): WAYLAND_DISPLAY=wayland-1: "
+			   "it offers no wlr-screencopy"), "%s", choice.reason);
+
+	request.wayland_display = NULL;
+	choice = choose(&request, &fake);
+	test_assert(choice.failed && strstr(choice.reason, "WAYLAND_DISPLAY is not set"), "%s",
+		    choice.reason);
+	/* Even where a screen-share launched us. */
+	request.server_socket = true;
+	choice = choose(&request, &fake);
+	test_assert(choice.failed);
+}
+
 TEST(display_without_screencopy_hosts)
 {
 	struct fake_display fake = { .offers = false };

@@ -36,7 +36,7 @@ TEST(values)
 	struct options o;
 	test_assert(PARSE(&o, "--size", "641x479", "--fps", "30", "--socket", "rec", "-p", "preset=slow",
 		     "-p", "tune=film", "--bitrate", "2500k", "--crf", "18", "--cfr", "--duration",
-		     "1.5", "--frames", "42", "--codec", "libx264", "-o", "a.mp4") == OPTIONS_RUN);
+		     "1.5", "--frames", "42", "--codec", "libx264", "-f", "a.mp4") == OPTIONS_RUN);
 	test_assert(o.width == 641 && o.height == 479);
 	test_assert(o.fps == 30);
 	test_assert(strcmp(o.socket_name, "rec") == 0);
@@ -54,7 +54,7 @@ TEST(screenshot_by_extension)
 {
 	struct options o;
 	test_assert(PARSE(&o, "shot.PNG") == OPTIONS_RUN && o.screenshot);
-	test_assert(PARSE(&o, "-o", "dir.png/x.mkv") == OPTIONS_RUN && !o.screenshot);
+	test_assert(PARSE(&o, "--file", "dir.png/x.mkv") == OPTIONS_RUN && !o.screenshot);
 	test_assert(PARSE(&o, "--screenshot") == OPTIONS_RUN && o.screenshot && !o.output);
 	test_assert(PARSE(&o, "--screenshot", "--delay", "2", "--timeout", "3", "s.png") == OPTIONS_RUN);
 	test_assert(o.delay_s == 2 && o.timeout_s == 3);
@@ -101,6 +101,56 @@ TEST(bad)
 	test_assert(PARSE(&o, "a.mkv", "--") == OPTIONS_BAD);
 	test_assert(PARSE(&o, "--snap", "--stop") == OPTIONS_BAD);
 	test_assert(PARSE(&o, "--fps") == OPTIONS_BAD);
+}
+
+/* -o is the monitor, as in grim and wf-recorder; the file is FILE or -f. */
+TEST(output_is_a_monitor)
+{
+	struct options o;
+	test_assert(PARSE(&o, "-o", "HDMI-A-1", "out.mkv") == OPTIONS_RUN);
+	test_assert(strcmp(o.output_name, "HDMI-A-1") == 0 && strcmp(o.output, "out.mkv") == 0);
+	test_assert(PARSE(&o, "--output", "DP-2") == OPTIONS_RUN && !o.output);
+	test_assert(strcmp(o.output_name, "DP-2") == 0);
+	test_assert(PARSE(&o, "-f", "x.mkv") == OPTIONS_RUN && strcmp(o.output, "x.mkv") == 0);
+	test_assert(!o.output_name);
+	test_assert(PARSE(&o, "--file", "shot.png") == OPTIONS_RUN && o.screenshot);
+	/* Yesterday's -o FILE gets a hint, not a monitor named "out.mkv". */
+	test_assert(PARSE(&o, "-o", "out.mkv") == OPTIONS_BAD);
+	test_assert(PARSE(&o, "--output", "shot.PNG") == OPTIONS_BAD);
+	test_assert(PARSE(&o, "--output=a.webm") == OPTIONS_BAD);
+	test_assert(PARSE(&o, "-o", "videos/today") == OPTIONS_BAD);
+	test_assert(PARSE(&o, "-o", "-") == OPTIONS_BAD);
+	test_assert(PARSE(&o, "-f", "a.mkv", "b.mkv") == OPTIONS_BAD);
+	test_assert(PARSE(&o, "-f", "a.mkv", "-f", "b.mkv") == OPTIONS_BAD);
+	test_assert(PARSE(&o, "-o", "DP-1", "--", "weston") == OPTIONS_BAD);
+	test_assert(PARSE(&o, "-o", "DP-1", "--capture", "listen") == OPTIONS_BAD);
+	test_assert(PARSE(&o, "--list-outputs") == OPTIONS_RUN && o.list_outputs);
+}
+
+TEST(region)
+{
+	struct options o;
+	test_assert(PARSE(&o, "out.mkv") == OPTIONS_RUN && !o.region);
+	test_assert(PARSE(&o, "-g", "10,20 300x200", "out.mkv") == OPTIONS_RUN && o.region);
+	test_assert(o.region_x == 10 && o.region_y == 20);
+	test_assert(o.region_width == 300 && o.region_height == 200);
+	/* An output left of or above the origin. */
+	test_assert(PARSE(&o, "--geometry", "-1920,-5 1x1") == OPTIONS_RUN);
+	test_assert(o.region_x == -1920 && o.region_y == -5 && o.region_width == 1);
+	test_assert(PARSE(&o, "-g", "10,20") == OPTIONS_BAD);
+	test_assert(PARSE(&o, "-g", "10,20 300") == OPTIONS_BAD);
+	test_assert(PARSE(&o, "-g", "10,20 0x200") == OPTIONS_BAD);
+	test_assert(PARSE(&o, "-g", "10,20 -3x200") == OPTIONS_BAD);
+	test_assert(PARSE(&o, "-g", "10,20 300x200 ") == OPTIONS_BAD);
+	test_assert(PARSE(&o, "-g", "10 20 300x200") == OPTIONS_BAD);
+	test_assert(PARSE(&o, "-g", "10,20 300x200", "-s", "--socket", "x") == OPTIONS_BAD);
+}
+
+TEST(cursor)
+{
+	struct options o;
+	test_assert(PARSE(&o, "out.mkv") == OPTIONS_RUN && !o.no_cursor);
+	test_assert(PARSE(&o, "--no-cursor", "out.mkv") == OPTIONS_RUN && o.no_cursor);
 }
 
 TEST(extension)
