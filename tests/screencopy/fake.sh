@@ -27,7 +27,7 @@ for variant in "--version 3 --format xbgr --y-invert" "--version 2 --format abgr
 	start_fake "still$n" $variant
 	WAYLAND_DISPLAY=still$n timeout 20 "$WL_RECORD" --screenshot "$TEST_DIR/still$n.png" \
 		>"$TEST_DIR/still$n.log" 2>&1 ||
-		{ cat "$TEST_DIR/still$n.log"; fail "$variant: --screenshot exited $?"; }
+		{ status=$?; cat "$TEST_DIR/still$n.log"; fail "$variant: --screenshot exited $status"; }
 	"$PNG_CHECK" "$TEST_DIR/still$n.png" --size $SIZE --pattern 0 >/dev/null ||
 		fail "$variant: the PNG is not the compositor's picture"
 	log "$variant: the PNG is exact"
@@ -41,7 +41,7 @@ for variant in "--version 3 --format xbgr --y-invert" "--version 1 --format xrgb
 	start_fake "video$n" --frames 30 $variant
 	WAYLAND_DISPLAY=video$n timeout 30 "$WL_RECORD" --duration 2 "$TEST_DIR/video$n.mkv" \
 		>"$TEST_DIR/video$n.log" 2>&1 ||
-		{ cat "$TEST_DIR/video$n.log"; fail "$variant: the recording exited $?"; }
+		{ status=$?; cat "$TEST_DIR/video$n.log"; fail "$variant: the recording exited $status"; }
 	ffprobe_check "$TEST_DIR/video$n.mkv"
 	"$VIDEO_CHECK" "$TEST_DIR/video$n.mkv" --size $SIZE --pattern --end-repeat --min-frames 28 \
 		--max-frames 30 >"$TEST_DIR/check$n.log" 2>&1 ||
@@ -58,7 +58,7 @@ for cursor in 1 0; do
 	[ "$cursor" = 0 ] && args=(--no-cursor)
 	WAYLAND_DISPLAY=cursor$n timeout 20 "$WL_RECORD" "${args[@]}" --screenshot \
 		"$TEST_DIR/cursor$n.png" >"$TEST_DIR/cursor$n.log" 2>&1 ||
-		{ cat "$TEST_DIR/cursor$n.log"; fail "${args[*]}: --screenshot exited $?"; }
+		{ status=$?; cat "$TEST_DIR/cursor$n.log"; fail "${args[*]}: --screenshot exited $status"; }
 	grep -q "^capture overlay_cursor $cursor$" "$TEST_DIR/fake-cursor$n.log" &&
 		! grep "^capture" "$TEST_DIR/fake-cursor$n.log" | grep -v -q "overlay_cursor $cursor$" ||
 		{ cat "$TEST_DIR/fake-cursor$n.log"; fail "${args[*]:-no option}: not overlay_cursor $cursor"; }
@@ -69,7 +69,7 @@ n=$((n + 1))
 start_fake "region$n"
 WAYLAND_DISPLAY=region$n timeout 20 "$WL_RECORD" -g "10,20 30x40" --no-cursor --screenshot \
 	"$TEST_DIR/region$n.png" >"$TEST_DIR/region$n.log" 2>&1 ||
-	{ cat "$TEST_DIR/region$n.log"; fail "-g: --screenshot exited $?"; }
+	{ status=$?; cat "$TEST_DIR/region$n.log"; fail "-g: --screenshot exited $status"; }
 grep -q "^capture overlay_cursor 0 region 10,20 30x40$" "$TEST_DIR/fake-region$n.log" ||
 	{ cat "$TEST_DIR/fake-region$n.log"; fail "-g 10,20 30x40 was not asked as such"; }
 

@@ -78,7 +78,7 @@ wait_until 30 "the client's last frame" log_has client '^done'
 sleep 0.5
 # --snap: a still of the picture being recorded, exactly the client's.
 snap=$(timeout 30 "${as_user[@]}" "$WL_RECORD" --snap 2>"$TEST_DIR/snap.log") ||
-	{ cat "$TEST_DIR/snap.log"; fail "--snap exited $?"; }
+	{ status=$?; cat "$TEST_DIR/snap.log"; fail "--snap exited $status"; }
 "$PNG_CHECK" "$snap" --size $SIZE --pattern $((FRAMES - 1)) ||
 	fail "the still --snap printed ($snap) is not the client's last frame"
 kill -INT "$RECORD_PID"
@@ -95,7 +95,7 @@ log "$(tr '\n' ' ' <"$TEST_DIR/check-desktop.log")"
 
 # 2. A screenshot: exactly the client's last frame.
 timeout 30 "${as_user[@]}" "$WL_RECORD" --screenshot "$USER_DIR/desktop.png" \
-	>"$TEST_DIR/shot.log" 2>&1 || { cat "$TEST_DIR/shot.log"; fail "--screenshot exited $?"; }
+	>"$TEST_DIR/shot.log" 2>&1 || { status=$?; cat "$TEST_DIR/shot.log"; fail "--screenshot exited $status"; }
 "$PNG_CHECK" "$USER_DIR/desktop.png" --size $SIZE --pattern $((FRAMES - 1)) ||
 	fail "the PNG is not the client's last frame"
 
@@ -113,12 +113,12 @@ png_size() {
 # 2b. The outputs, and -g: a still and a video of a region, in logical
 # coordinates (scale 1 here), exactly that part of the client's frame.
 "${as_user[@]}" "$WL_RECORD" --list-outputs >"$TEST_DIR/outputs.txt" 2>"$TEST_DIR/outputs.err" ||
-	{ cat "$TEST_DIR/outputs.err"; fail "--list-outputs exited $?"; }
+	{ status=$?; cat "$TEST_DIR/outputs.err"; fail "--list-outputs exited $status"; }
 grep -q -E "^HEADLESS-1  ${SIZE}@[0-9.]+Hz  scale 1  logical 0,0 $SIZE\$" "$TEST_DIR/outputs.txt" &&
 	[ "$(wc -l <"$TEST_DIR/outputs.txt")" -eq 1 ] ||
 	fail "--list-outputs: $(cat "$TEST_DIR/outputs.txt")"
 timeout 30 "${as_user[@]}" "$WL_RECORD" -v --screenshot -g "100,50 200x120" "$USER_DIR/region.png" \
-	>"$TEST_DIR/region.log" 2>&1 || { cat "$TEST_DIR/region.log"; fail "-g --screenshot exited $?"; }
+	>"$TEST_DIR/region.log" 2>&1 || { status=$?; cat "$TEST_DIR/region.log"; fail "-g --screenshot exited $status"; }
 grep -q "recording the region 100,50 200x120 of HEADLESS-1 ($SIZE)" "$TEST_DIR/region.log" ||
 	{ cat "$TEST_DIR/region.log"; fail "-g: the status line does not name the region"; }
 [ "$(png_size "$USER_DIR/region.png")" = 200x120 ] ||
@@ -126,7 +126,7 @@ grep -q "recording the region 100,50 200x120 of HEADLESS-1 ($SIZE)" "$TEST_DIR/r
 same_pixels "$USER_DIR/desktop.png" "$USER_DIR/region.png" 100 50 200 120 ||
 	fail "-g 100,50 200x120 is not that part of the screen"
 timeout 30 "${as_user[@]}" "$WL_RECORD" -g "8,16 320x240" --duration 1 "$USER_DIR/region.mkv" \
-	>"$TEST_DIR/region-video.log" 2>&1 || { cat "$TEST_DIR/region-video.log"; fail "-g video exited $?"; }
+	>"$TEST_DIR/region-video.log" 2>&1 || { status=$?; cat "$TEST_DIR/region-video.log"; fail "-g video exited $status"; }
 "$VIDEO_CHECK" "$USER_DIR/region.mkv" --size 320x240 --min-frames 1 >/dev/null ||
 	fail "the -g 320x240 video is not 320x240"
 # Past the desktop's edge (one output here): refused, status 2, one line.
@@ -155,7 +155,7 @@ timed=()
 [ -x /usr/bin/time ] && timed=(/usr/bin/time -o "$USER_DIR/still.time" -f "%U %S")
 timeout 30 "${as_user[@]}" "${timed[@]}" "$WL_RECORD" --capture screencopy --duration 3 \
 	"$USER_DIR/still.mkv" >"$TEST_DIR/still.log" 2>&1 ||
-	{ cat "$TEST_DIR/still.log"; fail "--duration on a still screen exited $?"; }
+	{ status=$?; cat "$TEST_DIR/still.log"; fail "--duration on a still screen exited $status"; }
 if [ -s "$USER_DIR/still.time" ]; then
 	cpu=$(awk '{ printf "%.2f", $1 + $2 }' "$USER_DIR/still.time")
 	log "CPU for 3 s of a still screen: $cpu s"
@@ -175,7 +175,7 @@ ffprobe_check "$USER_DIR/still.mkv"
 # 3b. Two outputs: both listed; -o picks the second (sway's background, not
 # the client); a region spanning both is refused.
 "${as_user[@]}" "$WL_RECORD" --list-outputs >"$TEST_DIR/outputs2.txt" 2>&1 ||
-	{ cat "$TEST_DIR/outputs2.txt"; fail "--list-outputs with 2 outputs exited $?"; }
+	{ status=$?; cat "$TEST_DIR/outputs2.txt"; fail "--list-outputs with 2 outputs exited $status"; }
 [ "$(wc -l <"$TEST_DIR/outputs2.txt")" -eq 2 ] && grep -q "^HEADLESS-1 " "$TEST_DIR/outputs2.txt" &&
 	grep -q "^HEADLESS-2 " "$TEST_DIR/outputs2.txt" ||
 	fail "--list-outputs with 2 outputs: $(cat "$TEST_DIR/outputs2.txt")"
@@ -184,7 +184,7 @@ read -r second_x second_y second_w second_h < <(sed -n \
 	"$TEST_DIR/outputs2.txt")
 [ -n "$second_h" ] || fail "no logical box for HEADLESS-2: $(cat "$TEST_DIR/outputs2.txt")"
 timeout 30 "${as_user[@]}" "$WL_RECORD" -o HEADLESS-2 --screenshot "$USER_DIR/second.png" \
-	>"$TEST_DIR/second.log" 2>&1 || { cat "$TEST_DIR/second.log"; fail "-o HEADLESS-2 exited $?"; }
+	>"$TEST_DIR/second.log" 2>&1 || { status=$?; cat "$TEST_DIR/second.log"; fail "-o HEADLESS-2 exited $status"; }
 grep -q "recording HEADLESS-2 " "$TEST_DIR/second.log" || { cat "$TEST_DIR/second.log"; fail "-o HEADLESS-2 not said"; }
 grep -q "the first of" "$TEST_DIR/second.log" && fail "-o HEADLESS-2 still says the first was taken"
 [ "$(png_size "$USER_DIR/second.png")" = "${second_w}x$second_h" ] ||
@@ -202,7 +202,7 @@ if [ "$second_y" -eq 0 ] && [ "$second_x" -eq "${SIZE%x*}" ]; then
 	# The same size inside the second output: its own coordinates.
 	timeout 30 "${as_user[@]}" "$WL_RECORD" -g "$((second_x + 10)),10 100x100" --screenshot \
 		"$USER_DIR/in-second.png" >"$TEST_DIR/in-second.log" 2>&1 ||
-		{ cat "$TEST_DIR/in-second.log"; fail "a region in the second output exited $?"; }
+		{ status=$?; cat "$TEST_DIR/in-second.log"; fail "a region in the second output exited $status"; }
 	same_pixels "$USER_DIR/second.png" "$USER_DIR/in-second.png" 10 10 100 100 ||
 		fail "a region of the second output is not that part of it"
 else
@@ -216,7 +216,7 @@ TOGGLE_PID=$STARTED_PID
 wait_until 20 "the toggled recording" log_has toggle "through wlr-screencopy"
 sleep 0.5
 timeout 30 "${as_user[@]}" "$WL_RECORD" --toggle >"$TEST_DIR/toggle2.log" 2>&1 ||
-	{ cat "$TEST_DIR/toggle2.log"; fail "the second --toggle exited $?"; }
+	{ status=$?; cat "$TEST_DIR/toggle2.log"; fail "the second --toggle exited $status"; }
 wait_exit "$TOGGLE_PID" 10
 [ "$EXIT_STATUS" -eq 0 ] || fail "the toggled recording exited $EXIT_STATUS"
 ffprobe_check "$USER_DIR/toggled.mkv"
@@ -228,10 +228,10 @@ if "${SWAYMSG[@]}" output HEADLESS-1 scale 2 >"$TEST_DIR/scale.log" 2>&1 &&
 	"${as_user[@]}" "$WL_RECORD" --list-outputs 2>/dev/null | grep -q "^HEADLESS-1 .*scale 2 "; then
 	sleep 0.5
 	timeout 30 "${as_user[@]}" "$WL_RECORD" -o HEADLESS-1 --screenshot "$USER_DIR/scaled.png" \
-		>"$TEST_DIR/scaled.log" 2>&1 || { cat "$TEST_DIR/scaled.log"; fail "scale 2: exited $?"; }
+		>"$TEST_DIR/scaled.log" 2>&1 || { status=$?; cat "$TEST_DIR/scaled.log"; fail "scale 2: exited $status"; }
 	timeout 30 "${as_user[@]}" "$WL_RECORD" -g "20,30 100x60" --screenshot \
 		"$USER_DIR/scaled-region.png" >"$TEST_DIR/scaled-region.log" 2>&1 ||
-		{ cat "$TEST_DIR/scaled-region.log"; fail "scale 2 -g: exited $?"; }
+		{ status=$?; cat "$TEST_DIR/scaled-region.log"; fail "scale 2 -g: exited $status"; }
 	[ "$(png_size "$USER_DIR/scaled-region.png")" = 200x120 ] ||
 		fail "-g 100x60 at scale 2 made a $(png_size "$USER_DIR/scaled-region.png") picture"
 	same_pixels "$USER_DIR/scaled.png" "$USER_DIR/scaled-region.png" 40 60 200 120 ||
