@@ -399,8 +399,7 @@ int main(int argc, char **argv)
 		fcntl(options.stats_fd, F_SETFD, FD_CLOEXEC);
 
 	if (options.list_encoders) {
-		recorder_list_encoders();
-		return EXIT_OK;
+		return recorder_list_encoders() ? EXIT_OK : EXIT_FAILED;
 	}
 	if (options.list_outputs)
 		return source_list_outputs();

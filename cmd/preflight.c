@@ -65,8 +65,14 @@ int preflight_check(const struct app *app)
 	}
 	if (!options->screenshot) {
 		struct recorder_config config = { .path = path, .codec = options->codec };
-		if (recorder_check(&config) != RECORDER_ERROR_NONE)
+		switch (recorder_check(&config)) {
+		case RECORDER_ERROR_NONE:
+			break;
+		case RECORDER_ERROR_CONFIG:
 			return EXIT_USAGE;
+		case RECORDER_ERROR_RUNTIME: /* the encoder module cannot be loaded */
+			return EXIT_FAILED;
+		}
 	}
 	/* Weston's screen-share hands over a connected socket: no folder needed. */
 	if (!getenv("WAYLAND_SERVER_SOCKET") && !server_runtime_dir_is_safe())

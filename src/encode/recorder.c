@@ -613,8 +613,9 @@ int recorder_finish(struct recorder *recorder, int64_t end_pts_ns, struct record
 	return ret;
 }
 
-void recorder_list_encoders(void)
+bool recorder_list_encoders(void)
 {
 	route_ffmpeg_logs();
 	encoder_list();
+	return true;
 }

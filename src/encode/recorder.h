@@ -3,6 +3,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "frame.h"
 
@@ -106,7 +107,12 @@ void recorder_get_stats(struct recorder *recorder, struct recorder_stats *stats)
  * when it is not NULL. */
 int recorder_finish(struct recorder *recorder, int64_t end_pts_ns, struct recorder_stats *stats);
 
-/* Prints the encoders wl-record can use on this machine, one per line. */
-void recorder_list_encoders(void);
+/* Prints the encoders wl-record can use on this machine, one per line.
+ * False when the encoders cannot be used at all (logged). */
+bool recorder_list_encoders(void);
+
+/* One line of FFmpeg's libraries and their versions, one of libva's: what
+ * this machine gives at run time, not what we were built against. */
+void recorder_print_libraries(FILE *out);
 
 #endif

@@ -3,10 +3,12 @@
 # prefix: the binary (which runs), the man page (which renders, and covers
 # every option --help lists), the three completions (which know every
 # option), README and the example config (naming the installed binary).
-#   install.sh  (env: MESON, BUILD_ROOT, PREFIX, BINDIR, MANDIR, DATADIR, HAVE_SCDOC)
+# The encoders are a module the installed binary finds from its own folder
+# (even staged under DESTDIR); one of another build is refused in one line.
+#   install.sh  (env: MESON, BUILD_ROOT, PREFIX, BINDIR, LIBDIR, MANDIR, DATADIR, HAVE_SCDOC)
 set -u
 fail() { echo "install: FAIL: $*" >&2; exit 1; }
-for var in MESON BUILD_ROOT PREFIX BINDIR MANDIR DATADIR HAVE_SCDOC; do
+for var in MESON BUILD_ROOT PREFIX BINDIR LIBDIR MANDIR DATADIR HAVE_SCDOC; do
 	[ -n "${!var:-}" ] || fail "$var is not set"
 done
 DESTDIR=$(mktemp -d "${TMPDIR:-/tmp}/wlr-install.XXXXXX") || exit 1
@@ -38,6 +40,15 @@ grep -q -E "^libva ([0-9]+\.[0-9]+\.[0-9]+ |: not loaded)" <<<"$version" || fail
 grep -q "^libx264" <<<"$version" || fail "--version lists no libx264: $version"
 [ ! -s "$DESTDIR/version.err" ] || fail "--version wrote to stderr: $(cat "$DESTDIR/version.err")"
 rm -f "$DESTDIR/version.err"
+
+# The encoders: a module beside the libraries, loaded by recordings only
+# (linked in, FFmpeg's libraries cost every still, --stop and --snap about
+# 80 ms of start-up: src/encode/recorder_api.h).
+MODULE=$DESTDIR$(abs "$LIBDIR")/wl-record/wl-record-encoder.so
+[ -f "$MODULE" ] || fail "no encoder module at $MODULE"
+if ldd "$BIN" | grep -q libavcodec; then
+	fail "the binary links libavcodec: $(ldd "$BIN" | grep libavcodec)"
+fi
 # --help: one screen, grouped.
 help=$("$BIN" --help)
 [ "$(wc -l <<<"$help")" -le 45 ] || fail "--help is $(wc -l <<<"$help") lines long"
@@ -153,4 +164,19 @@ if [ "$HAVE_SCDOC" = true ]; then
 else
 	echo "scdoc not found at configure time: the man page is not checked"
 fi
+
+# Last, as it spoils the install: a module of another build (here another
+# library in its place) is refused before anything starts: one line,
+# status 1, no file; stills and --help do not need it.
+libpng=$(ldd "$BIN" | awk '/libpng/ { print $3; exit }')
+[ -f "$libpng" ] || fail "the binary does not link libpng: $(ldd "$BIN")"
+cp "$libpng" "$MODULE"
+XDG_RUNTIME_DIR=$DESTDIR "$BIN" --duration 1 "$DESTDIR/spoilt.mkv" -- true \
+	>"$DESTDIR/spoilt.out" 2>"$DESTDIR/spoilt.err" </dev/null
+status=$?
+[ "$status" -eq 1 ] && [ "$(wc -l <"$DESTDIR/spoilt.err")" -eq 1 ] &&
+	grep -q "cannot load the encoders: .*not the encoder module of wl-record" "$DESTDIR/spoilt.err" ||
+	fail "a foreign encoder module: exit $status, stderr: $(cat "$DESTDIR/spoilt.err")"
+[ ! -e "$DESTDIR/spoilt.mkv" ] || fail "a foreign encoder module left a file"
+"$BIN" --help >/dev/null || fail "--help needs the encoder module"
 echo "install: PASS"
