@@ -18,8 +18,8 @@ static bool probe_display(void *data, const char *display, char *why, size_t why
 	struct screencopy_source *source = screencopy_source_connect(display, why, why_size);
 	if (!source)
 		return false;
-	if (!screencopy_source_offered(source)) {
-		snprintf(why, why_size, "it offers no wlr-screencopy");
+	if (!screencopy_source_protocols(source)) {
+		snprintf(why, why_size, "it offers neither ext-image-copy-capture nor wlr-screencopy");
 		screencopy_source_destroy(source);
 		return false;
 	}
@@ -64,10 +64,15 @@ bool source_setup(struct app *app)
 			LOG_ERR("%s", why);
 			return false;
 		}
+		/* The successor when offered. */
+		enum screencopy_protocol protocol =
+			screencopy_source_protocols(app->screencopy) & SCREENCOPY_EXT
+			? SCREENCOPY_EXT : SCREENCOPY_WLR;
+		screencopy_source_use(app->screencopy, protocol);
 		const char *note = screencopy_source_note(app->screencopy);
-		LOG_INFO("recording %s of WAYLAND_DISPLAY=%s through wlr-screencopy (%s)%s%s",
+		LOG_INFO("recording %s of WAYLAND_DISPLAY=%s through %s (%s)%s%s",
 			 screencopy_source_describe(app->screencopy), request.wayland_display,
-			 choice.reason, note[0] ? "; " : "", note);
+			 screencopy_protocol_name(protocol), choice.reason, note[0] ? "; " : "", note);
 		app->source = screencopy_frame_source(app->screencopy);
 		return true;
 	}

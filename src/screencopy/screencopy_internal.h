@@ -49,8 +49,14 @@ struct ext_copy_state {
 	uint32_t receiving_width, receiving_height;
 	struct copy_offer constraints;
 	bool constraints_known;
-	bool waiting_constraints; /* a copy failed on them: wait for new ones */
+	unsigned constraints_serial; /* one more at each `done` */
+	unsigned frame_serial;       /* constraints_serial when the copy was asked */
+	bool waiting_constraints;    /* a copy failed on them: wait for new ones */
+	int failed_copies;           /* in a row, for no stated reason */
+	/* What the compositor said of the copy under way. */
+	bool damage_seen;
 	uint32_t transform;
+	bool transform_said;
 	bool time_known;
 	uint32_t sec_hi, sec_lo, nsec;
 };
@@ -101,6 +107,7 @@ bool wlr_screencopy_bind(struct screencopy_source *source, struct wl_registry *r
 			 uint32_t name, const char *interface, uint32_t version);
 bool ext_copy_bind(struct screencopy_source *source, struct wl_registry *registry,
 		   uint32_t name, const char *interface, uint32_t version);
+bool ext_copy_offered(const struct screencopy_source *source);
 void wlr_screencopy_destroy(struct screencopy_source *source);
 void ext_copy_destroy(struct screencopy_source *source);
 

@@ -260,8 +260,8 @@ static void registry_global(void *data, struct wl_registry *registry, uint32_t n
 							      min_u32(version, XDG_OUTPUT_VERSION));
 	} else if (strcmp(interface, wl_output_interface.name) == 0 && !source->globals_read) {
 		desktop_output_bind(&source->outputs, registry, name, version);
-	} else {
-		wlr_screencopy_bind(source, registry, name, interface, version);
+	} else if (!wlr_screencopy_bind(source, registry, name, interface, version)) {
+		ext_copy_bind(source, registry, name, interface, version);
 	}
 }
 
@@ -482,9 +482,24 @@ void screencopy_source_list_outputs(const struct screencopy_source *source, FILE
 	desktop_outputs_list(&source->outputs, out);
 }
 
-bool screencopy_source_offered(const struct screencopy_source *source)
+unsigned screencopy_source_protocols(const struct screencopy_source *source)
 {
-	return source->wlr.manager != NULL;
+	return (source->wlr.manager ? SCREENCOPY_WLR : 0) |
+	       (ext_copy_offered(source) ? SCREENCOPY_EXT : 0);
+}
+
+const char *screencopy_protocol_name(enum screencopy_protocol protocol)
+{
+	return protocol == SCREENCOPY_EXT ? ext_copy_protocol.name : wlr_screencopy_protocol.name;
+}
+
+bool screencopy_source_use(struct screencopy_source *source, enum screencopy_protocol protocol)
+{
+	if (!(screencopy_source_protocols(source) & protocol))
+		return false;
+	source->protocol = protocol == SCREENCOPY_EXT ? &ext_copy_protocol
+			   : &wlr_screencopy_protocol;
+	return true;
 }
 
 const char *screencopy_source_describe(const struct screencopy_source *source)
@@ -495,9 +510,11 @@ const char *screencopy_source_describe(const struct screencopy_source *source)
 bool screencopy_source_start(struct screencopy_source *source, struct wl_event_loop *loop,
 			     screencopy_ended_fn ended, void *data)
 {
-	if (!source->wlr.manager)
+	/* The successor first. */
+	if (!source->protocol && !screencopy_source_use(source, SCREENCOPY_EXT) &&
+	    !screencopy_source_use(source, SCREENCOPY_WLR))
 		return false;
-	source->protocol = &wlr_screencopy_protocol;
+	LOG_DBG("copying through %s", source->protocol->name);
 	source->ended = ended;
 	source->ended_data = data;
 	source->retry = wl_event_loop_add_timer(loop, handle_retry, source);
@@ -536,6 +553,7 @@ void screencopy_source_destroy(struct screencopy_source *source)
 		shm_buffer_unref(source->last);
 	shm_pool_finish(&source->pool);
 	wlr_screencopy_destroy(source);
+	ext_copy_destroy(source);
 	struct desktop_output *output, *next_output;
 	wl_list_for_each_safe(output, next_output, &source->outputs, link)
 		desktop_output_destroy(output);

@@ -10,13 +10,9 @@
 
 SIZE=320x240
 
-# start_fake NAME ARG...: a fake compositor on socket NAME.
-start_fake() {
-	local name=$1
-	shift
-	start "fake-$name" "$FAKE_SCREENCOPY" --socket "$name" --size $SIZE "$@"
-	wait_until 10 "the fake compositor $name" log_has "fake-$name" '^ready'
-}
+FAKE=$FAKE_SCREENCOPY
+# shellcheck source=tests/screencopy/fake-lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/fake-lib.sh"
 
 # Stills: exactly the picture, whatever the format, version and flip.
 n=0
