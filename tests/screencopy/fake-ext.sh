@@ -124,4 +124,20 @@ record both --screenshot "$TEST_DIR/both.png"
 expect_ok both "--screenshot with both protocols"
 grep -q "through ext-image-copy-capture" "$TEST_DIR/both.log" || fail "both: not ext-image-copy-capture"
 ! grep -q "^wlr capture" "$TEST_DIR/fake-both.log" || fail "both: wlr-screencopy was used"
+# ... unless forced: --capture wlr-screencopy copies through it (and the
+# fake fails that copy).
+start_fake forced-wlr --also-wlr
+record forced-wlr --capture wlr-screencopy --screenshot "$TEST_DIR/forced-wlr.png"
+[ "$STATUS" -eq 1 ] && grep -q "^wlr capture" "$TEST_DIR/fake-forced-wlr.log" ||
+	{ cat "$TEST_DIR/forced-wlr.log"; fail "--capture wlr-screencopy did not use wlr-screencopy"; }
+grep -q "through wlr-screencopy (--capture wlr-screencopy)" "$TEST_DIR/forced-wlr.log" ||
+	fail "--capture wlr-screencopy: the status line does not say so"
+# --capture ext-image-copy and screencopy take ext-image-copy-capture.
+for method in ext-image-copy screencopy; do
+	start_fake "forced-$method" --also-wlr
+	record "forced-$method" --capture $method --screenshot "$TEST_DIR/forced-$method.png"
+	expect_ok "forced-$method" "--capture $method"
+	grep -q "through ext-image-copy-capture (--capture $method)" "$TEST_DIR/forced-$method.log" ||
+		fail "--capture $method: not through ext-image-copy-capture"
+done
 pass
