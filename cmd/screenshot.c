@@ -36,6 +36,10 @@ struct screenshot {
 	struct wl_event_source *delay;
 	struct wl_event_source *settle;
 	struct wl_event_source *settle_limit; /* MAX_SETTLE_WAIT_MS */
+	/* Whether to wait for the picture to settle: an app or a compositor that
+	 * presents to us may still be drawing; a copied desktop is already what
+	 * the user sees, and a still of it is of the moment asked for (as grim). */
+	bool settles;
 	bool saw_frame;
 	bool delay_over;         /* --delay has passed since the first frame (or is 0) */
 	bool timed_out;          /* --timeout passed with a frame but none settled */
@@ -146,7 +150,9 @@ static void handle_frame(struct frame_sink *sink, const struct frame *picture)
 			arm_ms(screenshot->settle_limit, MAX_SETTLE_WAIT_MS);
 		}
 	}
-	if (screenshot->delay_over)
+	if (screenshot->delay_over && !screenshot->settles)
+		take(screenshot, &screenshot->newest);
+	else if (screenshot->delay_over)
 		arm_ms(screenshot->settle, SETTLE_MS); /* a new picture: its settle time starts */
 }
 
@@ -166,7 +172,7 @@ static int handle_delay(void *data)
 	if (screenshot->done)
 		return 0;
 	screenshot->delay_over = true;
-	if (screenshot->timed_out) {
+	if (screenshot->timed_out || !screenshot->settles) {
 		take(screenshot, &screenshot->newest);
 	} else {
 		arm_ms(screenshot->settle_limit, MAX_SETTLE_WAIT_MS);
@@ -232,6 +238,7 @@ struct screenshot *screenshot_create(struct app *app)
 	if (!screenshot)
 		return NULL;
 	screenshot->app = app;
+	screenshot->settles = app->screencopy == NULL;
 	screenshot->timeout = wl_event_loop_add_timer(app->loop, handle_timeout, screenshot);
 	screenshot->delay = wl_event_loop_add_timer(app->loop, handle_delay, screenshot);
 	screenshot->settle = wl_event_loop_add_timer(app->loop, handle_settle, screenshot);

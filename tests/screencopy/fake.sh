@@ -4,7 +4,9 @@
 # (flipped), protocol v1 (plain copies, no damage: unchanged copies passed
 # over) and v2 (no buffer_done), a failed copy and a removed output (the
 # file is finished, exit 1, a clear message). Checked by decoding: the PNG
-# is exactly pattern frame 0, the video the fake's frames in order.
+# is exactly pattern frame 0 (also when the desktop keeps changing: a still
+# of it is not delayed until it settles), the video the fake's frames in
+# order.
 . "$TEST_LIB"
 : "${FAKE_SCREENCOPY:?FAKE_SCREENCOPY must point at tests/screencopy/fake-screencopy}"
 
@@ -28,6 +30,16 @@ for variant in "--version 3 --format xbgr --y-invert" "--version 2 --format abgr
 		fail "$variant: the PNG is not the compositor's picture"
 	log "$variant: the PNG is exact"
 done
+
+# A still of a changing desktop is the picture of the moment asked for
+# (the first copy), as grim takes it: not one after the screen settles.
+n=$((n + 1))
+start_fake "moving$n" --frames 30
+WAYLAND_DISPLAY=moving$n timeout 20 "$WL_RECORD" --screenshot "$TEST_DIR/moving$n.png" \
+	>"$TEST_DIR/moving$n.log" 2>&1 ||
+	{ status=$?; cat "$TEST_DIR/moving$n.log"; fail "a changing desktop: --screenshot exited $status"; }
+"$PNG_CHECK" "$TEST_DIR/moving$n.png" --size $SIZE --pattern 0 ||
+	fail "a still of a changing desktop is not its picture when asked (pattern frame 0)"
 
 # Videos: 30 frames, then a still screen; v1 keeps answering with the same
 # picture, which must not be recorded again.

@@ -5,7 +5,8 @@
 # Checked by decoding: the recorded frames are the client's frames in order
 # (none repeated, none from the past), timestamps increase, the PNG is
 # exactly the client's last frame; SIGINT and --duration finish playable
-# files, so does --toggle, --snap is exact; a second output is not the one recorded
+# files, so does the Mod4+R hotkey of examples/sway.config pressed twice
+# (--toggle), --snap is exact; a second output is not the one recorded
 # unless -o names it (an unknown name lists the names), --list-outputs
 # lists both; -g records exactly that part of the screen, at scale 1 and 2,
 # and a region spanning outputs is refused; sway
@@ -13,6 +14,7 @@
 # failure status with a clear message.
 . "$TEST_LIB"
 : "${PATTERN_CLIENT:?PATTERN_CLIENT must point at tests/screencopy/pattern-client}"
+: "${EXAMPLES:?EXAMPLES must point at the examples folder}"
 require_commands sway
 
 SIZE=640x480
@@ -209,21 +211,31 @@ else
 	log "HEADLESS-2 is at $second_x,$second_y: the spanning region is not checked"
 fi
 
-# 4. --toggle starts a recording of the desktop, a second --toggle stops it
-# and returns once its file is complete.
-start toggle "${as_user[@]}" "$WL_RECORD" --toggle "$USER_DIR/toggled.mkv"
-TOGGLE_PID=$STARTED_PID
-wait_until 20 "the toggled recording" log_has toggle "through wlr-screencopy"
+# 4. The hotkey of examples/sway.config: sway itself runs the command bound
+# to Mod4+R (exec, as a key press would): the first starts recording the
+# desktop into ~/Videos, the second stops it once the file is complete.
+SWAYMSG=("${as_user[@]}" SWAYSOCK="$SWAYSOCK" swaymsg)
+hotkey=$(sed -n "s|^bindsym Mod4+r exec /usr/local/bin/wl-record|$WL_RECORD|p" \
+	"$EXAMPLES/sway.config")
+[ -n "$hotkey" ] || fail "examples/sway.config binds no wl-record command to Mod4+r"
+"${as_user[@]}" mkdir "$USER_DIR/Videos"
+PID_FILE=$USER_DIR/runtime/wl-record.pid
+"${SWAYMSG[@]}" exec "$hotkey" >"$TEST_DIR/hotkey.log" 2>&1 ||
+	{ cat "$TEST_DIR/hotkey.log"; fail "swaymsg exec of the hotkey failed"; }
+wait_until 20 "the hotkey's recording" test -s "$PID_FILE"
 sleep 0.5
-timeout 30 "${as_user[@]}" "$WL_RECORD" --toggle >"$TEST_DIR/toggle2.log" 2>&1 ||
-	{ status=$?; cat "$TEST_DIR/toggle2.log"; fail "the second --toggle exited $status"; }
-wait_exit "$TOGGLE_PID" 10
-[ "$EXIT_STATUS" -eq 0 ] || fail "the toggled recording exited $EXIT_STATUS"
-ffprobe_check "$USER_DIR/toggled.mkv"
+"${SWAYMSG[@]}" exec "$hotkey" >>"$TEST_DIR/hotkey.log" 2>&1 ||
+	{ cat "$TEST_DIR/hotkey.log"; fail "swaymsg exec of the hotkey failed"; }
+wait_until 30 "the hotkey to stop the recording" test ! -e "$PID_FILE"
+videos=("$USER_DIR"/Videos/*.mkv)
+[ "${#videos[@]}" -eq 1 ] && [ -f "${videos[0]}" ] ||
+	fail "the hotkey pressed twice left ${#videos[@]} files in ~/Videos: ${videos[*]}"
+ffprobe_check "${videos[0]}"
+"$VIDEO_CHECK" "${videos[0]}" --size $SIZE --min-frames 1 >/dev/null ||
+	fail "the hotkey's recording does not decode"
 
 # 4b. Scale 2: -g stays in logical coordinates, the picture has the
 # output's pixels (twice as many each way).
-SWAYMSG=("${as_user[@]}" SWAYSOCK="$SWAYSOCK" swaymsg)
 if "${SWAYMSG[@]}" output HEADLESS-1 scale 2 >"$TEST_DIR/scale.log" 2>&1 &&
 	"${as_user[@]}" "$WL_RECORD" --list-outputs 2>/dev/null | grep -q "^HEADLESS-1 .*scale 2 "; then
 	sleep 0.5

@@ -48,11 +48,17 @@ done
 for file in "$SHARE/bash-completion/completions/wl-record" \
 	"$SHARE/zsh/site-functions/_wl-record" \
 	"$SHARE/fish/vendor_completions.d/wl-record.fish" \
-	"$SHARE/doc/wl-record/README.md" "$SHARE/doc/wl-record/examples/weston.ini"; do
+	"$SHARE/doc/wl-record/README.md" "$SHARE/doc/wl-record/examples/weston.ini" \
+	"$SHARE/doc/wl-record/examples/sway.config" "$SHARE/doc/wl-record/examples/hyprland.conf" \
+	"$SHARE/doc/wl-record/examples/niri.kdl"; do
 	[ -s "$file" ] || fail "missing $file"
 done
 grep -q "^command=$(abs "$BINDIR")/wl-record " "$SHARE/doc/wl-record/examples/weston.ini" ||
 	fail "the installed example does not name $(abs "$BINDIR")/wl-record"
+for example in sway.config hyprland.conf niri.kdl; do
+	grep -q "$(abs "$BINDIR")/wl-record\"* \"*--toggle" "$SHARE/doc/wl-record/examples/$example" ||
+		fail "the installed $example does not bind $(abs "$BINDIR")/wl-record --toggle"
+done
 
 # Every long option --help shows is known to the completions and the man page.
 OPTIONS=$("$BIN" --help | grep -o -E -- '--[a-z][a-z-]+' | sort -u)
