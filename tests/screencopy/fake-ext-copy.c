@@ -192,9 +192,11 @@ static void frame_damage_buffer(struct wl_client *client, struct wl_resource *re
 				       "bad damage_buffer");
 		return;
 	}
-	/* Too many: all of it. */
-	if (frame->damage_count == MAX_RECTS)
-		frame->damage_count = 0, x = 0, y = 0, width = INT32_MAX / 2, height = INT32_MAX / 2;
+	/* Too many: all of it (fake_fill clips to the buffer). */
+	if (frame->damage_count == MAX_RECTS) {
+		frame->damage[0] = (struct rect){ 0, 0, INT32_MAX / 2, INT32_MAX / 2 };
+		return;
+	}
 	frame->damage[frame->damage_count++] = (struct rect){ x, y, x + width, y + height };
 }
 
