@@ -45,7 +45,7 @@ static void bind_output(struct wl_client *client, void *data, uint32_t version, 
 	wl_output_send_geometry(resource, 0, 0, 0, 0, WL_OUTPUT_SUBPIXEL_UNKNOWN, "fake", "fake",
 				WL_OUTPUT_TRANSFORM_NORMAL);
 	if (version >= 2)
-		wl_output_send_scale(resource, 1);
+		wl_output_send_scale(resource, output->scale);
 	send_mode(resource, output);
 }
 
@@ -55,6 +55,7 @@ bool fake_output_init(struct fake_output *output, struct wl_display *display, in
 	wl_list_init(&output->resources);
 	output->width = width;
 	output->height = height;
+	output->scale = 1;
 	output->global = wl_global_create(display, &wl_output_interface, 3, output, bind_output);
 	return output->global != NULL;
 }

@@ -13,6 +13,7 @@ struct fake_output {
 	struct wl_global *global;
 	struct wl_list resources;
 	int width, height; /* the current mode */
+	int scale;         /* 1 unless set before clients bind */
 };
 
 /* The output at 0,0, scale 1, `width`x`height` (60 Hz). */

@@ -9,6 +9,7 @@
  *   fake-ext-copy --socket NAME --size WxH [--format xrgb|argb|xbgr|abgr]
  *                 [--frames N] [--times FILE] [--fail-at K] [--fail-from K]
  *                 [--resize-at K --resize WxH] [--stop-at K] [--also-wlr]
+ *                 [--scale N]
  *
  * The copies answered show pattern frames 0, 1, ... N-1 (N default 1),
  * each 20 ms after it is asked; then a copy waits for a change that never
@@ -24,7 +25,8 @@
  * --resize-at K changes the output's size to --resize when copy K is asked
  * (new constraints, and copy K fails with buffer_constraints), --stop-at K
  * stops the session. --also-wlr offers zwlr_screencopy_manager_v1 as well,
- * whose every copy fails. Prints "ready", "session options N", "capture K
+ * whose every copy fails. --scale N: the output's scale (its logical size
+ * is the mode over N). Prints "ready", "session options N", "capture K
  * WxH" for each copy answered and "wlr capture" for wlr-screencopy on
  * stdout. Runs until killed. */
 
@@ -404,6 +406,7 @@ int main(int argc, char **argv)
 	struct fake fake = { .fail_from = -1, .resize_at = -1, .stop_at = -1 };
 	fake_args_init(&fake.args);
 	bool also_wlr = false;
+	int scale = 1;
 	static const struct option options[] = {
 		FAKE_COMMON_OPTIONS,
 		{ "times", required_argument, NULL, 't' },
@@ -412,6 +415,7 @@ int main(int argc, char **argv)
 		{ "resize", required_argument, NULL, 'R' },
 		{ "stop-at", required_argument, NULL, 'p' },
 		{ "also-wlr", no_argument, NULL, 'w' },
+		{ "scale", required_argument, NULL, 'S' },
 		{ 0 },
 	};
 	int opt;
@@ -432,12 +436,14 @@ int main(int argc, char **argv)
 			break;
 		case 'p': fake.stop_at = atoi(optarg); break;
 		case 'w': also_wlr = true; break;
+		case 'S': scale = atoi(optarg); break;
 		default: die("bad option (see the comment at the top of fake-ext-copy.c)");
 		}
 	}
 	if (fake.resize_at >= 0 && (fake.resize_width < 1 || fake.resize_height < 1))
 		die("give --resize WxH with --resize-at");
 	fake.display = fake_display_create("fake-ext-copy", &fake.args, &fake.output);
+	fake.output.scale = scale;
 	struct manager_kind copy_manager = { &ext_image_copy_capture_manager_v1_interface,
 					     &manager_impl, &fake };
 	struct manager_kind source_manager = { &ext_output_image_capture_source_manager_v1_interface,

@@ -57,7 +57,7 @@ done
 
 # -g: the protocol copies the whole output; the region is cropped from it
 # (the fake's output is at 0,0, scale 1): the same pixels as the full
-# still cropped by ffmpeg.
+# still cropped by ffmpeg (which also checks the size).
 start_fake region
 record region -g "10,20 30x40" --screenshot "$TEST_DIR/region.png"
 expect_ok region "-g --screenshot"
@@ -65,6 +65,14 @@ expect_ok region "-g --screenshot"
 rgb() { ffmpeg -v error -i "$1" "${@:2}" -f rawvideo -pix_fmt rgb24 - ; }
 cmp -s <(rgb "$TEST_DIR/region.png") <(rgb "$TEST_DIR/still-xrgb.png" -vf crop=30:40:10:20) ||
 	fail "-g 10,20 30x40: not that part of the output"
+
+# On an output of scale 2 (logical 160x120), the region is in logical
+# coordinates and recorded in the output's pixels: twice as big.
+start_fake region-scaled --scale 2
+record region-scaled -g "5,10 15x20" --screenshot "$TEST_DIR/region-scaled.png"
+expect_ok region-scaled "-g --screenshot at scale 2"
+cmp -s <(rgb "$TEST_DIR/region-scaled.png") <(rgb "$TEST_DIR/still-xrgb.png" -vf crop=30:40:10:20) ||
+	fail "-g 5,10 15x20 at scale 2: not the pixels 10,20 30x40 of the output"
 
 # The cursor: painted in unless --no-cursor.
 for cursor in 1 0; do
