@@ -5,8 +5,8 @@ void print_help(FILE *out)
 {
 	fputs(
 "Usage: wl-record [OPTIONS] [FILE] [-- COMMAND [ARG...]]\n"
-"Records the desktop it runs in (wlr-screencopy), what a compositor presents to\n"
-"it or the apps it hosts as video (H.264; VP9 for .webm), or a PNG still. Without\n"
+"Records the desktop it runs in (screencopy), what a compositor presents to it\n"
+"or the apps it hosts as video (H.264; VP9 for .webm), or a PNG still. Without\n"
 "FILE: in $XDG_VIDEOS_DIR or $XDG_PICTURES_DIR; the path is printed on stdout.\n"
 "\n"
 "Output:\n"
@@ -20,7 +20,7 @@ void print_help(FILE *out)
 "      --stats-fd N         when done, a JSON summary line on fd N (for scripts)\n"
 "\n"
 "Connection (Weston's screen-share: none needed, WAYLAND_SERVER_SOCKET is used):\n"
-"      --capture HOW        screencopy (desktop on $WAYLAND_DISPLAY) or listen\n"
+"      --capture HOW        screencopy, ext-image-copy, wlr-screencopy or listen\n"
 "  -o, --output NAME        the desktop's monitor to record (default: the first)\n"
 "  -g, --geometry 'X,Y WxH' only that region (logical, as slurp prints it)\n"
 "      --list-outputs       list the monitors; --no-cursor: leave the pointer out\n"

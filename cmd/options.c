@@ -390,7 +390,8 @@ enum options_result options_parse(int argc, char **argv, struct options *options
 			break;
 		case OPT_CAPTURE:
 			if (!capture_method_parse(optarg, &options->capture))
-				return bad("invalid --capture '%s': expected screencopy or listen", optarg);
+				return bad("invalid --capture '%s': expected screencopy, "
+					   "ext-image-copy, wlr-screencopy or listen", optarg);
 			break;
 		case 'v':
 			options->verbosity = 1;
@@ -434,9 +435,9 @@ enum options_result options_parse(int argc, char **argv, struct options *options
 		return bad("%s", "--snap, --stop and --toggle are separate requests; give one");
 	if (options->stats_fd == 1 && options->output && strcmp(options->output, "-") == 0)
 		return bad("%s", "--stats-fd 1 and FILE '-': the video is on stdout");
-	if (options->capture == CAPTURE_SCREENCOPY && (options->command || options->socket_name))
-		return bad("%s", "--capture screencopy copies the desktop: it hosts no COMMAND and "
-			   "opens no --socket");
+	if (capture_method_copies(options->capture) && (options->command || options->socket_name))
+		return bad("%s", "--capture screencopy (ext-image-copy, wlr-screencopy) copies the "
+			   "desktop: it hosts no COMMAND and opens no --socket");
 	/* They pick part of the desktop: only a copied desktop has one. */
 	if ((options->output_name || options->region) &&
 	    (options->capture == CAPTURE_LISTEN || options->command || options->socket_name))

@@ -7,6 +7,7 @@ bool capture_method_parse(const char *name, enum capture_method *method)
 {
 	static const struct { const char *name; enum capture_method method; } methods[] = {
 		{ "auto", CAPTURE_AUTO }, { "screencopy", CAPTURE_SCREENCOPY },
+		{ "ext-image-copy", CAPTURE_EXT_COPY }, { "wlr-screencopy", CAPTURE_WLR_SCREENCOPY },
 		{ "listen", CAPTURE_LISTEN },
 	};
 	for (size_t i = 0; i < sizeof(methods) / sizeof(methods[0]); i++) {
@@ -18,10 +19,47 @@ bool capture_method_parse(const char *name, enum capture_method *method)
 	return false;
 }
 
+bool capture_method_copies(enum capture_method method)
+{
+	return method == CAPTURE_SCREENCOPY || method == CAPTURE_EXT_COPY ||
+	       method == CAPTURE_WLR_SCREENCOPY;
+}
+
+const char *desktop_protocol_name(enum desktop_protocol protocol)
+{
+	return protocol == DESKTOP_EXT_COPY ? "ext-image-copy-capture" : "wlr-screencopy";
+}
+
 static void host(struct source_choice *choice, const char *reason)
 {
 	choice->kind = SOURCE_HOST;
 	snprintf(choice->reason, sizeof(choice->reason), "%s", reason);
+}
+
+/* The protocols --capture allows. */
+static unsigned allowed_protocols(enum capture_method method)
+{
+	if (method == CAPTURE_EXT_COPY)
+		return DESKTOP_EXT_COPY;
+	if (method == CAPTURE_WLR_SCREENCOPY)
+		return DESKTOP_WLR_SCREENCOPY;
+	return DESKTOP_EXT_COPY | DESKTOP_WLR_SCREENCOPY;
+}
+
+/* The successor first. */
+static enum desktop_protocol preferred(unsigned protocols)
+{
+	return protocols & DESKTOP_EXT_COPY ? DESKTOP_EXT_COPY : DESKTOP_WLR_SCREENCOPY;
+}
+
+static const char *forced_name(const struct source_request *request)
+{
+	switch (request->capture) {
+	case CAPTURE_SCREENCOPY: return "--capture screencopy";
+	case CAPTURE_EXT_COPY: return "--capture ext-image-copy";
+	case CAPTURE_WLR_SCREENCOPY: return "--capture wlr-screencopy";
+	default: return "-o or -g (a part of the desktop)";
+	}
 }
 
 void source_choose(const struct source_request *request, source_probe_fn probe, void *data,
@@ -32,19 +70,26 @@ void source_choose(const struct source_request *request, source_probe_fn probe, 
 			      ? request->wayland_display : NULL;
 	char why[256] = "";
 
-	if (request->capture == CAPTURE_SCREENCOPY || request->desktop_part) {
-		const char *forced = request->capture == CAPTURE_SCREENCOPY ? "--capture screencopy"
-				     : "-o or -g (a part of the desktop)";
+	if (capture_method_copies(request->capture) || request->desktop_part) {
+		const char *forced = forced_name(request);
+		unsigned allowed = allowed_protocols(request->capture);
 		choice->kind = SOURCE_SCREENCOPY;
+		unsigned offered = display ? probe(data, display, why, sizeof(why)) : 0;
 		if (!display) {
 			choice->failed = true;
 			snprintf(choice->reason, sizeof(choice->reason),
 				 "%s: WAYLAND_DISPLAY is not set", forced);
-		} else if (!probe(data, display, why, sizeof(why))) {
+		} else if (!offered) {
 			choice->failed = true;
 			snprintf(choice->reason, sizeof(choice->reason), "%s: WAYLAND_DISPLAY=%s: %s",
 				 forced, display, why);
+		} else if (!(offered & allowed)) {
+			choice->failed = true;
+			snprintf(choice->reason, sizeof(choice->reason),
+				 "%s: WAYLAND_DISPLAY=%s offers %s only", forced, display,
+				 desktop_protocol_name(preferred(offered)));
 		} else {
+			choice->protocol = preferred(offered & allowed);
 			snprintf(choice->reason, sizeof(choice->reason), "%s", forced);
 		}
 		return;
@@ -59,10 +104,14 @@ void source_choose(const struct source_request *request, source_probe_fn probe, 
 		return host(choice, "--socket was given");
 	if (!display)
 		return host(choice, "WAYLAND_DISPLAY is not set: no desktop to copy");
-	if (probe(data, display, why, sizeof(why))) {
+	unsigned offered = probe(data, display, why, sizeof(why));
+	if (offered) {
 		choice->kind = SOURCE_SCREENCOPY;
-		snprintf(choice->reason, sizeof(choice->reason),
-			 "WAYLAND_DISPLAY=%s offers wlr-screencopy", display);
+		choice->protocol = preferred(offered);
+		snprintf(choice->reason, sizeof(choice->reason), "WAYLAND_DISPLAY=%s offers %s%s",
+			 display, desktop_protocol_name(choice->protocol),
+			 offered == (DESKTOP_EXT_COPY | DESKTOP_WLR_SCREENCOPY)
+			 ? ", preferred to wlr-screencopy" : "");
 		return;
 	}
 	snprintf(choice->reason, sizeof(choice->reason), "WAYLAND_DISPLAY=%s: %s", display, why);

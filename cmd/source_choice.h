@@ -6,20 +6,32 @@
 
 /* --capture METHOD. */
 enum capture_method {
-	CAPTURE_AUTO = 0,   /* the order below */
-	CAPTURE_SCREENCOPY, /* the desktop on WAYLAND_DISPLAY, or fail */
-	CAPTURE_LISTEN,     /* host: wait for a compositor to present to us */
+	CAPTURE_AUTO = 0,        /* the order below */
+	CAPTURE_SCREENCOPY,      /* the desktop on WAYLAND_DISPLAY, by either protocol, or fail */
+	CAPTURE_EXT_COPY,        /* the same through ext-image-copy-capture only */
+	CAPTURE_WLR_SCREENCOPY,  /* the same through wlr-screencopy only */
+	CAPTURE_LISTEN,          /* host: wait for a compositor to present to us */
 };
 
-/* "screencopy", "listen" (or "auto"); false for anything else. */
+/* "screencopy", "ext-image-copy", "wlr-screencopy", "listen" (or "auto");
+ * false for anything else. */
 bool capture_method_parse(const char *name, enum capture_method *method);
+
+/* Whether `method` copies the desktop (a forced screencopy of some kind). */
+bool capture_method_copies(enum capture_method method);
 
 /* Where frames come from: the nested compositor wl-record hosts (Weston's
  * screen-share on WAYLAND_SERVER_SOCKET, a COMMAND, or whatever connects to
- * its socket), or the desktop it runs in, copied through wlr-screencopy. */
+ * its socket), or the desktop it runs in, copied through a protocol. */
 enum source_kind {
 	SOURCE_HOST,
 	SOURCE_SCREENCOPY,
+};
+
+/* The copy protocols a desktop may offer, a bit each. */
+enum desktop_protocol {
+	DESKTOP_EXT_COPY = 1 << 0,       /* ext-image-copy-capture-v1: the successor */
+	DESKTOP_WLR_SCREENCOPY = 1 << 1, /* wlr-screencopy-unstable-v1 */
 };
 
 struct source_request {
@@ -31,23 +43,31 @@ struct source_request {
 	const char *wayland_display; /* $WAYLAND_DISPLAY; NULL or "" when unset */
 };
 
-/* Whether `display` can be captured; the reason in `why` when not. */
-typedef bool (*source_probe_fn)(void *data, const char *display, char *why, size_t why_size);
+/* Which desktop_protocol bits `display` offers (0: it cannot be copied,
+ * the reason in `why`). */
+typedef unsigned (*source_probe_fn)(void *data, const char *display, char *why,
+				    size_t why_size);
 
 struct source_choice {
 	enum source_kind kind;
-	bool failed;      /* --capture screencopy, -o or -g, and it cannot be done */
+	enum desktop_protocol protocol; /* SOURCE_SCREENCOPY: the one to copy through */
+	bool failed;      /* a forced copy (--capture, -o or -g) cannot be done */
 	char reason[320]; /* why this source, or why it failed */
 };
 
-/* Chooses in this order: --capture screencopy, -o or -g (each a copy of
- * the desktop, or a failure); WAYLAND_SERVER_SOCKET (a
- * screen-share launched us: the inherited WAYLAND_DISPLAY is the compositor
- * sharing, not a desktop to copy); -- COMMAND; --capture listen or --socket;
- * WAYLAND_DISPLAY when `probe` says it offers wlr-screencopy; else host and
- * listen (the default before there was screencopy). `probe` is called at
+/* Chooses in this order: --capture screencopy / ext-image-copy /
+ * wlr-screencopy, -o or -g (each a copy of the desktop, or a failure);
+ * WAYLAND_SERVER_SOCKET (a screen-share launched us: the inherited
+ * WAYLAND_DISPLAY is the compositor sharing, not a desktop to copy); --
+ * COMMAND; --capture listen or --socket; WAYLAND_DISPLAY when `probe` says
+ * it offers a copy protocol; else host and listen (the default before
+ * there was screencopy). Of the protocols offered (and allowed by
+ * --capture), ext-image-copy-capture is preferred. `probe` is called at
  * most once, only when its answer decides. */
 void source_choose(const struct source_request *request, source_probe_fn probe, void *data,
 		   struct source_choice *choice);
+
+/* "ext-image-copy-capture", "wlr-screencopy". */
+const char *desktop_protocol_name(enum desktop_protocol protocol);
 
 #endif

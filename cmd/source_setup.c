@@ -12,19 +12,22 @@
 
 /* Connects to the display; keeps the connection when it can be copied, so
  * that the choice and the capture share one connection. */
-static bool probe_display(void *data, const char *display, char *why, size_t why_size)
+static unsigned probe_display(void *data, const char *display, char *why, size_t why_size)
 {
 	struct app *app = data;
 	struct screencopy_source *source = screencopy_source_connect(display, why, why_size);
 	if (!source)
-		return false;
-	if (!screencopy_source_offered(source)) {
-		snprintf(why, why_size, "it offers no wlr-screencopy");
+		return 0;
+	unsigned protocols = screencopy_source_protocols(source);
+	unsigned offered = (protocols & SCREENCOPY_EXT ? DESKTOP_EXT_COPY : 0) |
+			   (protocols & SCREENCOPY_WLR ? DESKTOP_WLR_SCREENCOPY : 0);
+	if (!offered) {
+		snprintf(why, why_size, "it offers neither ext-image-copy-capture nor wlr-screencopy");
 		screencopy_source_destroy(source);
-		return false;
+		return 0;
 	}
 	app->screencopy = source;
-	return true;
+	return offered;
 }
 
 bool source_setup(struct app *app)
@@ -64,10 +67,13 @@ bool source_setup(struct app *app)
 			LOG_ERR("%s", why);
 			return false;
 		}
+		enum screencopy_protocol protocol = choice.protocol == DESKTOP_EXT_COPY
+						    ? SCREENCOPY_EXT : SCREENCOPY_WLR;
+		screencopy_source_use(app->screencopy, protocol);
 		const char *note = screencopy_source_note(app->screencopy);
-		LOG_INFO("recording %s of WAYLAND_DISPLAY=%s through wlr-screencopy (%s)%s%s",
+		LOG_INFO("recording %s of WAYLAND_DISPLAY=%s through %s (%s)%s%s",
 			 screencopy_source_describe(app->screencopy), request.wayland_display,
-			 choice.reason, note[0] ? "; " : "", note);
+			 screencopy_protocol_name(protocol), choice.reason, note[0] ? "; " : "", note);
 		app->source = screencopy_frame_source(app->screencopy);
 		return true;
 	}

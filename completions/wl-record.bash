@@ -40,7 +40,7 @@ _wl_record()
 		return
 		;;
 	--capture)
-		COMPREPLY=($(compgen -W "screencopy listen" -- "$cur"))
+		COMPREPLY=($(compgen -W "screencopy ext-image-copy wlr-screencopy listen" -- "$cur"))
 		return
 		;;
 	--size)

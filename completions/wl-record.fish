@@ -49,7 +49,7 @@ complete -c wl-record -l timeout -x -d 'Screenshot: give up after this long with
 complete -c wl-record -l duration -x -d 'Stop recording after this many seconds'
 complete -c wl-record -l frames -x -d 'Stop after N frames'
 complete -c wl-record -l stats-fd -x -a '3 4 5' -d 'When done, a JSON summary line on this fd'
-complete -c wl-record -l capture -x -a 'screencopy listen' -d 'Desktop through screencopy, or host only'
+complete -c wl-record -l capture -x -a 'screencopy ext-image-copy wlr-screencopy listen' -d 'Desktop through screencopy, or host only'
 complete -c wl-record -l socket -x -d 'Listen on $XDG_RUNTIME_DIR/NAME'
 complete -c wl-record -l size -x -a '1280x720 1920x1080 2560x1440 3840x2160' -d 'Output mode offered to clients'
 complete -c wl-record -l fps -x -a '24 25 30 50 60' -d 'Frame rate'

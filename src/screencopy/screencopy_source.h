@@ -10,14 +10,14 @@
 
 /* The desktop wl-record runs in, as a frame source (frame_source.h): a
  * Wayland client of that desktop's compositor that copies one output
- * through wlr-screencopy-unstable-v1 (v1 to v3) into shm buffers and hands
- * each copy to the connected sinks, with the compositor's damage and its
- * CLOCK_MONOTONIC presentation time.
+ * through ext-image-copy-capture-v1 or wlr-screencopy-unstable-v1 (v1 to
+ * v3) into shm buffers and hands each copy to the connected sinks, with the
+ * compositor's damage and its CLOCK_MONOTONIC presentation time.
  *
  * The output is the first wl_output the compositor advertises unless
  * screencopy_source_select() picks another, or a region of one. The cursor
- * is painted in (overlay_cursor) unless the selection says not. After the first copy, each copy waits for
- * damage (copy_with_damage), so a still screen costs nothing. */
+ * is painted in unless the selection says not. After the first copy, each
+ * copy waits for damage, so a still screen costs nothing. */
 struct screencopy_source;
 
 /* How a capture ended; the source sends no frame after this. */
@@ -26,7 +26,7 @@ typedef void (*screencopy_ended_fn)(void *data, const char *why);
 /* Connects to `display_name` (NULL: $WAYLAND_DISPLAY) and reads its globals.
  * NULL, with the reason in `why`, when there is no such display or it offers
  * no wl_shm or no wl_output. Whether it offers screencopy is
- * screencopy_source_offered(). */
+ * screencopy_source_protocols(). */
 struct screencopy_source *screencopy_source_connect(const char *display_name, char *why,
 						    size_t why_size);
 
@@ -59,8 +59,22 @@ const char *screencopy_source_note(const struct screencopy_source *source);
 /* One line per output: name, mode, scale, logical position and size. */
 void screencopy_source_list_outputs(const struct screencopy_source *source, FILE *out);
 
-/* Whether the compositor advertised zwlr_screencopy_manager_v1. */
-bool screencopy_source_offered(const struct screencopy_source *source);
+/* The copy protocols wl-record speaks, a bit each. */
+enum screencopy_protocol {
+	SCREENCOPY_WLR = 1 << 0, /* wlr-screencopy-unstable-v1 */
+	SCREENCOPY_EXT = 1 << 1, /* ext-image-copy-capture-v1 with its output source */
+};
+
+/* Which of them the compositor advertised (0: none). */
+unsigned screencopy_source_protocols(const struct screencopy_source *source);
+
+/* "wlr-screencopy", "ext-image-copy-capture". */
+const char *screencopy_protocol_name(enum screencopy_protocol protocol);
+
+/* Copies through `protocol` (before screencopy_source_start()); false when
+ * the compositor does not offer it. Without it: ext-image-copy-capture
+ * when offered (the successor), else wlr-screencopy. */
+bool screencopy_source_use(struct screencopy_source *source, enum screencopy_protocol protocol);
 
 /* "HEADLESS-1 (640x480)" (or, without wl_output v4 and xdg-output v2,
  * "the first output (640x480)"), "the region 10,20 200x100 of HEADLESS-1

@@ -1,5 +1,5 @@
 #!/bin/bash
-# The choice of source against compositors that offer no wlr-screencopy
+# The choice of source against compositors that offer no copy protocol
 # (wl-record's own display; Weston 10 when installed): --capture screencopy
 # fails at once with one line and leaves no file; without --capture, such a
 # WAYLAND_DISPLAY is not copied and wl-record hosts as before, saying why.
@@ -30,7 +30,7 @@ start host "$WL_RECORD" --socket host "$TEST_DIR/host.mkv"
 wait_until 20 "wl-record's socket" socket_exists host
 
 forced_fails own-display host \
-	"--capture screencopy: WAYLAND_DISPLAY=host: it offers no wlr-screencopy"
+	"--capture screencopy: WAYLAND_DISPLAY=host: it offers neither ext-image-copy-capture nor wlr-screencopy"
 forced_fails no-display "" "--capture screencopy: WAYLAND_DISPLAY is not set"
 forced_fails missing-display nosuchdisplay \
 	"--capture screencopy: WAYLAND_DISPLAY=nosuchdisplay: cannot connect"
@@ -55,7 +55,7 @@ forced_fails mute mute "--capture screencopy: WAYLAND_DISPLAY=mute: it did not a
 WAYLAND_DISPLAY=host start auto "$WL_RECORD" "$TEST_DIR/auto.mkv"
 AUTO_PID=$STARTED_PID
 wait_until 20 "the automatic choice" log_has auto \
-	"not copying the desktop: WAYLAND_DISPLAY=host: it offers no wlr-screencopy; hosting"
+	"not copying the desktop: WAYLAND_DISPLAY=host: it offers neither ext-image-copy-capture nor wlr-screencopy; hosting"
 wait_until 20 "the hosted socket" log_has auto "listening on WAYLAND_DISPLAY="
 hosted=$(sed -n 's/.*listening on WAYLAND_DISPLAY=//p' "$TEST_DIR/auto.log")
 WAYLAND_DISPLAY=$hosted "$PRESENTER" --size 320x240 --frames 10 >"$TEST_DIR/presenter.log" 2>&1 ||
@@ -80,7 +80,7 @@ if command -v weston >/dev/null && [ -n "$(weston_module_dir)" ]; then
 	start_weston weston --backend=headless-backend.so --socket=weston-sc --idle-time=0
 	wait_until 20 "Weston's socket" socket_exists weston-sc
 	forced_fails weston weston-sc \
-		"--capture screencopy: WAYLAND_DISPLAY=weston-sc: it offers no wlr-screencopy"
+		"--capture screencopy: WAYLAND_DISPLAY=weston-sc: it offers neither ext-image-copy-capture nor wlr-screencopy"
 else
 	log "weston not installed: not checked against Weston"
 fi

@@ -22,23 +22,21 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <wayland-server.h>
 
-#include "pattern.h"
+#include "fake-common.h"
 #include "wlr-screencopy-unstable-v1-server-protocol.h"
 
 #define ANSWER_MS 20
 
 struct fake {
 	struct wl_display *display;
-	struct wl_global *output;
-	int width, height;
+	struct fake_output output;
+	struct fake_args args;
 	uint32_t version;
-	uint32_t format;
 	bool y_invert;
-	int frames, fail_at, remove_output_at;
+	int remove_output_at;
 	int copies; /* asked so far */
 };
 
@@ -54,15 +52,7 @@ struct pending_copy {
 
 static _Noreturn void die(const char *message)
 {
-	fprintf(stderr, "fake-screencopy: %s\n", message);
-	exit(1);
-}
-
-static uint32_t in_format(uint32_t xrgb, uint32_t format)
-{
-	if (format == WL_SHM_FORMAT_XBGR8888 || format == WL_SHM_FORMAT_ABGR8888)
-		return (xrgb & 0xff00u) | ((xrgb >> 16) & 0xffu) | ((xrgb & 0xffu) << 16) | 0xff000000u;
-	return xrgb | 0xff000000u;
+	fake_die("fake-screencopy", message);
 }
 
 static void pending_free(struct pending_copy *copy)
@@ -84,41 +74,28 @@ static int answer(void *data)
 	struct pending_copy *copy = data;
 	struct fake *fake = copy->fake;
 	struct wl_resource *frame = copy->frame;
-	if (copy->index == fake->fail_at) {
+	if (copy->index == fake->args.fail_at) {
 		zwlr_screencopy_frame_v1_send_failed(frame);
 		pending_free(copy);
 		return 0;
 	}
-	struct wl_shm_buffer *shm = wl_shm_buffer_get(copy->buffer);
-	if (!shm || wl_shm_buffer_get_width(shm) != fake->width ||
-	    wl_shm_buffer_get_height(shm) != fake->height ||
-	    wl_shm_buffer_get_format(shm) != fake->format) {
+	int picture = copy->index < fake->args.frames ? copy->index : fake->args.frames - 1;
+	if (!fake_fill(wl_shm_buffer_get(copy->buffer), fake->args.format, fake->args.width, fake->args.height,
+		       picture, fake->y_invert, 0, 0, fake->args.width, fake->args.height)) {
 		wl_resource_post_error(frame, ZWLR_SCREENCOPY_FRAME_V1_ERROR_INVALID_BUFFER,
 				       "not the buffer offered");
 		pending_free(copy);
 		return 0;
 	}
-	int stride = wl_shm_buffer_get_stride(shm);
-	int picture = copy->index < fake->frames ? copy->index : fake->frames - 1;
-	wl_shm_buffer_begin_access(shm);
-	uint8_t *data_bytes = wl_shm_buffer_get_data(shm);
-	for (int y = 0; y < fake->height; y++) {
-		int row = fake->y_invert ? fake->height - 1 - y : y;
-		uint32_t *out = (uint32_t *)(data_bytes + (size_t)stride * (size_t)row);
-		for (int x = 0; x < fake->width; x++)
-			out[x] = in_format(pattern_pixel(picture, x, y, fake->width, fake->height),
-					   fake->format);
-	}
-	wl_shm_buffer_end_access(shm);
 	zwlr_screencopy_frame_v1_send_flags(frame, fake->y_invert
 					    ? ZWLR_SCREENCOPY_FRAME_V1_FLAGS_Y_INVERT : 0);
 	if (copy->with_damage)
-		zwlr_screencopy_frame_v1_send_damage(frame, 0, 0, (uint32_t)fake->width,
-						     (uint32_t)fake->height);
-	struct timespec now;
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	zwlr_screencopy_frame_v1_send_ready(frame, (uint32_t)((uint64_t)now.tv_sec >> 32),
-					    (uint32_t)now.tv_sec, (uint32_t)now.tv_nsec);
+		zwlr_screencopy_frame_v1_send_damage(frame, 0, 0, (uint32_t)fake->args.width,
+						     (uint32_t)fake->args.height);
+	int64_t now = fake_now_ns();
+	uint64_t sec = (uint64_t)(now / 1000000000);
+	zwlr_screencopy_frame_v1_send_ready(frame, (uint32_t)(sec >> 32), (uint32_t)sec,
+					    (uint32_t)(now % 1000000000));
 	printf("copy %d\n", copy->index);
 	fflush(stdout);
 	pending_free(copy);
@@ -138,14 +115,13 @@ static void start_copy(struct wl_resource *frame, struct wl_resource *buffer, bo
 	copy->index = fake->copies++;
 	copy->frame_destroy.notify = handle_frame_destroy;
 	wl_resource_add_destroy_listener(frame, &copy->frame_destroy);
-	if (copy->index == fake->remove_output_at && fake->output) {
-		wl_global_destroy(fake->output);
-		fake->output = NULL;
+	if (copy->index == fake->remove_output_at && fake->output.global) {
+		fake_output_remove(&fake->output);
 		return;
 	}
 	/* A still screen: copy_with_damage waits for a change that never
 	 * comes (a failure still comes). */
-	if (with_damage && copy->index >= fake->frames && copy->index != fake->fail_at)
+	if (with_damage && copy->index >= fake->args.frames && copy->index != fake->args.fail_at)
 		return;
 	copy->timer = wl_event_loop_add_timer(wl_display_get_event_loop(fake->display), answer, copy);
 	wl_event_source_timer_update(copy->timer, ANSWER_MS);
@@ -184,8 +160,8 @@ static void capture(struct wl_client *client, struct wl_resource *manager, uint3
 		return;
 	}
 	wl_resource_set_implementation(frame, &frame_impl, fake, NULL);
-	zwlr_screencopy_frame_v1_send_buffer(frame, fake->format, (uint32_t)fake->width,
-					     (uint32_t)fake->height, (uint32_t)fake->width * 4);
+	zwlr_screencopy_frame_v1_send_buffer(frame, fake->args.format, (uint32_t)fake->args.width,
+					     (uint32_t)fake->args.height, (uint32_t)fake->args.width * 4);
 	if (wl_resource_get_version(frame) >= 3)
 		zwlr_screencopy_frame_v1_send_buffer_done(frame);
 }
@@ -233,83 +209,32 @@ static void bind_manager(struct wl_client *client, void *data, uint32_t version,
 	wl_resource_set_implementation(resource, &manager_impl, data, NULL);
 }
 
-static void output_release(struct wl_client *client, struct wl_resource *resource)
-{
-	wl_resource_destroy(resource);
-}
-
-static const struct wl_output_interface output_impl = { .release = output_release };
-
-static void bind_output(struct wl_client *client, void *data, uint32_t version, uint32_t id)
-{
-	struct fake *fake = data;
-	struct wl_resource *resource = wl_resource_create(client, &wl_output_interface, (int)version, id);
-	if (!resource) {
-		wl_client_post_no_memory(client);
-		return;
-	}
-	wl_resource_set_implementation(resource, &output_impl, fake, NULL);
-	wl_output_send_geometry(resource, 0, 0, 0, 0, WL_OUTPUT_SUBPIXEL_UNKNOWN, "fake", "fake",
-				WL_OUTPUT_TRANSFORM_NORMAL);
-	wl_output_send_mode(resource, WL_OUTPUT_MODE_CURRENT, fake->width, fake->height, 60000);
-	if (version >= 2) {
-		wl_output_send_scale(resource, 1);
-		wl_output_send_done(resource);
-	}
-}
-
 int main(int argc, char **argv)
 {
-	struct fake fake = { .version = 3, .format = WL_SHM_FORMAT_XRGB8888, .frames = 1,
-			     .fail_at = -1, .remove_output_at = -1 };
-	const char *socket = NULL;
+	struct fake fake = { .version = 3, .remove_output_at = -1 };
+	fake_args_init(&fake.args);
 	static const struct option options[] = {
-		{ "socket", required_argument, NULL, 's' },
-		{ "size", required_argument, NULL, 'z' },
+		FAKE_COMMON_OPTIONS,
 		{ "version", required_argument, NULL, 'v' },
-		{ "format", required_argument, NULL, 'f' },
 		{ "y-invert", no_argument, NULL, 'y' },
-		{ "frames", required_argument, NULL, 'n' },
-		{ "fail-at", required_argument, NULL, 'x' },
 		{ "remove-output-at", required_argument, NULL, 'r' },
 		{ 0 },
 	};
 	int opt;
 	while ((opt = getopt_long(argc, argv, "", options, NULL)) != -1) {
+		if (fake_common_option("fake-screencopy", opt, optarg, &fake.args))
+			continue;
 		switch (opt) {
-		case 's': socket = optarg; break;
-		case 'z':
-			if (sscanf(optarg, "%dx%d", &fake.width, &fake.height) != 2)
-				die("bad --size");
-			break;
 		case 'v': fake.version = (uint32_t)atoi(optarg); break;
-		case 'f':
-			fake.format = strcmp(optarg, "argb") == 0 ? WL_SHM_FORMAT_ARGB8888
-				    : strcmp(optarg, "xbgr") == 0 ? WL_SHM_FORMAT_XBGR8888
-				    : strcmp(optarg, "abgr") == 0 ? WL_SHM_FORMAT_ABGR8888
-				    : WL_SHM_FORMAT_XRGB8888;
-			break;
 		case 'y': fake.y_invert = true; break;
-		case 'n': fake.frames = atoi(optarg); break;
-		case 'x': fake.fail_at = atoi(optarg); break;
 		case 'r': fake.remove_output_at = atoi(optarg); break;
 		default: die("bad option (see the comment at the top of fake-screencopy.c)");
 		}
 	}
-	if (!socket || fake.width < 1 || fake.height < 1 || fake.version < 1 || fake.version > 3 ||
-	    fake.frames < 1)
-		die("give --socket NAME --size WxH (and --version 1-3, --frames >= 1)");
-
-	fake.display = wl_display_create();
-	if (!fake.display || wl_display_add_socket(fake.display, socket) < 0)
-		die("cannot create the display or its socket");
-	if (wl_display_init_shm(fake.display) < 0)
-		die("cannot offer wl_shm");
-	wl_display_add_shm_format(fake.display, WL_SHM_FORMAT_XBGR8888);
-	wl_display_add_shm_format(fake.display, WL_SHM_FORMAT_ABGR8888);
-	fake.output = wl_global_create(fake.display, &wl_output_interface, 3, &fake, bind_output);
-	if (!fake.output ||
-	    !wl_global_create(fake.display, &zwlr_screencopy_manager_v1_interface, (int)fake.version,
+	if (fake.version < 1 || fake.version > 3)
+		die("--version 1-3");
+	fake.display = fake_display_create("fake-screencopy", &fake.args, &fake.output);
+	if (!wl_global_create(fake.display, &zwlr_screencopy_manager_v1_interface, (int)fake.version,
 			      &fake, bind_manager))
 		die("cannot create the globals");
 	printf("ready\n");

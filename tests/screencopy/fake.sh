@@ -12,13 +12,9 @@
 
 SIZE=320x240
 
-# start_fake NAME ARG...: a fake compositor on socket NAME.
-start_fake() {
-	local name=$1
-	shift
-	start "fake-$name" "$FAKE_SCREENCOPY" --socket "$name" --size $SIZE "$@"
-	wait_until 10 "the fake compositor $name" log_has "fake-$name" '^ready'
-}
+FAKE=$FAKE_SCREENCOPY
+# shellcheck source=tests/screencopy/fake-lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/fake-lib.sh"
 
 # Stills: exactly the picture, whatever the format, version and flip.
 n=0
@@ -99,6 +95,16 @@ check_ended() { # NAME MESSAGE FAKE-ARGS...
 	"$VIDEO_CHECK" "$TEST_DIR/$name.mkv" --size $SIZE --pattern --end-repeat --min-frames 5 --max-frames 10 \
 		>/dev/null || fail "$name: the frames before the end are not in the file"
 }
+# --capture ext-image-copy on a display offering wlr-screencopy only: one
+# line naming what there is, no file.
+start_fake wlr-only
+WAYLAND_DISPLAY=wlr-only timeout 20 "$WL_RECORD" --capture ext-image-copy \
+	"$TEST_DIR/wlr-only.mkv" >"$TEST_DIR/wlr-only.log" 2>&1
+status=$?
+[ "$status" -eq 1 ] && [ ! -e "$TEST_DIR/wlr-only.mkv" ] &&
+	grep -q -F -- "--capture ext-image-copy: WAYLAND_DISPLAY=wlr-only offers wlr-screencopy only" \
+		"$TEST_DIR/wlr-only.log" ||
+	{ cat "$TEST_DIR/wlr-only.log"; fail "--capture ext-image-copy without it: exit $status"; }
 check_ended failed "the compositor could not copy the output (screencopy failed)" --fail-at 10
 check_ended removed "the output was removed" --remove-output-at 10
 pass

@@ -8,20 +8,23 @@
 #include "test-runner.h"
 
 struct fake_display {
-	bool offers;
+	unsigned offers; /* desktop_protocol bits */
 	int probes;
 	char probed[64];
 };
 
-static bool probe(void *data, const char *display, char *why, size_t why_size)
+static unsigned probe(void *data, const char *display, char *why, size_t why_size)
 {
 	struct fake_display *fake = data;
 	fake->probes++;
 	snprintf(fake->probed, sizeof(fake->probed), "%s", display);
 	if (!fake->offers)
-		snprintf(why, why_size, "it offers no wlr-screencopy");
+		snprintf(why, why_size, "it offers no copy protocol");
 	return fake->offers;
 }
+
+#define WLR DESKTOP_WLR_SCREENCOPY
+#define EXT DESKTOP_EXT_COPY
 
 static struct source_choice choose(const struct source_request *request, struct fake_display *fake)
 {
@@ -32,7 +35,7 @@ static struct source_choice choose(const struct source_request *request, struct 
 
 TEST(no_display_hosts_without_probing)
 {
-	struct fake_display fake = { .offers = true };
+	struct fake_display fake = { .offers = WLR };
 	struct source_request request = { 0 };
 	struct source_choice choice = choose(&request, &fake);
 	test_assert(choice.kind == SOURCE_HOST && !choice.failed);
@@ -46,30 +49,99 @@ TEST(no_display_hosts_without_probing)
 
 TEST(display_offering_screencopy_is_copied)
 {
-	struct fake_display fake = { .offers = true };
+	struct fake_display fake = { .offers = WLR };
 	struct source_request request = { .wayland_display = "wayland-1" };
 	struct source_choice choice = choose(&request, &fake);
 	test_assert(choice.kind == SOURCE_SCREENCOPY && !choice.failed);
 	test_assert(fake.probes == 1 && strcmp(fake.probed, "wayland-1") == 0);
 	test_assert(strstr(choice.reason, "WAYLAND_DISPLAY=wayland-1 offers wlr-screencopy"), "%s",
 		    choice.reason);
+	test_assert(choice.protocol == WLR);
+}
+
+/* ext-image-copy-capture is wlr-screencopy's successor: chosen whenever it
+ * is offered, and said so. */
+TEST(ext_copy_preferred_when_offered)
+{
+	struct fake_display fake = { .offers = EXT | WLR };
+	struct source_request request = { .wayland_display = "wayland-1" };
+	struct source_choice choice = choose(&request, &fake);
+	test_assert(choice.kind == SOURCE_SCREENCOPY && !choice.failed);
+	test_assert(choice.protocol == EXT);
+	test_assert(strcmp(choice.reason, "WAYLAND_DISPLAY=wayland-1 offers ext-image-copy-capture, "
+			   "preferred to wlr-screencopy") == 0, "%s", choice.reason);
+
+	fake = (struct fake_display){ .offers = EXT };
+	choice = choose(&request, &fake);
+	test_assert(choice.kind == SOURCE_SCREENCOPY && choice.protocol == EXT);
+	test_assert(strcmp(choice.reason, "WAYLAND_DISPLAY=wayland-1 offers ext-image-copy-capture") ==
+		    0, "%s", choice.reason);
+
+	/* -o/-g and --capture screencopy take either, the successor first. */
+	request.desktop_part = true;
+	fake = (struct fake_display){ .offers = EXT | WLR };
+	test_assert(choose(&request, &fake).protocol == EXT);
+	request.desktop_part = false;
+	request.capture = CAPTURE_SCREENCOPY;
+	test_assert(choose(&request, &fake).protocol == EXT);
+	fake = (struct fake_display){ .offers = WLR };
+	choice = choose(&request, &fake);
+	test_assert(!choice.failed && choice.protocol == WLR);
+}
+
+/* --capture ext-image-copy and wlr-screencopy force one protocol: used
+ * when offered (even beside the other), a failure naming what there is
+ * when not. */
+TEST(forced_protocol)
+{
+	struct {
+		enum capture_method method;
+		unsigned offers;
+		bool failed;
+		enum desktop_protocol protocol;
+		const char *reason;
+	} cases[] = {
+		{ CAPTURE_EXT_COPY, EXT | WLR, false, EXT, "--capture ext-image-copy" },
+		{ CAPTURE_EXT_COPY, EXT, false, EXT, "--capture ext-image-copy" },
+		{ CAPTURE_EXT_COPY, WLR, true, 0,
+		  "--capture ext-image-copy: WAYLAND_DISPLAY=wayland-1 offers wlr-screencopy only" },
+		{ CAPTURE_WLR_SCREENCOPY, EXT | WLR, false, WLR, "--capture wlr-screencopy" },
+		{ CAPTURE_WLR_SCREENCOPY, EXT, true, 0,
+		  "--capture wlr-screencopy: WAYLAND_DISPLAY=wayland-1 offers ext-image-copy-capture "
+		  "only" },
+		{ CAPTURE_WLR_SCREENCOPY, 0, true, 0,
+		  "--capture wlr-screencopy: WAYLAND_DISPLAY=wayland-1: it offers no copy protocol" },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct fake_display fake = { .offers = cases[i].offers };
+		/* Forced: before a screen-share's socket, like screencopy. */
+		struct source_request request = { .capture = cases[i].method, .server_socket = true,
+						  .wayland_display = "wayland-1" };
+		struct source_choice choice = choose(&request, &fake);
+		test_assert(choice.kind == SOURCE_SCREENCOPY && fake.probes == 1, "case %zu", i);
+		test_assert(choice.failed == cases[i].failed, "case %zu: %s", i, choice.reason);
+		if (!cases[i].failed)
+			test_assert(choice.protocol == cases[i].protocol, "case %zu", i);
+		test_assert(strcmp(choice.reason, cases[i].reason) == 0, "case %zu: %s", i,
+			    choice.reason);
+	}
 }
 
 /* -o and -g name a part of the desktop: a copy of it or a failure, never
  * a hosted compositor that has no such monitor. */
 TEST(desktop_part_copies_or_fails)
 {
-	struct fake_display fake = { .offers = true };
+	struct fake_display fake = { .offers = WLR };
 	struct source_request request = { .wayland_display = "wayland-1", .desktop_part = true };
 	struct source_choice choice = choose(&request, &fake);
 	test_assert(choice.kind == SOURCE_SCREENCOPY && !choice.failed);
 	test_assert(strstr(choice.reason, "-o or -g"), "%s", choice.reason);
 
-	fake.offers = false;
+	fake.offers = 0;
 	choice = choose(&request, &fake);
 	test_assert(choice.failed, "%s", choice.reason);
 	test_assert(strstr(choice.reason, "-o or -g (a part of the desktop): WAYLAND_DISPLAY=wayland-1: "
-			   "it offers no wlr-screencopy"), "%s", choice.reason);
+			   "it offers no copy protocol"), "%s", choice.reason);
 
 	request.wayland_display = NULL;
 	choice = choose(&request, &fake);
@@ -83,12 +155,12 @@ TEST(desktop_part_copies_or_fails)
 
 TEST(display_without_screencopy_hosts)
 {
-	struct fake_display fake = { .offers = false };
+	struct fake_display fake = { .offers = 0 };
 	struct source_request request = { .wayland_display = "weston" };
 	struct source_choice choice = choose(&request, &fake);
 	test_assert(choice.kind == SOURCE_HOST && !choice.failed);
 	test_assert(fake.probes == 1);
-	test_assert(strstr(choice.reason, "WAYLAND_DISPLAY=weston: it offers no wlr-screencopy"),
+	test_assert(strstr(choice.reason, "WAYLAND_DISPLAY=weston: it offers no copy protocol"),
 		    "%s", choice.reason);
 }
 
@@ -104,34 +176,34 @@ TEST(earlier_steps_win_over_the_display)
 	const char *reasons[] = { "WAYLAND_SERVER_SOCKET", "COMMAND", "--capture listen",
 				  "--socket" };
 	for (size_t i = 0; i < sizeof(requests) / sizeof(requests[0]); i++) {
-		struct fake_display fake = { .offers = true };
+		struct fake_display fake = { .offers = WLR };
 		struct source_choice choice = choose(&requests[i], &fake);
 		test_assert(choice.kind == SOURCE_HOST && !choice.failed, "request %zu", i);
 		test_assert(fake.probes == 0, "request %zu probed the display", i);
 		test_assert(strstr(choice.reason, reasons[i]), "request %zu: %s", i, choice.reason);
 	}
 	/* The screen-share's socket comes before a COMMAND too. */
-	struct fake_display fake = { .offers = true };
+	struct fake_display fake = { .offers = WLR };
 	struct source_request both = { .server_socket = true, .command = true };
 	test_assert(strstr(choose(&both, &fake).reason, "WAYLAND_SERVER_SOCKET"));
 }
 
 TEST(forced_screencopy)
 {
-	struct fake_display fake = { .offers = true };
+	struct fake_display fake = { .offers = WLR };
 	struct source_request request = { .capture = CAPTURE_SCREENCOPY, .server_socket = true,
 					  .wayland_display = "wayland-1" };
 	struct source_choice choice = choose(&request, &fake);
 	test_assert(choice.kind == SOURCE_SCREENCOPY && !choice.failed);
 	test_assert(fake.probes == 1);
 
-	fake = (struct fake_display){ .offers = false };
+	fake = (struct fake_display){ .offers = 0 };
 	choice = choose(&request, &fake);
 	test_assert(choice.failed);
 	test_assert(strcmp(choice.reason, "--capture screencopy: WAYLAND_DISPLAY=wayland-1: "
-					  "it offers no wlr-screencopy") == 0, "%s", choice.reason);
+					  "it offers no copy protocol") == 0, "%s", choice.reason);
 
-	fake = (struct fake_display){ .offers = true };
+	fake = (struct fake_display){ .offers = WLR };
 	request.wayland_display = NULL;
 	choice = choose(&request, &fake);
 	test_assert(choice.failed && fake.probes == 0);
@@ -152,6 +224,13 @@ TEST(capture_option)
 	test_assert(o.capture == CAPTURE_SCREENCOPY);
 	test_assert(PARSE(&o, "--capture=listen", "out.mkv") == OPTIONS_RUN);
 	test_assert(o.capture == CAPTURE_LISTEN);
+	test_assert(PARSE(&o, "--capture", "ext-image-copy", "out.mkv") == OPTIONS_RUN);
+	test_assert(o.capture == CAPTURE_EXT_COPY);
+	test_assert(PARSE(&o, "--capture=wlr-screencopy", "-o", "HDMI-A-1", "out.mkv") == OPTIONS_RUN);
+	test_assert(o.capture == CAPTURE_WLR_SCREENCOPY);
+	test_assert(PARSE(&o, "--capture", "ext-image-copy", "out.mkv", "--", "true") == OPTIONS_BAD);
+	test_assert(PARSE(&o, "--capture", "wlr-screencopy", "--socket", "x", "out.mkv") ==
+		    OPTIONS_BAD);
 	test_assert(PARSE(&o, "--capture", "portal", "out.mkv") == OPTIONS_BAD);
 	test_assert(PARSE(&o, "--capture", "screencopy", "out.mkv", "--", "true") == OPTIONS_BAD);
 	test_assert(PARSE(&o, "--capture", "screencopy", "--socket", "x", "out.mkv") == OPTIONS_BAD);

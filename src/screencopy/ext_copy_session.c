@@ -1,0 +1,330 @@
+#define LOG_MODULE "screencopy"
+/* ext-image-copy-capture-v1 (with ext-image-capture-source-v1 for the
+ * output): one session per recording, whose buffer constraints (size, shm
+ * formats) may change at any time (a mode change); one frame object per
+ * copy. Each copy tells the compositor what changed in its buffer since
+ * that buffer was last filled (damage_buffer), and the compositor answers
+ * when the output changed, with the damage and its presentation time. The
+ * protocol copies whole outputs: -g is cropped from the copy. */
+#include "screencopy_internal.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "ext-image-capture-source-v1-client-protocol.h"
+#include "ext-image-copy-capture-v1-client-protocol.h"
+#include "log.h"
+
+/* A copy that fails for no stated reason is asked again, this many times
+ * in a row at most. */
+#define MAX_FAILED_COPIES 3
+
+static void new_frame(struct screencopy_source *source);
+
+static void session_buffer_size(void *data, struct ext_image_copy_capture_session_v1 *session,
+				uint32_t width, uint32_t height)
+{
+	struct ext_copy_state *ext = &((struct screencopy_source *)data)->ext;
+	ext->receiving_width = width;
+	ext->receiving_height = height;
+}
+
+static void session_shm_format(void *data, struct ext_image_copy_capture_session_v1 *session,
+			       uint32_t format)
+{
+	struct ext_copy_state *ext = &((struct screencopy_source *)data)->ext;
+	int rank = shm_offer_rank(format, 1, 1, 4);
+	LOG_DBG("the compositor offers shm format 0x%08x%s", format, rank ? "" : " (not read)");
+	if (rank > ext->receiving.rank)
+		ext->receiving = (struct copy_offer){ .format = format, .rank = rank };
+}
+
+static void session_dmabuf_device(void *data, struct ext_image_copy_capture_session_v1 *session,
+				  struct wl_array *device)
+{
+	/* shm only in this version. */
+}
+
+static void session_dmabuf_format(void *data, struct ext_image_copy_capture_session_v1 *session,
+				  uint32_t format, struct wl_array *modifiers)
+{
+}
+
+/* A whole set of constraints: the buffers from now on. */
+static void session_done(void *data, struct ext_image_copy_capture_session_v1 *session)
+{
+	struct screencopy_source *source = data;
+	struct ext_copy_state *ext = &source->ext;
+	struct copy_offer offer = ext->receiving;
+	offer.width = (int)ext->receiving_width;
+	offer.height = (int)ext->receiving_height;
+	offer.stride = offer.width * 4;
+	if (offer.rank)
+		offer.rank = shm_offer_rank(offer.format, ext->receiving_width,
+					    ext->receiving_height, (uint32_t)offer.stride);
+	LOG_DBG("ext-image-copy-capture buffers: %dx%d, shm format 0x%08x", offer.width,
+		offer.height, offer.format);
+	ext->constraints = offer;
+	ext->constraints_known = true;
+	ext->constraints_serial++;
+	ext->receiving = (struct copy_offer){ 0 };
+	ext->waiting_constraints = false;
+	if (!ext->frame)
+		new_frame(source);
+	screencopy_flush(source);
+}
+
+static void session_stopped(void *data, struct ext_image_copy_capture_session_v1 *session)
+{
+	screencopy_end(data, "the compositor stopped the capture (ext-image-copy-capture session "
+			     "stopped)");
+}
+
+static const struct ext_image_copy_capture_session_v1_listener session_listener = {
+	.buffer_size = session_buffer_size,
+	.shm_format = session_shm_format,
+	.dmabuf_device = session_dmabuf_device,
+	.dmabuf_format = session_dmabuf_format,
+	.done = session_done,
+	.stopped = session_stopped,
+};
+
+static void frame_transform(void *data, struct ext_image_copy_capture_frame_v1 *frame,
+			    uint32_t transform)
+{
+	struct screencopy_source *source = data;
+	source->ext.transform = transform;
+}
+
+static void frame_damage(void *data, struct ext_image_copy_capture_frame_v1 *frame, int32_t x,
+			 int32_t y, int32_t width, int32_t height)
+{
+	struct screencopy_source *source = data;
+	/* Known from the first rectangle on; none at all: not known. */
+	if (!source->ext.damage_seen) {
+		source->ext.damage_seen = true;
+		source->damage_known = true;
+		source->damage = (struct frame_damage){ 0 };
+	}
+	screencopy_add_damage(source, x, y, width, height);
+}
+
+static void frame_presentation_time(void *data, struct ext_image_copy_capture_frame_v1 *frame,
+				    uint32_t sec_hi, uint32_t sec_lo, uint32_t nsec)
+{
+	struct ext_copy_state *ext = &((struct screencopy_source *)data)->ext;
+	ext->time_known = true;
+	ext->sec_hi = sec_hi;
+	ext->sec_lo = sec_lo;
+	ext->nsec = nsec;
+}
+
+/* -g in the copy's pixels: the region's logical box scaled as the output's
+ * logical size is to the buffer's. */
+static struct frame_damage region_in_buffer(const struct screencopy_source *source,
+					    const struct shm_buffer *buffer)
+{
+	int x, y, width, height;
+	desktop_output_box(source->output, &x, &y, &width, &height);
+	double sx = width > 0 ? (double)buffer->width / width : 1;
+	double sy = height > 0 ? (double)buffer->height / height : 1;
+	return (struct frame_damage){
+		(int)lround(source->region_x * sx), (int)lround(source->region_y * sy),
+		(int)lround((source->region_x + source->region_width) * sx),
+		(int)lround((source->region_y + source->region_height) * sy),
+	};
+}
+
+static void frame_ready(void *data, struct ext_image_copy_capture_frame_v1 *frame)
+{
+	struct screencopy_source *source = data;
+	struct ext_copy_state *ext = &source->ext;
+	struct shm_buffer *buffer = source->target;
+	ext_image_copy_capture_frame_v1_destroy(ext->frame);
+	ext->frame = NULL;
+	source->target = NULL;
+	ext->failed_copies = 0;
+	shm_pool_note_copy(&source->pool, buffer, source->damage_known, &source->damage);
+	bool flipped = ext->transform == WL_OUTPUT_TRANSFORM_FLIPPED_180;
+	if (ext->transform != WL_OUTPUT_TRANSFORM_NORMAL && !flipped && !ext->transform_said) {
+		ext->transform_said = true;
+		LOG_INFO("the compositor copies the output turned (transform %u): recorded as copied",
+			 ext->transform);
+	}
+	struct frame_damage crop;
+	if (source->region)
+		crop = region_in_buffer(source, buffer);
+	int64_t pts = screencopy_frame_time(source, ext->time_known, ext->sec_hi, ext->sec_lo,
+					    ext->nsec);
+	screencopy_deliver(source, buffer, pts, flipped, source->region ? &crop : NULL);
+	/* Flipped in place: the compositor must fill all of it next time. */
+	if (flipped)
+		buffer->stale_known = false;
+	if (!source->over)
+		new_frame(source);
+	screencopy_flush(source);
+}
+
+static void frame_failed(void *data, struct ext_image_copy_capture_frame_v1 *frame,
+			 uint32_t reason)
+{
+	struct screencopy_source *source = data;
+	struct ext_copy_state *ext = &source->ext;
+	ext_image_copy_capture_frame_v1_destroy(ext->frame);
+	ext->frame = NULL;
+	source->target = NULL;
+	switch (reason) {
+	case EXT_IMAGE_COPY_CAPTURE_FRAME_V1_FAILURE_REASON_BUFFER_CONSTRAINTS:
+		/* New constraints (a mode change) come with a `done`, or came
+		 * already while this copy was under way. */
+		LOG_DBG("the copy no longer fits the output: following its new size");
+		if (ext->frame_serial == ext->constraints_serial)
+			ext->waiting_constraints = true;
+		break;
+	case EXT_IMAGE_COPY_CAPTURE_FRAME_V1_FAILURE_REASON_STOPPED:
+		screencopy_end(source, "the compositor stopped the capture (ext-image-copy-capture "
+				       "session stopped)");
+		return;
+	default:
+		if (++ext->failed_copies >= MAX_FAILED_COPIES) {
+			screencopy_end(source, "the compositor could not copy the output "
+					       "(ext-image-copy-capture failed %d times in a row)",
+				       ext->failed_copies);
+			return;
+		}
+		LOG_DBG("the compositor could not copy the output: asking again");
+		break;
+	}
+	new_frame(source);
+	screencopy_flush(source);
+}
+
+static const struct ext_image_copy_capture_frame_v1_listener frame_listener = {
+	.transform = frame_transform,
+	.damage = frame_damage,
+	.presentation_time = frame_presentation_time,
+	.ready = frame_ready,
+	.failed = frame_failed,
+};
+
+/* The next copy, once the constraints are known and a buffer is free (a
+ * retry comes when none is). */
+static void new_frame(struct screencopy_source *source)
+{
+	struct ext_copy_state *ext = &source->ext;
+	if (source->over || ext->frame || !ext->constraints_known || ext->waiting_constraints)
+		return;
+	source->offer = ext->constraints;
+	struct shm_buffer *buffer = screencopy_take_buffer(source);
+	if (!buffer)
+		return;
+	source->target = buffer;
+	source->damage_known = false;
+	source->damage = (struct frame_damage){ 0 };
+	ext->damage_seen = false;
+	ext->time_known = false;
+	ext->transform = WL_OUTPUT_TRANSFORM_NORMAL;
+	ext->frame_serial = ext->constraints_serial;
+	ext->frame = ext_image_copy_capture_session_v1_create_frame(ext->session);
+	ext_image_copy_capture_frame_v1_add_listener(ext->frame, &frame_listener, source);
+	ext_image_copy_capture_frame_v1_attach_buffer(ext->frame, buffer->wl_buffer);
+	/* What this buffer lacks: all of it the first time, then what the
+	 * output changed since it was last filled. */
+	struct frame_damage stale = buffer->stale;
+	if (!buffer->stale_known)
+		stale = (struct frame_damage){ 0, 0, buffer->width, buffer->height };
+	if (stale.x1 < 0)
+		stale.x1 = 0;
+	if (stale.y1 < 0)
+		stale.y1 = 0;
+	if (stale.x2 > buffer->width)
+		stale.x2 = buffer->width;
+	if (stale.y2 > buffer->height)
+		stale.y2 = buffer->height;
+	if (stale.x2 > stale.x1 && stale.y2 > stale.y1)
+		ext_image_copy_capture_frame_v1_damage_buffer(ext->frame, stale.x1, stale.y1,
+							      stale.x2 - stale.x1,
+							      stale.y2 - stale.y1);
+	ext_image_copy_capture_frame_v1_capture(ext->frame);
+}
+
+static void start_capture(struct screencopy_source *source)
+{
+	struct ext_copy_state *ext = &source->ext;
+	if (ext->session) {
+		new_frame(source);
+		return;
+	}
+	ext->capture_source = ext_output_image_capture_source_manager_v1_create_source(
+		ext->source_manager, source->output->wl_output);
+	uint32_t options = source->no_cursor
+			   ? 0 : EXT_IMAGE_COPY_CAPTURE_MANAGER_V1_OPTIONS_PAINT_CURSORS;
+	ext->session = ext_image_copy_capture_manager_v1_create_session(ext->manager,
+									ext->capture_source,
+									options);
+	ext_image_copy_capture_session_v1_add_listener(ext->session, &session_listener, source);
+	/* The first copy goes once the constraints are known (session_done). */
+}
+
+static void retry(struct screencopy_source *source)
+{
+	new_frame(source);
+	screencopy_flush(source);
+}
+
+static void cancel(struct screencopy_source *source)
+{
+	struct ext_copy_state *ext = &source->ext;
+	if (ext->frame)
+		ext_image_copy_capture_frame_v1_destroy(ext->frame);
+	if (ext->session)
+		ext_image_copy_capture_session_v1_destroy(ext->session);
+	if (ext->capture_source)
+		ext_image_capture_source_v1_destroy(ext->capture_source);
+	ext->frame = NULL;
+	ext->session = NULL;
+	ext->capture_source = NULL;
+	source->target = NULL;
+}
+
+const struct copy_protocol ext_copy_protocol = {
+	.name = "ext-image-copy-capture",
+	.start_capture = start_capture,
+	.retry = retry,
+	.cancel = cancel,
+};
+
+bool ext_copy_bind(struct screencopy_source *source, struct wl_registry *registry,
+		   uint32_t name, const char *interface, uint32_t version)
+{
+	struct ext_copy_state *ext = &source->ext;
+	if (strcmp(interface, ext_image_copy_capture_manager_v1_interface.name) == 0 &&
+	    !ext->manager) {
+		ext->manager = wl_registry_bind(registry, name,
+						&ext_image_copy_capture_manager_v1_interface, 1);
+	} else if (strcmp(interface, ext_output_image_capture_source_manager_v1_interface.name) == 0 &&
+		   !ext->source_manager) {
+		ext->source_manager = wl_registry_bind(
+			registry, name, &ext_output_image_capture_source_manager_v1_interface, 1);
+	} else {
+		return false;
+	}
+	return true;
+}
+
+bool ext_copy_offered(const struct screencopy_source *source)
+{
+	return source->ext.manager && source->ext.source_manager;
+}
+
+void ext_copy_destroy(struct screencopy_source *source)
+{
+	struct ext_copy_state *ext = &source->ext;
+	cancel(source);
+	if (ext->manager)
+		ext_image_copy_capture_manager_v1_destroy(ext->manager);
+	if (ext->source_manager)
+		ext_output_image_capture_source_manager_v1_destroy(ext->source_manager);
+	ext->manager = NULL;
+	ext->source_manager = NULL;
+}

@@ -1,0 +1,142 @@
+#ifndef WL_RECORD_SCREENCOPY_INTERNAL_H
+#define WL_RECORD_SCREENCOPY_INTERNAL_H
+
+/* Inside the desktop source (screencopy_source.h): the part every copy
+ * protocol shares (screencopy_source.c: connection, outputs, selection,
+ * buffers, delivery to the sinks) and what each protocol adds
+ * (wlr_screencopy.c, ext_copy_session.c). */
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "desktop_outputs.h"
+#include "frame_source.h"
+#include "screencopy_source.h"
+#include "shm_pool.h"
+
+/* One copy protocol, as the shared part drives it. */
+struct copy_protocol {
+	const char *name; /* for messages: "wlr-screencopy" */
+	/* Asks for the next picture (the first one at the start). */
+	void (*start_capture)(struct screencopy_source *source);
+	/* A buffer may be free again: attach it if a copy waits for one. */
+	void (*retry)(struct screencopy_source *source);
+	/* The end: drops the copy under way (the shared part ends the rest). */
+	void (*cancel)(struct screencopy_source *source);
+};
+
+extern const struct copy_protocol wlr_screencopy_protocol;
+extern const struct copy_protocol ext_copy_protocol;
+
+/* wlr-screencopy's objects. */
+struct wlr_copy_state {
+	struct zwlr_screencopy_manager_v1 *manager;
+	uint32_t manager_version;
+	struct zwlr_screencopy_frame_v1 *frame; /* the copy under way */
+	uint32_t flags;
+};
+
+/* ext-image-copy-capture's objects. */
+struct ext_copy_state {
+	struct ext_output_image_capture_source_manager_v1 *source_manager;
+	struct ext_image_copy_capture_manager_v1 *manager;
+	struct ext_image_capture_source_v1 *capture_source;
+	struct ext_image_copy_capture_session_v1 *session;
+	struct ext_image_copy_capture_frame_v1 *frame; /* the copy under way */
+	/* The session's buffer constraints: being received, and the last
+	 * complete set (after `done`). */
+	struct copy_offer receiving;
+	uint32_t receiving_width, receiving_height;
+	struct copy_offer constraints;
+	bool constraints_known;
+	unsigned constraints_serial; /* one more at each `done` */
+	unsigned frame_serial;       /* constraints_serial when the copy was asked */
+	bool waiting_constraints;    /* a copy failed on them: wait for new ones */
+	int failed_copies;           /* in a row, for no stated reason */
+	/* What the compositor said of the copy under way. */
+	bool damage_seen;
+	uint32_t transform;
+	bool transform_said;
+	bool time_known;
+	uint32_t sec_hi, sec_lo, nsec;
+};
+
+struct screencopy_source {
+	struct frame_source frames;
+	struct wl_display *display;
+	struct wl_registry *registry;
+	struct zxdg_output_manager_v1 *xdg_output_manager;
+	struct wl_list outputs; /* desktop_output.link */
+	bool globals_read;      /* later outputs are not bound: only the chosen one matters */
+	struct desktop_output *output; /* the one recorded */
+	/* -g: the part of `output` recorded, in its logical coordinates. */
+	bool region;
+	int region_x, region_y, region_width, region_height;
+	bool no_cursor;
+	char description[192];
+	char note[160];
+
+	const struct copy_protocol *protocol; /* the one copying */
+	struct wlr_copy_state wlr;
+	struct ext_copy_state ext;
+
+	struct wl_event_source *connection;
+	struct wl_event_source *retry;
+	screencopy_ended_fn ended;
+	void *ended_data;
+	bool over;
+
+	/* The copy under way. */
+	struct copy_offer offer;
+	struct shm_buffer *target;
+	bool damage_known;
+	struct frame_damage damage;
+	bool copied_once; /* later copies wait for damage */
+	int64_t start_ns;
+	int64_t last_pts_ns;
+
+	struct shm_pool pool;
+	/* The last picture handed on, kept (one reference) so that the next
+	 * copy never lands in it and can be compared with it. */
+	struct shm_buffer *last;
+	int64_t unchanged_copies;
+};
+
+/* Binds the protocol's globals; false when `interface` is none of them. */
+bool wlr_screencopy_bind(struct screencopy_source *source, struct wl_registry *registry,
+			 uint32_t name, const char *interface, uint32_t version);
+bool ext_copy_bind(struct screencopy_source *source, struct wl_registry *registry,
+		   uint32_t name, const char *interface, uint32_t version);
+bool ext_copy_offered(const struct screencopy_source *source);
+void wlr_screencopy_destroy(struct screencopy_source *source);
+void ext_copy_destroy(struct screencopy_source *source);
+
+/* Ends the capture once, telling the app why; no frame follows. */
+void screencopy_end(struct screencopy_source *source, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Sends what is queued to the compositor. */
+void screencopy_flush(struct screencopy_source *source);
+
+/* A free buffer for source->offer to copy into, or NULL: the source ended
+ * (no readable format, no memory), or every buffer is kept and the
+ * protocol's retry() comes later. */
+struct shm_buffer *screencopy_take_buffer(struct screencopy_source *source);
+
+/* Grows source->damage by a rectangle the compositor reports. */
+void screencopy_add_damage(struct screencopy_source *source, int x, int y, int width,
+			   int height);
+
+/* The compositor's presentation time (CLOCK_MONOTONIC) when usable, else
+ * now; strictly increasing either way, as the muxer needs. */
+int64_t screencopy_frame_time(struct screencopy_source *source, bool known, uint32_t sec_hi,
+			      uint32_t sec_lo, uint32_t nsec);
+
+/* Hands the copy in `buffer` (with source->damage) to the sinks: rows
+ * flipped first when `y_invert`, then only `crop` (buffer pixels; NULL:
+ * all of it). A copy that changed nothing there is passed over. The
+ * caller then asks for the next one unless source->over. */
+void screencopy_deliver(struct screencopy_source *source, struct shm_buffer *buffer,
+			int64_t pts_ns, bool y_invert, const struct frame_damage *crop);
+
+#endif

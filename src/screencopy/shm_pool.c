@@ -1,0 +1,166 @@
+#define LOG_MODULE "screencopy"
+#include "shm_pool.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "log.h"
+
+void shm_buffer_ref(struct shm_buffer *buffer)
+{
+	atomic_fetch_add(&buffer->refs, 1);
+}
+
+void shm_buffer_unref(struct shm_buffer *buffer)
+{
+	if (atomic_fetch_sub(&buffer->refs, 1) != 1)
+		return;
+	if (buffer->converted)
+		pixman_image_unref(buffer->converted);
+	munmap(buffer->data, buffer->size);
+	free(buffer);
+}
+
+static void picture_ref(void *picture)
+{
+	shm_buffer_ref(picture);
+}
+
+static void picture_unref(void *picture)
+{
+	shm_buffer_unref(picture);
+}
+
+const struct frame_picture_impl shm_buffer_picture = { picture_ref, picture_unref };
+
+static bool buffer_is_free(struct shm_buffer *buffer)
+{
+	return atomic_load(&buffer->refs) == 1;
+}
+
+/* The pool lets go of a buffer: its wl_buffer now, its memory when no
+ * frame keeps it any more. */
+static void buffer_drop(struct shm_buffer *buffer)
+{
+	if (buffer->wl_buffer)
+		wl_buffer_destroy(buffer->wl_buffer);
+	buffer->wl_buffer = NULL;
+	shm_buffer_unref(buffer);
+}
+
+static bool format_is_swapped(uint32_t format)
+{
+	return format == WL_SHM_FORMAT_XBGR8888 || format == WL_SHM_FORMAT_ABGR8888;
+}
+
+int shm_offer_rank(uint32_t format, uint32_t width, uint32_t height, uint32_t stride)
+{
+	if (width == 0 || height == 0 || width > 16384 || height > 16384 || stride < width * 4 ||
+	    stride > 65536 * 4)
+		return 0;
+	if (format == WL_SHM_FORMAT_XRGB8888 || format == WL_SHM_FORMAT_ARGB8888)
+		return 2;
+	return format_is_swapped(format) ? 1 : 0;
+}
+
+static struct shm_buffer *buffer_create(struct shm_pool *pool, const struct copy_offer *offer)
+{
+	struct shm_buffer *buffer = calloc(1, sizeof(*buffer));
+	if (!buffer)
+		return NULL;
+	atomic_init(&buffer->refs, 1);
+	buffer->format = offer->format;
+	buffer->width = offer->width;
+	buffer->height = offer->height;
+	buffer->stride = offer->stride;
+	buffer->size = (size_t)offer->stride * (size_t)offer->height;
+	int fd = memfd_create("wl-record-screencopy", MFD_CLOEXEC);
+	if (fd < 0) {
+		LOG_ERRNO("cannot create a buffer for the copy");
+		free(buffer);
+		return NULL;
+	}
+	if (ftruncate(fd, (off_t)buffer->size) < 0) {
+		LOG_ERRNO("cannot size a %zu-byte buffer for the copy", buffer->size);
+		close(fd);
+		free(buffer);
+		return NULL;
+	}
+	buffer->data = mmap(NULL, buffer->size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (buffer->data == MAP_FAILED) {
+		LOG_ERRNO("cannot map a buffer for the copy");
+		close(fd);
+		free(buffer);
+		return NULL;
+	}
+	struct wl_shm_pool *wl_pool = wl_shm_create_pool(pool->shm, fd, (int32_t)buffer->size);
+	buffer->wl_buffer = wl_shm_pool_create_buffer(wl_pool, 0, offer->width, offer->height,
+						      offer->stride, offer->format);
+	wl_shm_pool_destroy(wl_pool);
+	close(fd);
+	if (format_is_swapped(offer->format)) {
+		buffer->converted = pixman_image_create_bits(PIXMAN_x8r8g8b8, offer->width,
+							     offer->height, NULL, 0);
+		if (!buffer->converted) {
+			LOG_ERR("out of memory for a %dx%d picture", offer->width, offer->height);
+			buffer_drop(buffer);
+			return NULL;
+		}
+	}
+	return buffer;
+}
+
+struct shm_buffer *shm_pool_buffer_for(struct shm_pool *pool, const struct copy_offer *offer)
+{
+	for (int i = 0; i < pool->count; i++) {
+		struct shm_buffer *b = pool->buffers[i];
+		if (buffer_is_free(b) && b->format == offer->format && b->width == offer->width &&
+		    b->height == offer->height && b->stride == offer->stride)
+			return b;
+	}
+	for (int i = 0; i < pool->count; i++) {
+		if (buffer_is_free(pool->buffers[i])) {
+			buffer_drop(pool->buffers[i]);
+			pool->buffers[i] = pool->buffers[--pool->count];
+			break;
+		}
+	}
+	if (pool->count == SHM_POOL_MAX_BUFFERS)
+		return NULL;
+	struct shm_buffer *buffer = buffer_create(pool, offer);
+	if (buffer)
+		pool->buffers[pool->count++] = buffer;
+	return buffer;
+}
+
+bool shm_pool_full(const struct shm_pool *pool)
+{
+	return pool->count == SHM_POOL_MAX_BUFFERS;
+}
+
+void shm_pool_note_copy(struct shm_pool *pool, struct shm_buffer *filled, bool known,
+			const struct frame_damage *damage)
+{
+	for (int i = 0; i < pool->count; i++) {
+		struct shm_buffer *b = pool->buffers[i];
+		if (b == filled) {
+			b->stale_known = true;
+			b->stale = (struct frame_damage){ 0 };
+			continue;
+		}
+		struct frame into = { .damage_known = b->stale_known, .damage = b->stale };
+		struct frame add = { .damage_known = known, .damage = *damage };
+		frame_damage_merge(&into, &add);
+		b->stale_known = into.damage_known;
+		b->stale = into.damage;
+	}
+}
+
+void shm_pool_finish(struct shm_pool *pool)
+{
+	for (int i = 0; i < pool->count; i++)
+		buffer_drop(pool->buffers[i]);
+	pool->count = 0;
+}

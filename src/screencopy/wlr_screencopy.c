@@ -1,0 +1,162 @@
+#define LOG_MODULE "screencopy"
+/* wlr-screencopy-unstable-v1 (v1 to v3): one capture object per copy,
+ * asked for the output or the region; after the first copy each waits for
+ * damage (copy_with_damage, v2+), so a still screen costs nothing. */
+#include "screencopy_internal.h"
+
+#include <string.h>
+
+#include "log.h"
+#include "wlr-screencopy-unstable-v1-client-protocol.h"
+
+#define SCREENCOPY_VERSION 3
+
+static void request_copy(struct screencopy_source *source);
+
+static void frame_buffer(void *data, struct zwlr_screencopy_frame_v1 *frame, uint32_t format,
+			 uint32_t width, uint32_t height, uint32_t stride)
+{
+	struct screencopy_source *source = data;
+	int rank = shm_offer_rank(format, width, height, stride);
+	/* Said once, not for every frame. */
+	if (!source->copied_once)
+		LOG_DBG("the compositor offers shm format 0x%08x %ux%u stride %u%s", format, width,
+			height, stride, rank ? "" : " (not read)");
+	if (rank > source->offer.rank) {
+		source->offer = (struct copy_offer){ .format = format, .width = (int)width,
+						     .height = (int)height, .stride = (int)stride,
+						     .rank = rank };
+	}
+	/* Before v3 this is the only buffer event, with no buffer_done. */
+	if (source->wlr.manager_version < 3)
+		request_copy(source);
+}
+
+static void frame_linux_dmabuf(void *data, struct zwlr_screencopy_frame_v1 *frame,
+			       uint32_t format, uint32_t width, uint32_t height)
+{
+	/* shm only in this version. */
+}
+
+static void frame_buffer_done(void *data, struct zwlr_screencopy_frame_v1 *frame)
+{
+	request_copy(data);
+}
+
+static void frame_flags(void *data, struct zwlr_screencopy_frame_v1 *frame, uint32_t flags)
+{
+	struct screencopy_source *source = data;
+	source->wlr.flags = flags;
+}
+
+static void frame_damage(void *data, struct zwlr_screencopy_frame_v1 *frame, uint32_t x,
+			 uint32_t y, uint32_t width, uint32_t height)
+{
+	screencopy_add_damage(data, (int)x, (int)y, (int)width, (int)height);
+}
+
+static void start_capture(struct screencopy_source *source);
+
+static void frame_ready(void *data, struct zwlr_screencopy_frame_v1 *frame, uint32_t sec_hi,
+			uint32_t sec_lo, uint32_t nsec)
+{
+	struct screencopy_source *source = data;
+	struct shm_buffer *buffer = source->target;
+	zwlr_screencopy_frame_v1_destroy(source->wlr.frame);
+	source->wlr.frame = NULL;
+	source->target = NULL;
+	screencopy_deliver(source, buffer, screencopy_frame_time(source, true, sec_hi, sec_lo, nsec),
+			   source->wlr.flags & ZWLR_SCREENCOPY_FRAME_V1_FLAGS_Y_INVERT, NULL);
+	if (source->over)
+		return;
+	/* The next picture: with copy_with_damage the compositor answers when
+	 * the output changes, so a still screen costs nothing meanwhile. */
+	start_capture(source);
+	screencopy_flush(source);
+}
+
+static void frame_failed(void *data, struct zwlr_screencopy_frame_v1 *frame)
+{
+	screencopy_end(data, "the compositor could not copy the output (screencopy failed)");
+}
+
+static const struct zwlr_screencopy_frame_v1_listener frame_listener = {
+	.buffer = frame_buffer,
+	.flags = frame_flags,
+	.ready = frame_ready,
+	.failed = frame_failed,
+	.damage = frame_damage,
+	.linux_dmabuf = frame_linux_dmabuf,
+	.buffer_done = frame_buffer_done,
+};
+
+static void start_capture(struct screencopy_source *source)
+{
+	struct wlr_copy_state *wlr = &source->wlr;
+	int overlay_cursor = source->no_cursor ? 0 : 1;
+	if (source->region)
+		wlr->frame = zwlr_screencopy_manager_v1_capture_output_region(
+			wlr->manager, overlay_cursor, source->output->wl_output, source->region_x,
+			source->region_y, source->region_width, source->region_height);
+	else
+		wlr->frame = zwlr_screencopy_manager_v1_capture_output(wlr->manager, overlay_cursor,
+								       source->output->wl_output);
+	zwlr_screencopy_frame_v1_add_listener(wlr->frame, &frame_listener, source);
+	source->offer = (struct copy_offer){ 0 };
+	wlr->flags = 0;
+	/* The first copy has nothing to be compared with. */
+	source->damage_known = source->copied_once && wlr->manager_version >= 2;
+	source->damage = (struct frame_damage){ 0 };
+}
+
+/* Once the buffer is known: copy into a free buffer, or wait for one. */
+static void request_copy(struct screencopy_source *source)
+{
+	if (source->over || !source->wlr.frame || source->target)
+		return;
+	struct shm_buffer *buffer = screencopy_take_buffer(source);
+	if (!buffer)
+		return;
+	source->target = buffer;
+	if (source->copied_once && source->wlr.manager_version >= 2)
+		zwlr_screencopy_frame_v1_copy_with_damage(source->wlr.frame, buffer->wl_buffer);
+	else
+		zwlr_screencopy_frame_v1_copy(source->wlr.frame, buffer->wl_buffer);
+	screencopy_flush(source);
+}
+
+static void cancel(struct screencopy_source *source)
+{
+	if (source->wlr.frame)
+		zwlr_screencopy_frame_v1_destroy(source->wlr.frame);
+	source->wlr.frame = NULL;
+	source->target = NULL;
+}
+
+const struct copy_protocol wlr_screencopy_protocol = {
+	.name = "wlr-screencopy",
+	.start_capture = start_capture,
+	.retry = request_copy,
+	.cancel = cancel,
+};
+
+bool wlr_screencopy_bind(struct screencopy_source *source, struct wl_registry *registry,
+			 uint32_t name, const char *interface, uint32_t version)
+{
+	if (strcmp(interface, zwlr_screencopy_manager_v1_interface.name) != 0 ||
+	    source->wlr.manager)
+		return false;
+	source->wlr.manager_version = version < SCREENCOPY_VERSION ? version : SCREENCOPY_VERSION;
+	source->wlr.manager = wl_registry_bind(registry, name, &zwlr_screencopy_manager_v1_interface,
+					       source->wlr.manager_version);
+	LOG_DBG("the compositor offers wlr-screencopy version %u", version);
+	return true;
+}
+
+void wlr_screencopy_destroy(struct screencopy_source *source)
+{
+	cancel(source);
+	if (source->wlr.manager)
+		zwlr_screencopy_manager_v1_destroy(source->wlr.manager);
+	source->wlr.manager = NULL;
+}

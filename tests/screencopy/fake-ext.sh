@@ -1,0 +1,151 @@
+#!/bin/bash
+# The ext-image-copy-capture client against tests/screencopy/fake-ext-copy
+# (no compositor on Debian 12 offers the protocol): frames in order with
+# the fake's presentation times (not the time wl-record read them), the
+# buffer damage a reused buffer needs (the fake writes nothing else), XBGR
+# converted, -g cropped from the copied output, --no-cursor as options 0, a
+# failed copy asked again, a mode change followed (new buffers, the stream
+# keeps its size), a stopped session or repeated failures ending the file
+# with exit 1 and a clear message, and a display offering both protocols
+# copied through ext-image-copy-capture. Checked by decoding.
+. "$TEST_LIB"
+: "${FAKE_EXT_COPY:?FAKE_EXT_COPY must point at tests/screencopy/fake-ext-copy}"
+
+SIZE=320x240
+
+FAKE=$FAKE_EXT_COPY
+# shellcheck source=tests/screencopy/fake-lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/fake-lib.sh"
+
+# record NAME ARG...: wl-record on display NAME, its output in NAME.log;
+# sets STATUS.
+record() {
+	local name=$1
+	shift
+	WAYLAND_DISPLAY=$name timeout 30 "$WL_RECORD" -v "$@" >"$TEST_DIR/$name.log" 2>&1
+	STATUS=$?
+}
+
+expect_ok() { # NAME WHAT
+	[ "$STATUS" -eq 0 ] || { cat "$TEST_DIR/$1.log"; fail "$2: exited $STATUS"; }
+}
+
+# A video: every frame the fake answered, in order, stamped with its
+# presentation times (0, 8 or 16 ms before the answer: stamping with the
+# time of reading is 8 ms late on median), and pixel-exact up to H.264
+# although each copy writes only the damaged part of a reused buffer.
+start_fake video --frames 30 --times "$TEST_DIR/video.times"
+record video --duration 2 "$TEST_DIR/video.mkv"
+expect_ok video "the recording"
+grep -q "through ext-image-copy-capture" "$TEST_DIR/video.log" ||
+	{ cat "$TEST_DIR/video.log"; fail "the status line does not say ext-image-copy-capture"; }
+ffprobe_check "$TEST_DIR/video.mkv"
+"$VIDEO_CHECK" "$TEST_DIR/video.mkv" --size $SIZE --pattern --end-repeat --min-frames 28 \
+	--max-frames 30 --times "$TEST_DIR/video.times" --pts-median-late-ms 3 \
+	>"$TEST_DIR/check-video.log" 2>&1 ||
+	{ cat "$TEST_DIR/check-video.log"; fail "the video is not the frames sent at their times"; }
+log "video: $(grep -c '^ok' "$TEST_DIR/check-video.log") checks passed"
+
+# Stills: exactly the picture, converted from XBGR too.
+for format in xrgb xbgr; do
+	start_fake "still-$format" --format $format
+	record "still-$format" --screenshot "$TEST_DIR/still-$format.png"
+	expect_ok "still-$format" "--screenshot of $format"
+	"$PNG_CHECK" "$TEST_DIR/still-$format.png" --size $SIZE --pattern 0 >/dev/null ||
+		fail "$format: the PNG is not the compositor's picture"
+done
+
+# -g: the protocol copies the whole output; the region is cropped from it
+# (the fake's output is at 0,0, scale 1): the same pixels as the full
+# still cropped by ffmpeg (which also checks the size).
+start_fake region
+record region -g "10,20 30x40" --screenshot "$TEST_DIR/region.png"
+expect_ok region "-g --screenshot"
+"$PNG_CHECK" "$TEST_DIR/region.png" --size 30x40 >/dev/null || fail "-g: not a 30x40 picture"
+rgb() { ffmpeg -v error -i "$1" "${@:2}" -f rawvideo -pix_fmt rgb24 - ; }
+cmp -s <(rgb "$TEST_DIR/region.png") <(rgb "$TEST_DIR/still-xrgb.png" -vf crop=30:40:10:20) ||
+	fail "-g 10,20 30x40: not that part of the output"
+
+# On an output of scale 2 (logical 160x120), the region is in logical
+# coordinates and recorded in the output's pixels: twice as big.
+start_fake region-scaled --scale 2
+record region-scaled -g "5,10 15x20" --screenshot "$TEST_DIR/region-scaled.png"
+expect_ok region-scaled "-g --screenshot at scale 2"
+cmp -s <(rgb "$TEST_DIR/region-scaled.png") <(rgb "$TEST_DIR/still-xrgb.png" -vf crop=30:40:10:20) ||
+	fail "-g 5,10 15x20 at scale 2: not the pixels 10,20 30x40 of the output"
+
+# The cursor: painted in unless --no-cursor.
+for cursor in 1 0; do
+	start_fake "cursor$cursor"
+	args=()
+	[ "$cursor" = 0 ] && args=(--no-cursor)
+	record "cursor$cursor" "${args[@]}" --screenshot "$TEST_DIR/cursor$cursor.png"
+	expect_ok "cursor$cursor" "${args[*]} --screenshot"
+	grep -q -x "session options $cursor" "$TEST_DIR/fake-cursor$cursor.log" ||
+		{ cat "$TEST_DIR/fake-cursor$cursor.log"; fail "${args[*]:-no option}: not options $cursor"; }
+done
+
+# A copy that fails once is asked again: nothing missing.
+start_fake failed-once --frames 20 --fail-at 5
+record failed-once --duration 1.5 "$TEST_DIR/failed-once.mkv"
+expect_ok failed-once "a recording with a failed copy"
+"$VIDEO_CHECK" "$TEST_DIR/failed-once.mkv" --size $SIZE --pattern --end-repeat --min-frames 19 \
+	--max-frames 20 >"$TEST_DIR/check-failed-once.log" 2>&1 ||
+	{ cat "$TEST_DIR/check-failed-once.log"; fail "a failed copy lost frames"; }
+
+# A mode change: new constraints, the copy under way fails with
+# buffer_constraints; the client copies at the new size and the stream
+# keeps its own (pillarboxed: the sides are black).
+start_fake resized --frames 30 --resize-at 10 --resize 160x240
+record resized --duration 2 "$TEST_DIR/resized.mkv"
+expect_ok resized "a recording across a mode change"
+grep -q "^capture [0-9]* 160x240$" "$TEST_DIR/fake-resized.log" ||
+	{ cat "$TEST_DIR/fake-resized.log"; fail "no copy at the new size"; }
+grep -q "^capture [0-9]* 320x240$" "$TEST_DIR/fake-resized.log" ||
+	fail "no copy at the first size"
+"$VIDEO_CHECK" "$TEST_DIR/resized.mkv" --size $SIZE --min-frames 25 --pixel 4,120,000000,16 \
+	--pixel -5,120,000000,16 >"$TEST_DIR/check-resized.log" 2>&1 ||
+	{ cat "$TEST_DIR/check-resized.log"; fail "the video does not follow the mode change"; }
+
+# The compositor ends the capture: the file so far is kept, exit 1, and why.
+check_ended() { # NAME MESSAGE FAKE-ARGS...
+	local name=$1 message=$2
+	shift 2
+	start_fake "$name" --frames 100 "$@"
+	record "$name" "$TEST_DIR/$name.mkv"
+	[ "$STATUS" -eq 1 ] || { cat "$TEST_DIR/$name.log"; fail "$name: exit $STATUS, expected 1"; }
+	grep -q -F "$message" "$TEST_DIR/$name.log" ||
+		{ cat "$TEST_DIR/$name.log"; fail "$name: no '$message'"; }
+	ffprobe_check "$TEST_DIR/$name.mkv"
+	"$VIDEO_CHECK" "$TEST_DIR/$name.mkv" --size $SIZE --pattern --end-repeat --min-frames 5 \
+		--max-frames 10 >/dev/null || fail "$name: the frames before the end are not in the file"
+}
+check_ended stopped "the compositor stopped the capture (ext-image-copy-capture session stopped)" \
+	--stop-at 10
+check_ended failing "the compositor could not copy the output (ext-image-copy-capture failed 3 times" \
+	--fail-from 10
+
+# Both protocols offered: the successor is used (the fake's wlr-screencopy
+# fails every copy).
+start_fake both --also-wlr
+record both --screenshot "$TEST_DIR/both.png"
+expect_ok both "--screenshot with both protocols"
+grep -q "through ext-image-copy-capture" "$TEST_DIR/both.log" || fail "both: not ext-image-copy-capture"
+! grep -q "^wlr capture" "$TEST_DIR/fake-both.log" || fail "both: wlr-screencopy was used"
+# ... unless forced: --capture wlr-screencopy copies through it (and the
+# fake fails that copy).
+start_fake forced-wlr --also-wlr
+record forced-wlr --capture wlr-screencopy --screenshot "$TEST_DIR/forced-wlr.png"
+[ "$STATUS" -eq 1 ] && grep -q "^wlr capture" "$TEST_DIR/fake-forced-wlr.log" ||
+	{ cat "$TEST_DIR/forced-wlr.log"; fail "--capture wlr-screencopy did not use wlr-screencopy"; }
+grep -q "through wlr-screencopy (--capture wlr-screencopy)" "$TEST_DIR/forced-wlr.log" ||
+	fail "--capture wlr-screencopy: the status line does not say so"
+# --capture ext-image-copy and screencopy take ext-image-copy-capture.
+for method in ext-image-copy screencopy; do
+	start_fake "forced-$method" --also-wlr
+	record "forced-$method" --capture $method --screenshot "$TEST_DIR/forced-$method.png"
+	expect_ok "forced-$method" "--capture $method"
+	grep -q "through ext-image-copy-capture (--capture $method)" "$TEST_DIR/forced-$method.log" ||
+		fail "--capture $method: not through ext-image-copy-capture"
+done
+pass
