@@ -25,11 +25,6 @@ bool capture_method_copies(enum capture_method method)
 	       method == CAPTURE_WLR_SCREENCOPY;
 }
 
-const char *desktop_protocol_name(enum desktop_protocol protocol)
-{
-	return protocol == DESKTOP_EXT_COPY ? "ext-image-copy-capture" : "wlr-screencopy";
-}
-
 static void host(struct source_choice *choice, const char *reason)
 {
 	choice->kind = SOURCE_HOST;
@@ -40,16 +35,16 @@ static void host(struct source_choice *choice, const char *reason)
 static unsigned allowed_protocols(enum capture_method method)
 {
 	if (method == CAPTURE_EXT_COPY)
-		return DESKTOP_EXT_COPY;
+		return SCREENCOPY_EXT;
 	if (method == CAPTURE_WLR_SCREENCOPY)
-		return DESKTOP_WLR_SCREENCOPY;
-	return DESKTOP_EXT_COPY | DESKTOP_WLR_SCREENCOPY;
+		return SCREENCOPY_WLR;
+	return SCREENCOPY_EXT | SCREENCOPY_WLR;
 }
 
 /* The successor first. */
-static enum desktop_protocol preferred(unsigned protocols)
+static enum screencopy_protocol preferred(unsigned protocols)
 {
-	return protocols & DESKTOP_EXT_COPY ? DESKTOP_EXT_COPY : DESKTOP_WLR_SCREENCOPY;
+	return protocols & SCREENCOPY_EXT ? SCREENCOPY_EXT : SCREENCOPY_WLR;
 }
 
 static const char *forced_name(const struct source_request *request)
@@ -87,7 +82,7 @@ void source_choose(const struct source_request *request, source_probe_fn probe, 
 			choice->failed = true;
 			snprintf(choice->reason, sizeof(choice->reason),
 				 "%s: WAYLAND_DISPLAY=%s offers %s only", forced, display,
-				 desktop_protocol_name(preferred(offered)));
+				 screencopy_protocol_name(preferred(offered)));
 		} else {
 			choice->protocol = preferred(offered & allowed);
 			snprintf(choice->reason, sizeof(choice->reason), "%s", forced);
@@ -109,8 +104,8 @@ void source_choose(const struct source_request *request, source_probe_fn probe, 
 		choice->kind = SOURCE_SCREENCOPY;
 		choice->protocol = preferred(offered);
 		snprintf(choice->reason, sizeof(choice->reason), "WAYLAND_DISPLAY=%s offers %s%s",
-			 display, desktop_protocol_name(choice->protocol),
-			 offered == (DESKTOP_EXT_COPY | DESKTOP_WLR_SCREENCOPY)
+			 display, screencopy_protocol_name(choice->protocol),
+			 offered == (SCREENCOPY_EXT | SCREENCOPY_WLR)
 			 ? ", preferred to wlr-screencopy" : "");
 		return;
 	}

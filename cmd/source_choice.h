@@ -4,6 +4,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "screencopy_protocol.h"
+
 /* --capture METHOD. */
 enum capture_method {
 	CAPTURE_AUTO = 0,        /* the order below */
@@ -28,12 +30,6 @@ enum source_kind {
 	SOURCE_SCREENCOPY,
 };
 
-/* The copy protocols a desktop may offer, a bit each. */
-enum desktop_protocol {
-	DESKTOP_EXT_COPY = 1 << 0,       /* ext-image-copy-capture-v1: the successor */
-	DESKTOP_WLR_SCREENCOPY = 1 << 1, /* wlr-screencopy-unstable-v1 */
-};
-
 struct source_request {
 	enum capture_method capture;
 	bool server_socket;          /* WAYLAND_SERVER_SOCKET is set */
@@ -43,14 +39,14 @@ struct source_request {
 	const char *wayland_display; /* $WAYLAND_DISPLAY; NULL or "" when unset */
 };
 
-/* Which desktop_protocol bits `display` offers (0: it cannot be copied,
+/* Which screencopy_protocol bits `display` offers (0: it cannot be copied,
  * the reason in `why`). */
 typedef unsigned (*source_probe_fn)(void *data, const char *display, char *why,
 				    size_t why_size);
 
 struct source_choice {
 	enum source_kind kind;
-	enum desktop_protocol protocol; /* SOURCE_SCREENCOPY: the one to copy through */
+	enum screencopy_protocol protocol; /* SOURCE_SCREENCOPY: the one to copy through */
 	bool failed;      /* a forced copy (--capture, -o or -g) cannot be done */
 	char reason[320]; /* why this source, or why it failed */
 };
@@ -66,8 +62,5 @@ struct source_choice {
  * most once, only when its answer decides. */
 void source_choose(const struct source_request *request, source_probe_fn probe, void *data,
 		   struct source_choice *choice);
-
-/* "ext-image-copy-capture", "wlr-screencopy". */
-const char *desktop_protocol_name(enum desktop_protocol protocol);
 
 #endif

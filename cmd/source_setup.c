@@ -18,9 +18,7 @@ static unsigned probe_display(void *data, const char *display, char *why, size_t
 	struct screencopy_source *source = screencopy_source_connect(display, why, why_size);
 	if (!source)
 		return 0;
-	unsigned protocols = screencopy_source_protocols(source);
-	unsigned offered = (protocols & SCREENCOPY_EXT ? DESKTOP_EXT_COPY : 0) |
-			   (protocols & SCREENCOPY_WLR ? DESKTOP_WLR_SCREENCOPY : 0);
+	unsigned offered = screencopy_source_protocols(source);
 	if (!offered) {
 		snprintf(why, why_size, "it offers neither ext-image-copy-capture nor wlr-screencopy");
 		screencopy_source_destroy(source);
@@ -67,13 +65,11 @@ bool source_setup(struct app *app)
 			LOG_ERR("%s", why);
 			return false;
 		}
-		enum screencopy_protocol protocol = choice.protocol == DESKTOP_EXT_COPY
-						    ? SCREENCOPY_EXT : SCREENCOPY_WLR;
-		screencopy_source_use(app->screencopy, protocol);
+		screencopy_source_use(app->screencopy, choice.protocol);
 		const char *note = screencopy_source_note(app->screencopy);
 		LOG_INFO("recording %s of WAYLAND_DISPLAY=%s through %s (%s)%s%s",
 			 screencopy_source_describe(app->screencopy), request.wayland_display,
-			 screencopy_protocol_name(protocol), choice.reason, note[0] ? "; " : "", note);
+			 screencopy_protocol_name(choice.protocol), choice.reason, note[0] ? "; " : "", note);
 		app->source = screencopy_frame_source(app->screencopy);
 		return true;
 	}

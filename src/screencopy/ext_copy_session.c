@@ -288,7 +288,7 @@ static void cancel(struct screencopy_source *source)
 }
 
 const struct copy_protocol ext_copy_protocol = {
-	.name = "ext-image-copy-capture",
+	.id = SCREENCOPY_EXT,
 	.start_capture = start_capture,
 	.retry = retry,
 	.cancel = cancel,

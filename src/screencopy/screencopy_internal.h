@@ -16,7 +16,7 @@
 
 /* One copy protocol, as the shared part drives it. */
 struct copy_protocol {
-	const char *name; /* for messages: "wlr-screencopy" */
+	enum screencopy_protocol id;
 	/* Asks for the next picture (the first one at the start). */
 	void (*start_capture)(struct screencopy_source *source);
 	/* A buffer may be free again: attach it if a copy waits for one. */

@@ -488,11 +488,6 @@ unsigned screencopy_source_protocols(const struct screencopy_source *source)
 	       (ext_copy_offered(source) ? SCREENCOPY_EXT : 0);
 }
 
-const char *screencopy_protocol_name(enum screencopy_protocol protocol)
-{
-	return protocol == SCREENCOPY_EXT ? ext_copy_protocol.name : wlr_screencopy_protocol.name;
-}
-
 bool screencopy_source_use(struct screencopy_source *source, enum screencopy_protocol protocol)
 {
 	if (!(screencopy_source_protocols(source) & protocol))
@@ -514,7 +509,7 @@ bool screencopy_source_start(struct screencopy_source *source, struct wl_event_l
 	if (!source->protocol && !screencopy_source_use(source, SCREENCOPY_EXT) &&
 	    !screencopy_source_use(source, SCREENCOPY_WLR))
 		return false;
-	LOG_DBG("copying through %s", source->protocol->name);
+	LOG_DBG("copying through %s", screencopy_protocol_name(source->protocol->id));
 	source->ended = ended;
 	source->ended_data = data;
 	source->retry = wl_event_loop_add_timer(loop, handle_retry, source);

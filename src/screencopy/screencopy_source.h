@@ -7,6 +7,7 @@
 #include <wayland-server-core.h>
 
 #include "frame_source.h"
+#include "screencopy_protocol.h"
 
 /* The desktop wl-record runs in, as a frame source (frame_source.h): a
  * Wayland client of that desktop's compositor that copies one output
@@ -59,17 +60,8 @@ const char *screencopy_source_note(const struct screencopy_source *source);
 /* One line per output: name, mode, scale, logical position and size. */
 void screencopy_source_list_outputs(const struct screencopy_source *source, FILE *out);
 
-/* The copy protocols wl-record speaks, a bit each. */
-enum screencopy_protocol {
-	SCREENCOPY_WLR = 1 << 0, /* wlr-screencopy-unstable-v1 */
-	SCREENCOPY_EXT = 1 << 1, /* ext-image-copy-capture-v1 with its output source */
-};
-
 /* Which of them the compositor advertised (0: none). */
 unsigned screencopy_source_protocols(const struct screencopy_source *source);
-
-/* "wlr-screencopy", "ext-image-copy-capture". */
-const char *screencopy_protocol_name(enum screencopy_protocol protocol);
 
 /* Copies through `protocol` (before screencopy_source_start()); false when
  * the compositor does not offer it. Without it: ext-image-copy-capture

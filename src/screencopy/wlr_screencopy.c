@@ -134,7 +134,7 @@ static void cancel(struct screencopy_source *source)
 }
 
 const struct copy_protocol wlr_screencopy_protocol = {
-	.name = "wlr-screencopy",
+	.id = SCREENCOPY_WLR,
 	.start_capture = start_capture,
 	.retry = request_copy,
 	.cancel = cancel,

@@ -8,7 +8,7 @@
 #include "test-runner.h"
 
 struct fake_display {
-	unsigned offers; /* desktop_protocol bits */
+	unsigned offers; /* screencopy_protocol bits */
 	int probes;
 	char probed[64];
 };
@@ -23,8 +23,8 @@ static unsigned probe(void *data, const char *display, char *why, size_t why_siz
 	return fake->offers;
 }
 
-#define WLR DESKTOP_WLR_SCREENCOPY
-#define EXT DESKTOP_EXT_COPY
+#define WLR SCREENCOPY_WLR
+#define EXT SCREENCOPY_EXT
 
 static struct source_choice choose(const struct source_request *request, struct fake_display *fake)
 {
@@ -98,7 +98,7 @@ TEST(forced_protocol)
 		enum capture_method method;
 		unsigned offers;
 		bool failed;
-		enum desktop_protocol protocol;
+		enum screencopy_protocol protocol;
 		const char *reason;
 	} cases[] = {
 		{ CAPTURE_EXT_COPY, EXT | WLR, false, EXT, "--capture ext-image-copy" },
