@@ -28,6 +28,7 @@ struct recording {
 	struct frame_sink sink;  /* on the screen's frame source */
 	struct frame newest;     /* kept: the picture a still is made of */
 	bool have_newest;
+	bool still_pending;      /* asked for before the first frame */
 	struct wl_event_source *recorder_event;
 	struct wl_event_source *status_timer;
 	struct wl_event_source *duration_timer;
@@ -51,6 +52,10 @@ static bool consume_frame(void *data, const struct frame *frame)
 	if (!recorder_submit(recording->recorder, frame))
 		return false;
 	recording->frames_accepted++;
+	if (recording->still_pending) {
+		recording->still_pending = false;
+		recording_snap(recording);
+	}
 	int64_t max = recording->app->options->max_frames;
 	if (max && recording->frames_accepted >= max) {
 		/* The N-th frame lasts one period, as the others did: the file
@@ -175,17 +180,24 @@ static void still_path(const char *recording_path, char *out, size_t size)
 
 void recording_snap(struct recording *recording)
 {
+	if (!recording->have_newest || recording->frames_accepted == 0) {
+		/* A hotkey pressed as the recording starts (or `wl-record --snap`
+		 * right after it) is answered by the first frame, not dropped. */
+		if (!recording->still_pending)
+			LOG_INFO("no frame yet: the still will be the first frame");
+		recording->still_pending = true;
+		return;
+	}
 	char path[4096];
 	still_path(recording->app->output_path, path, sizeof(path));
 	/* The screen as it is now, in RGB: the encoder's own frames may be
 	 * YUV already (frame_queue.h). */
-	if (recording->have_newest && recorder_request_still(recording->recorder, path,
-							      &recording->newest)) {
+	if (recorder_request_still(recording->recorder, path, &recording->newest)) {
 		LOG_INFO("writing a still to %s", path);
 		control_note_still(recording->app->pid_file, path);
+	} else {
+		LOG_WARN("no still written to %s", path);
 	}
-	else
-		LOG_WARN("no frame yet: no still written");
 }
 
 struct recording *recording_create(struct app *app, bool *bad_config)

@@ -11,17 +11,30 @@ pid_file_is() {
 	read -r pid _ 2>/dev/null <"$PID_FILE" && [ "$pid" = "$1" ]
 }
 
-# present SOCKET: a client that keeps presenting until wl-record goes.
+# present SOCKET: a client that keeps presenting until wl-record goes;
+# returns once the newest recording (the pid file's) holds a frame: --snap
+# waits for one. A recording stopped before any frame fails by design, so a
+# stop that outran a slow (loaded, sanitized) presenter would fail the test.
 present() {
 	wait_until 10 "socket $1" socket_exists "$1"
 	WAYLAND_DISPLAY=$1 start "presenter-$1" "$PRESENTER" --size 160x120 --frames 100000 \
 		--interval-ms 20
+	"$WL_RECORD" --snap >/dev/null || fail "no frame reached the recording on $1"
 }
 
 start first "$WL_RECORD" --socket first "$TEST_DIR/first.mkv"
 FIRST=$STARTED_PID
 wait_until 10 "the first pid file" pid_file_is "$FIRST"
+# --snap before anything is presented (a hotkey pressed as recording
+# starts) is answered by the first frame, not dropped.
+"$WL_RECORD" --snap >"$TEST_DIR/early-snap.out" 2>"$TEST_DIR/early-snap.err" &
+EARLY_SNAP=$!
+wait_until 10 "the early --snap to be noted" log_has first "the still will be the first frame"
 present first
+wait "$EARLY_SNAP" || fail "--snap before the first frame exited $?: $(cat "$TEST_DIR/early-snap.err")"
+early=$(cat "$TEST_DIR/early-snap.out")
+[[ $early == "$TEST_DIR"/first-*.png ]] || fail "the early --snap printed '$early'"
+"$PNG_CHECK" "$early" --size 160x120 || fail "the early still is not a complete 160x120 PNG"
 start second "$WL_RECORD" --socket second "$TEST_DIR/second.mkv"
 SECOND=$STARTED_PID
 wait_until 10 "the second pid file" pid_file_is "$SECOND"
