@@ -9,8 +9,8 @@
 # (--toggle), --snap is exact; a second output is not the one recorded
 # unless -o names it (an unknown name lists the names), --list-outputs
 # lists both; -g records exactly that part of the screen, at scale 1 and 2,
-# and a region spanning outputs is refused; sway
-# killed mid-recording still leaves a playable file and a
+# and a region spanning outputs is refused; an output disabled while it is
+# recorded leaves a file that lasts until the stop; sway killed mid-recording still leaves a playable file and a
 # failure status with a clear message.
 . "$TEST_LIB"
 : "${PATTERN_CLIENT:?PATTERN_CLIENT must point at tests/screencopy/pattern-client}"
@@ -252,6 +252,25 @@ if "${SWAYMSG[@]}" output HEADLESS-1 scale 2 >"$TEST_DIR/scale.log" 2>&1 &&
 else
 	log "swaymsg output HEADLESS-1 scale 2 did not take: scale 2 not checked ($(cat "$TEST_DIR/scale.log"))"
 fi
+
+# 4c. The recorded output disabled mid-recording: sway 1.7 keeps its
+# global and stops answering copies. The recording goes on with the last
+# picture and the file ends at the stop, not at the last copy.
+start record-disabled "${as_user[@]}" "$WL_RECORD" -o HEADLESS-2 "$USER_DIR/disabled.mkv"
+DISABLED_PID=$STARTED_PID
+wait_until 20 "the recording of HEADLESS-2" log_has record-disabled "recording HEADLESS-2 "
+sleep 1
+"${SWAYMSG[@]}" output HEADLESS-2 disable >"$TEST_DIR/disable.log" 2>&1 ||
+	{ cat "$TEST_DIR/disable.log"; fail "swaymsg output HEADLESS-2 disable failed"; }
+sleep 2
+is_running "$DISABLED_PID" || { cat "$TEST_DIR/record-disabled.log"; fail "disabling the output ended the recording"; }
+kill -INT "$DISABLED_PID"
+wait_exit "$DISABLED_PID" 30
+[ "$EXIT_STATUS" -eq 0 ] || { cat "$TEST_DIR/record-disabled.log"; fail "the recording of a disabled output exited $EXIT_STATUS"; }
+ffprobe_check "$USER_DIR/disabled.mkv"
+"$VIDEO_CHECK" "$USER_DIR/disabled.mkv" --size "${second_w}x$second_h" --min-frames 1 \
+	--min-duration-ms 2500 >"$TEST_DIR/check-disabled.log" 2>&1 ||
+	{ cat "$TEST_DIR/check-disabled.log"; fail "the recording of a disabled output is cut short"; }
 
 # 5. sway killed mid-recording: what was recorded is a playable file, and
 # wl-record says why it stopped and fails.
