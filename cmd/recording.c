@@ -27,7 +27,6 @@ struct recording {
 	struct frame_pacer pacer;
 	struct frame_sink sink;  /* on the screen's frame source */
 	struct frame newest;     /* kept: the picture a still is made of */
-	bool have_newest;
 	bool still_pending;      /* asked for before the first frame */
 	struct wl_event_source *recorder_event;
 	struct wl_event_source *status_timer;
@@ -76,7 +75,6 @@ static void handle_frame(struct frame_sink *sink, const struct frame *frame)
 	 * shows, so keeping it holds no extra client buffer). */
 	frame_unref(&recording->newest);
 	frame_ref(&recording->newest, frame);
-	recording->have_newest = true;
 	if (recording->app->stopping)
 		return;
 	frame_pacer_offer(&recording->pacer, frame);
@@ -180,7 +178,9 @@ static void still_path(const char *recording_path, char *out, size_t size)
 
 void recording_snap(struct recording *recording)
 {
-	if (!recording->have_newest || recording->frames_accepted == 0) {
+	/* An accepted frame has been kept as the newest first (handle_frame),
+	 * and the recorder takes stills once it has seen a frame. */
+	if (recording->frames_accepted == 0) {
 		/* A hotkey pressed as the recording starts (or `wl-record --snap`
 		 * right after it) is answered by the first frame, not dropped. */
 		if (!recording->still_pending)
