@@ -10,8 +10,9 @@
 # unless -o names it (an unknown name lists the names), --list-outputs
 # lists both; -g records exactly that part of the screen, at scale 1 and 2,
 # and a region spanning outputs is refused; an output disabled while it is
-# recorded leaves a file that lasts until the stop; sway killed mid-recording still leaves a playable file and a
-# failure status with a clear message.
+# recorded leaves a file that lasts until the stop; sway killed
+# mid-recording still leaves a playable file and a failure status with a
+# clear message.
 . "$TEST_LIB"
 : "${PATTERN_CLIENT:?PATTERN_CLIENT must point at tests/screencopy/pattern-client}"
 : "${EXAMPLES:?EXAMPLES must point at the examples folder}"
@@ -263,10 +264,14 @@ sleep 1
 "${SWAYMSG[@]}" output HEADLESS-2 disable >"$TEST_DIR/disable.log" 2>&1 ||
 	{ cat "$TEST_DIR/disable.log"; fail "swaymsg output HEADLESS-2 disable failed"; }
 sleep 2
-is_running "$DISABLED_PID" || { cat "$TEST_DIR/record-disabled.log"; fail "disabling the output ended the recording"; }
+is_running "$DISABLED_PID" ||
+	{ cat "$TEST_DIR/record-disabled.log"; fail "disabling the output ended the recording"; }
 kill -INT "$DISABLED_PID"
 wait_exit "$DISABLED_PID" 30
-[ "$EXIT_STATUS" -eq 0 ] || { cat "$TEST_DIR/record-disabled.log"; fail "the recording of a disabled output exited $EXIT_STATUS"; }
+[ "$EXIT_STATUS" -eq 0 ] || {
+	cat "$TEST_DIR/record-disabled.log"
+	fail "the recording of a disabled output exited $EXIT_STATUS"
+}
 ffprobe_check "$USER_DIR/disabled.mkv"
 "$VIDEO_CHECK" "$USER_DIR/disabled.mkv" --size "${second_w}x$second_h" --min-frames 1 \
 	--min-duration-ms 2500 >"$TEST_DIR/check-disabled.log" 2>&1 ||
