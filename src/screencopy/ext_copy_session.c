@@ -7,8 +7,8 @@
  * when the output changed, with the damage and its presentation time. The
  * protocol copies whole outputs: -g is cropped from the copy. */
 #include "screencopy_internal.h"
+#include "output_transform.h"
 
-#include <math.h>
 #include <string.h>
 
 #include "ext-image-capture-source-v1-client-protocol.h"
@@ -119,22 +119,6 @@ static void frame_presentation_time(void *data, struct ext_image_copy_capture_fr
 	ext->nsec = nsec;
 }
 
-/* -g in the copy's pixels: the region's logical box scaled as the output's
- * logical size is to the buffer's. */
-static struct frame_damage region_in_buffer(const struct screencopy_source *source,
-					    const struct shm_buffer *buffer)
-{
-	int x, y, width, height;
-	desktop_output_box(source->output, &x, &y, &width, &height);
-	double sx = width > 0 ? (double)buffer->width / width : 1;
-	double sy = height > 0 ? (double)buffer->height / height : 1;
-	return (struct frame_damage){
-		(int)lround(source->region_x * sx), (int)lround(source->region_y * sy),
-		(int)lround((source->region_x + source->region_width) * sx),
-		(int)lround((source->region_y + source->region_height) * sy),
-	};
-}
-
 static void frame_ready(void *data, struct ext_image_copy_capture_frame_v1 *frame)
 {
 	struct screencopy_source *source = data;
@@ -145,21 +129,13 @@ static void frame_ready(void *data, struct ext_image_copy_capture_frame_v1 *fram
 	source->target = NULL;
 	ext->failed_copies = 0;
 	shm_pool_note_copy(&source->pool, buffer, source->damage_known, &source->damage);
-	bool flipped = ext->transform == WL_OUTPUT_TRANSFORM_FLIPPED_180;
-	if (ext->transform != WL_OUTPUT_TRANSFORM_NORMAL && !flipped && !ext->transform_said) {
-		ext->transform_said = true;
-		LOG_INFO("the compositor copies the output turned (transform %u): recorded as copied",
-			 ext->transform);
-	}
 	struct frame_damage crop;
 	if (source->region)
-		crop = region_in_buffer(source, buffer);
+		crop = screencopy_region_in_copy(source, buffer, ext->transform);
 	int64_t pts = screencopy_frame_time(source, ext->time_known, ext->sec_hi, ext->sec_lo,
 					    ext->nsec);
-	screencopy_deliver(source, buffer, pts, flipped, source->region ? &crop : NULL);
-	/* Flipped in place: the compositor must fill all of it next time. */
-	if (flipped)
-		buffer->stale_known = false;
+	screencopy_deliver(source, buffer, pts, false, ext->transform,
+			   source->region ? &crop : NULL);
 	if (!source->over)
 		new_frame(source);
 	screencopy_flush(source);

@@ -34,6 +34,7 @@ struct wlr_copy_state {
 	uint32_t manager_version;
 	struct zwlr_screencopy_frame_v1 *frame; /* the copy under way */
 	uint32_t flags;
+	bool region_cut_here; /* -g: the whole output copied, then cut */
 };
 
 /* ext-image-copy-capture's objects. */
@@ -56,7 +57,6 @@ struct ext_copy_state {
 	/* What the compositor said of the copy under way. */
 	bool damage_seen;
 	uint32_t transform;
-	bool transform_said;
 	bool time_known;
 	uint32_t sec_hi, sec_lo, nsec;
 };
@@ -100,6 +100,8 @@ struct screencopy_source {
 	 * copy never lands in it and can be compared with it. */
 	struct shm_buffer *last;
 	int64_t unchanged_copies;
+	/* The output transform the log last named (normal at first). */
+	uint32_t transform_said;
 };
 
 /* Binds the protocol's globals; false when `interface` is none of them. */
@@ -132,11 +134,19 @@ void screencopy_add_damage(struct screencopy_source *source, int x, int y, int w
 int64_t screencopy_frame_time(struct screencopy_source *source, bool known, uint32_t sec_hi,
 			      uint32_t sec_lo, uint32_t nsec);
 
+/* -g in the pixels of the upright picture of a copy of the whole output
+ * into `buffer` (turned by `transform`): what screencopy_deliver() crops. */
+struct frame_damage screencopy_region_in_copy(const struct screencopy_source *source,
+					     const struct shm_buffer *buffer, uint32_t transform);
+
 /* Hands the copy in `buffer` (with source->damage) to the sinks: rows
- * flipped first when `y_invert`, then only `crop` (buffer pixels; NULL:
- * all of it). A copy that changed nothing there is passed over. The
- * caller then asks for the next one unless source->over. */
+ * flipped first when `y_invert`, then turned upright from `transform` (the
+ * wl_output transform the compositor applied, output_transform.h), then
+ * only `crop` (pixels of the upright picture; NULL: all of it). A copy that
+ * changed nothing is passed over. The caller then asks for the next one
+ * unless source->over. */
 void screencopy_deliver(struct screencopy_source *source, struct shm_buffer *buffer,
-			int64_t pts_ns, bool y_invert, const struct frame_damage *crop);
+			int64_t pts_ns, bool y_invert, uint32_t transform,
+			const struct frame_damage *crop);
 
 #endif

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -12,6 +13,7 @@
 #include <pixman.h>
 
 #include "clock.h"
+#include "output_transform.h"
 #include "log.h"
 #include "xdg-output-unstable-v1-client-protocol.h"
 
@@ -143,28 +145,88 @@ int64_t screencopy_frame_time(struct screencopy_source *source, bool known, uint
 	return t;
 }
 
+/* -g in the upright copy's pixels: the region's logical box scaled as the
+ * output's logical size is to the upright picture's. */
+struct frame_damage screencopy_region_in_copy(const struct screencopy_source *source,
+					     const struct shm_buffer *buffer, uint32_t transform)
+{
+	int x, y, width, height, upright_width, upright_height;
+	desktop_output_box(source->output, &x, &y, &width, &height);
+	upright_size(transform, buffer->width, buffer->height, &upright_width, &upright_height);
+	double sx = width > 0 ? (double)upright_width / width : 1;
+	double sy = height > 0 ? (double)upright_height / height : 1;
+	return (struct frame_damage){
+		(int)lround(source->region_x * sx), (int)lround(source->region_y * sy),
+		(int)lround((source->region_x + source->region_width) * sx),
+		(int)lround((source->region_y + source->region_height) * sy),
+	};
+}
+
+/* The picture the sinks get from `buffer`: XRGB, upright. XBGR/ABGR copies
+ * are converted, a turned or mirrored output's copy is turned back; a copy
+ * that is both is converted, then turned. NULL when out of memory. */
+static pixman_image_t *sink_picture(struct shm_buffer *buffer, uint32_t transform)
+{
+	pixman_image_t *from = NULL;
+	if (buffer->converted) {
+		from = pixman_image_create_bits(
+			buffer->format == WL_SHM_FORMAT_XBGR8888 ? PIXMAN_x8b8g8r8 : PIXMAN_a8b8g8r8,
+			buffer->width, buffer->height, (uint32_t *)buffer->data, buffer->stride);
+		if (!from)
+			return NULL;
+		pixman_image_composite32(PIXMAN_OP_SRC, from, NULL, buffer->converted, 0, 0, 0, 0,
+					 0, 0, buffer->width, buffer->height);
+		pixman_image_unref(from);
+		if (transform == WL_OUTPUT_TRANSFORM_NORMAL)
+			return buffer->converted;
+		from = pixman_image_ref(buffer->converted);
+	} else {
+		from = pixman_image_create_bits(PIXMAN_x8r8g8b8, buffer->width, buffer->height,
+						(uint32_t *)buffer->data, buffer->stride);
+		if (!from)
+			return NULL;
+	}
+	int width, height;
+	upright_size(transform, buffer->width, buffer->height, &width, &height);
+	if (buffer->upright && (pixman_image_get_width(buffer->upright) != width ||
+				pixman_image_get_height(buffer->upright) != height)) {
+		pixman_image_unref(buffer->upright);
+		buffer->upright = NULL;
+	}
+	if (!buffer->upright)
+		buffer->upright = pixman_image_create_bits(PIXMAN_x8r8g8b8, width, height, NULL, 0);
+	if (!buffer->upright) {
+		pixman_image_unref(from);
+		return NULL;
+	}
+	pixman_transform_t matrix;
+	upright_pixman_transform(transform, buffer->width, buffer->height, &matrix);
+	pixman_image_set_transform(from, &matrix);
+	pixman_image_set_filter(from, PIXMAN_FILTER_NEAREST, NULL, 0);
+	pixman_image_composite32(PIXMAN_OP_SRC, from, NULL, buffer->upright, 0, 0, 0, 0, 0, 0,
+				 width, height);
+	pixman_image_unref(from);
+	return buffer->upright;
+}
+
 void screencopy_deliver(struct screencopy_source *source, struct shm_buffer *buffer,
-			int64_t pts_ns, bool y_invert, const struct frame_damage *crop)
+			int64_t pts_ns, bool y_invert, uint32_t transform,
+			const struct frame_damage *crop)
 {
 	struct frame_damage all = { 0, 0, buffer->width, buffer->height };
-	struct frame_damage box = crop ? *crop : all;
-	box.x1 = clamp(box.x1, 0, buffer->width);
-	box.x2 = clamp(box.x2, box.x1, buffer->width);
-	box.y1 = clamp(box.y1, 0, buffer->height);
-	box.y2 = clamp(box.y2, box.y1, buffer->height);
-	/* The damage in the picture's rows (after the flip), within the box;
-	 * all of the box when the compositor gave none (a first copy, or a
-	 * wlr-screencopy v1 copy: answered whether the output changed or not). */
+	/* The damage in the buffer's rows after the flip; all of it when the
+	 * compositor gave none (a first copy, or a wlr-screencopy v1 copy:
+	 * answered whether the output changed or not). */
 	struct frame_damage d = source->damage_known ? source->damage : all;
 	if (y_invert) {
 		int y1 = d.y1;
 		d.y1 = buffer->height - d.y2;
 		d.y2 = buffer->height - y1;
 	}
-	d.x1 = clamp(d.x1, box.x1, box.x2);
-	d.x2 = clamp(d.x2, d.x1, box.x2);
-	d.y1 = clamp(d.y1, box.y1, box.y2);
-	d.y2 = clamp(d.y2, d.y1, box.y2);
+	d.x1 = clamp(d.x1, 0, buffer->width);
+	d.x2 = clamp(d.x2, d.x1, buffer->width);
+	d.y1 = clamp(d.y1, 0, buffer->height);
+	d.y2 = clamp(d.y2, d.y1, buffer->height);
 	if (y_invert)
 		flip_rows(buffer);
 	if (copy_unchanged(source, buffer, d)) {
@@ -180,25 +242,38 @@ void screencopy_deliver(struct screencopy_source *source, struct shm_buffer *buf
 		.stride = buffer->stride,
 		.pts_ns = pts_ns,
 		.damage_known = source->damage_known,
-		.damage = d,
 		.picture_impl = &shm_buffer_picture,
 		.picture = buffer,
 	};
-	if (buffer->converted) {
-		pixman_image_t *from = pixman_image_create_bits(
-			buffer->format == WL_SHM_FORMAT_XBGR8888 ? PIXMAN_x8b8g8r8 : PIXMAN_a8b8g8r8,
-			buffer->width, buffer->height, (uint32_t *)buffer->data, buffer->stride);
-		if (!from) {
+	if (buffer->converted || transform != WL_OUTPUT_TRANSFORM_NORMAL) {
+		pixman_image_t *sink = sink_picture(buffer, transform);
+		if (!sink) {
 			screencopy_end(source, "out of memory");
 			return;
 		}
-		pixman_image_composite32(PIXMAN_OP_SRC, from, NULL, buffer->converted, 0, 0, 0, 0,
-					 0, 0, buffer->width, buffer->height);
-		pixman_image_unref(from);
-		picture.data = (uint8_t *)pixman_image_get_data(buffer->converted);
-		picture.stride = pixman_image_get_stride(buffer->converted);
+		picture.data = (uint8_t *)pixman_image_get_data(sink);
+		picture.stride = pixman_image_get_stride(sink);
+		picture.width = pixman_image_get_width(sink);
+		picture.height = pixman_image_get_height(sink);
+		d = upright_box(transform, buffer->width, buffer->height, d);
 	}
+	if (transform != source->transform_said) {
+		source->transform_said = transform;
+		LOG_INFO("the copy is turned or mirrored (wl_output transform %u): recorded upright, "
+			 "%dx%d", transform, picture.width, picture.height);
+	}
+
 	/* A region is the box's pixels where they lie: no copy. */
+	struct frame_damage box = crop ? *crop : (struct frame_damage){ 0, 0, picture.width,
+									 picture.height };
+	box.x1 = clamp(box.x1, 0, picture.width);
+	box.x2 = clamp(box.x2, box.x1, picture.width);
+	box.y1 = clamp(box.y1, 0, picture.height);
+	box.y2 = clamp(box.y2, box.y1, picture.height);
+	d.x1 = clamp(d.x1, box.x1, box.x2);
+	d.x2 = clamp(d.x2, d.x1, box.x2);
+	d.y1 = clamp(d.y1, box.y1, box.y2);
+	d.y2 = clamp(d.y2, d.y1, box.y2);
 	picture.data += (size_t)picture.stride * (size_t)box.y1 + (size_t)box.x1 * 4;
 	picture.width = box.x2 - box.x1;
 	picture.height = box.y2 - box.y1;

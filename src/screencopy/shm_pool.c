@@ -19,6 +19,8 @@ void shm_buffer_unref(struct shm_buffer *buffer)
 		return;
 	if (buffer->converted)
 		pixman_image_unref(buffer->converted);
+	if (buffer->upright)
+		pixman_image_unref(buffer->upright);
 	munmap(buffer->data, buffer->size);
 	free(buffer);
 }

@@ -33,6 +33,9 @@ struct shm_buffer {
 	int width, height, stride;
 	/* XBGR/ABGR pictures are converted into this XRGB copy for the sinks. */
 	pixman_image_t *converted;
+	/* A turned or mirrored output's copy turned upright for the sinks
+	 * (output_transform.h), made at the first such copy. */
+	pixman_image_t *upright;
 	/* What changed on the output since this buffer was last copied into,
 	 * for protocols that ask (ext-image-copy-capture's damage_buffer):
 	 * all of it when `stale_known` is false. */

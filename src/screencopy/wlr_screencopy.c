@@ -65,8 +65,13 @@ static void frame_ready(void *data, struct zwlr_screencopy_frame_v1 *frame, uint
 	zwlr_screencopy_frame_v1_destroy(source->wlr.frame);
 	source->wlr.frame = NULL;
 	source->target = NULL;
+	uint32_t transform = (uint32_t)source->output->transform;
+	struct frame_damage crop;
+	if (source->wlr.region_cut_here)
+		crop = screencopy_region_in_copy(source, buffer, transform);
 	screencopy_deliver(source, buffer, screencopy_frame_time(source, true, sec_hi, sec_lo, nsec),
-			   source->wlr.flags & ZWLR_SCREENCOPY_FRAME_V1_FLAGS_Y_INVERT, NULL);
+			   source->wlr.flags & ZWLR_SCREENCOPY_FRAME_V1_FLAGS_Y_INVERT, transform,
+			   source->wlr.region_cut_here ? &crop : NULL);
 	if (source->over)
 		return;
 	/* The next picture: with copy_with_damage the compositor answers when
@@ -94,7 +99,13 @@ static void start_capture(struct screencopy_source *source)
 {
 	struct wlr_copy_state *wlr = &source->wlr;
 	int overlay_cursor = source->no_cursor ? 0 : 1;
-	if (source->region)
+	/* A region of a turned output is copied whole and cut here: sway 1.7
+	 * (wlroots 0.15) copies the region mirrored through the output's
+	 * centre when it is turned by 90 or 270 (seen: -g 10,90 200x100 of a
+	 * 480x640 output came from 270,450). */
+	wlr->region_cut_here = source->region &&
+			       source->output->transform != WL_OUTPUT_TRANSFORM_NORMAL;
+	if (source->region && !wlr->region_cut_here)
 		wlr->frame = zwlr_screencopy_manager_v1_capture_output_region(
 			wlr->manager, overlay_cursor, source->output->wl_output, source->region_x,
 			source->region_y, source->region_width, source->region_height);

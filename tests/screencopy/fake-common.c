@@ -43,7 +43,7 @@ static void bind_output(struct wl_client *client, void *data, uint32_t version, 
 	wl_resource_set_implementation(resource, &output_impl, output, unlink_resource);
 	wl_list_insert(&output->resources, wl_resource_get_link(resource));
 	wl_output_send_geometry(resource, 0, 0, 0, 0, WL_OUTPUT_SUBPIXEL_UNKNOWN, "fake", "fake",
-				WL_OUTPUT_TRANSFORM_NORMAL);
+				output->transform);
 	if (version >= 2)
 		wl_output_send_scale(resource, output->scale);
 	send_mode(resource, output);

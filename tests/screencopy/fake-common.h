@@ -14,6 +14,7 @@ struct fake_output {
 	struct wl_list resources;
 	int width, height; /* the current mode */
 	int scale;         /* 1 unless set before clients bind */
+	int32_t transform; /* wl_output.transform, normal unless set before */
 };
 
 /* The output at 0,0, scale 1, `width`x`height` (60 Hz). */

@@ -9,7 +9,7 @@
  *   fake-ext-copy --socket NAME --size WxH [--format xrgb|argb|xbgr|abgr]
  *                 [--frames N] [--times FILE] [--fail-at K] [--fail-from K]
  *                 [--resize-at K --resize WxH] [--stop-at K] [--also-wlr]
- *                 [--scale N]
+ *                 [--scale N] [--transform T]
  *
  * The copies answered show pattern frames 0, 1, ... N-1 (N default 1),
  * each 20 ms after it is asked; then a copy waits for a change that never
@@ -26,7 +26,10 @@
  * (new constraints, and copy K fails with buffer_constraints), --stop-at K
  * stops the session. --also-wlr offers zwlr_screencopy_manager_v1 as well,
  * whose every copy fails. --scale N: the output's scale (its logical size
- * is the mode over N). Prints "ready", "session options N", "capture K
+ * is the mode over N). --transform T (a wl_output.transform, 0-7): the
+ * output is turned; its copies hold the pattern of the logical (upright)
+ * picture turned as a compositor renders it for the panel (the inverse of
+ * T applied), always whole, and say T in their transform event. Prints "ready", "session options N", "capture K
  * WxH" for each copy answered and "wlr capture" for wlr-screencopy on
  * stdout. Runs until killed. */
 
@@ -99,6 +102,49 @@ static void box_of(int picture, const struct fake *fake, struct rect *rect)
 	*rect = (struct rect){ x, y, x + w, y + h };
 }
 
+/* Where pixel (x, y) of a buffer turned by `transform` shows in the upright
+ * picture: the same mapping as a wlroots compositor's (written out here on
+ * purpose, not taken from src/). */
+static void upright_pixel(int transform, int w, int h, int x, int y, int *u, int *v)
+{
+	switch (transform) {
+	case WL_OUTPUT_TRANSFORM_90: *u = h - 1 - y, *v = x; break;
+	case WL_OUTPUT_TRANSFORM_180: *u = w - 1 - x, *v = h - 1 - y; break;
+	case WL_OUTPUT_TRANSFORM_270: *u = y, *v = w - 1 - x; break;
+	case WL_OUTPUT_TRANSFORM_FLIPPED: *u = w - 1 - x, *v = y; break;
+	case WL_OUTPUT_TRANSFORM_FLIPPED_90: *u = y, *v = x; break;
+	case WL_OUTPUT_TRANSFORM_FLIPPED_180: *u = x, *v = h - 1 - y; break;
+	case WL_OUTPUT_TRANSFORM_FLIPPED_270: *u = h - 1 - y, *v = w - 1 - x; break;
+	default: *u = x, *v = y; break;
+	}
+}
+
+/* The whole buffer: pattern frame `picture` of the upright picture, turned
+ * for the panel (XRGB8888 only). */
+static void turn_copy(struct wl_shm_buffer *shm, const struct fake *fake, int picture)
+{
+	int w = fake->output.width, h = fake->output.height;
+	bool turned = fake->output.transform & 1;
+	int uw = turned ? h : w, uh = turned ? w : h;
+	uint32_t *upright = malloc((size_t)uw * (size_t)uh * 4);
+	if (!upright)
+		die("out of memory");
+	pattern_fill(upright, uw * 4, picture, uw, uh, 0);
+	wl_shm_buffer_begin_access(shm);
+	uint8_t *data = wl_shm_buffer_get_data(shm);
+	int stride = wl_shm_buffer_get_stride(shm);
+	for (int y = 0; y < h; y++) {
+		uint32_t *row = (uint32_t *)(data + (size_t)stride * (size_t)y);
+		for (int x = 0; x < w; x++) {
+			int u, v;
+			upright_pixel(fake->output.transform, w, h, x, y, &u, &v);
+			row[x] = upright[(size_t)v * (size_t)uw + (size_t)u];
+		}
+	}
+	wl_shm_buffer_end_access(shm);
+	free(upright);
+}
+
 static int answer(void *data)
 {
 	struct fake_frame *frame = data;
@@ -134,7 +180,13 @@ static int answer(void *data)
 	for (int i = 0; i < frame->damage_count; i++)
 		fake_fill(shm, fake->args.format, width, height, picture, false, frame->damage[i].x1,
 			  frame->damage[i].y1, frame->damage[i].x2, frame->damage[i].y2);
-	ext_image_copy_capture_frame_v1_send_transform(frame->resource, WL_OUTPUT_TRANSFORM_NORMAL);
+	if (fake->output.transform) {
+		turn_copy(shm, fake, picture);
+		changed[0] = (struct rect){ 0, 0, width, height };
+		changed_count = 1;
+	}
+	ext_image_copy_capture_frame_v1_send_transform(frame->resource,
+						       (uint32_t)fake->output.transform);
 	for (int i = 0; i < changed_count; i++)
 		ext_image_copy_capture_frame_v1_send_damage(frame->resource, changed[i].x1,
 							    changed[i].y1,
@@ -406,7 +458,7 @@ int main(int argc, char **argv)
 	struct fake fake = { .fail_from = -1, .resize_at = -1, .stop_at = -1 };
 	fake_args_init(&fake.args);
 	bool also_wlr = false;
-	int scale = 1;
+	int scale = 1, transform = WL_OUTPUT_TRANSFORM_NORMAL;
 	static const struct option options[] = {
 		FAKE_COMMON_OPTIONS,
 		{ "times", required_argument, NULL, 't' },
@@ -416,6 +468,7 @@ int main(int argc, char **argv)
 		{ "stop-at", required_argument, NULL, 'p' },
 		{ "also-wlr", no_argument, NULL, 'w' },
 		{ "scale", required_argument, NULL, 'S' },
+		{ "transform", required_argument, NULL, 'T' },
 		{ 0 },
 	};
 	int opt;
@@ -437,6 +490,7 @@ int main(int argc, char **argv)
 		case 'p': fake.stop_at = atoi(optarg); break;
 		case 'w': also_wlr = true; break;
 		case 'S': scale = atoi(optarg); break;
+		case 'T': transform = atoi(optarg); break;
 		default: die("bad option (see the comment at the top of fake-ext-copy.c)");
 		}
 	}
@@ -444,6 +498,9 @@ int main(int argc, char **argv)
 		die("give --resize WxH with --resize-at");
 	fake.display = fake_display_create("fake-ext-copy", &fake.args, &fake.output);
 	fake.output.scale = scale;
+	fake.output.transform = transform;
+	if (transform && fake.args.format != WL_SHM_FORMAT_XRGB8888)
+		die("--transform copies XRGB8888 only");
 	struct manager_kind copy_manager = { &ext_image_copy_capture_manager_v1_interface,
 					     &manager_impl, &fake };
 	struct manager_kind source_manager = { &ext_output_image_capture_source_manager_v1_interface,

@@ -3,7 +3,8 @@
 # (no compositor on Debian 12 offers the protocol): frames in order with
 # the fake's presentation times (not the time wl-record read them), the
 # buffer damage a reused buffer needs (the fake writes nothing else), XBGR
-# converted, -g cropped from the copied output, --no-cursor as options 0, a
+# converted, -g cropped from the copied output, a turned output recorded
+# upright, --no-cursor as options 0, a
 # failed copy asked again, a mode change followed (new buffers, the stream
 # keeps its size), a stopped session or repeated failures ending the file
 # with exit 1 and a clear message, and a display offering both protocols
@@ -73,6 +74,30 @@ record region-scaled -g "5,10 15x20" --screenshot "$TEST_DIR/region-scaled.png"
 expect_ok region-scaled "-g --screenshot at scale 2"
 cmp -s <(rgb "$TEST_DIR/region-scaled.png") <(rgb "$TEST_DIR/still-xrgb.png" -vf crop=30:40:10:20) ||
 	fail "-g 5,10 15x20 at scale 2: not the pixels 10,20 30x40 of the output"
+
+# A turned output (wl_output transforms 1, 3 and 7: 90, 270, flipped-270):
+# the copy is the picture turned for the panel and says so; the still,
+# the video and -g (logical coordinates of the 240x320 output) are upright.
+for transform in 1 3 7; do
+	start_fake "turned$transform" --transform $transform
+	record "turned$transform" --screenshot "$TEST_DIR/turned$transform.png"
+	expect_ok "turned$transform" "--screenshot of an output turned by transform $transform"
+	"$PNG_CHECK" "$TEST_DIR/turned$transform.png" --size 240x320 --pattern 0 >/dev/null ||
+		fail "transform $transform: the still is not the upright picture"
+	start_fake "turned-region$transform" --transform $transform
+	record "turned-region$transform" -g "10,20 30x40" --screenshot \
+		"$TEST_DIR/turned-region$transform.png"
+	expect_ok "turned-region$transform" "-g of an output turned by transform $transform"
+	cmp -s <(rgb "$TEST_DIR/turned-region$transform.png") \
+		<(rgb "$TEST_DIR/turned$transform.png" -vf crop=30:40:10:20) ||
+		fail "transform $transform: -g 10,20 30x40 is not that part of the upright picture"
+done
+start_fake turned-video --transform 1 --frames 20
+record turned-video --duration 1.5 "$TEST_DIR/turned-video.mkv"
+expect_ok turned-video "a recording of a turned output"
+"$VIDEO_CHECK" "$TEST_DIR/turned-video.mkv" --size 240x320 --pattern --end-repeat --min-frames 18 \
+	--max-frames 20 >"$TEST_DIR/check-turned-video.log" 2>&1 ||
+	{ cat "$TEST_DIR/check-turned-video.log"; fail "the video of a turned output is not upright"; }
 
 # The cursor: painted in unless --no-cursor.
 for cursor in 1 0; do

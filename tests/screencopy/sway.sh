@@ -9,7 +9,8 @@
 # (--toggle), --snap is exact; a second output is not the one recorded
 # unless -o names it (an unknown name lists the names), --list-outputs
 # lists both; -g records exactly that part of the screen, at scale 1 and 2,
-# and a region spanning outputs is refused; an output disabled while it is
+# and a region spanning outputs is refused; a turned output is recorded
+# upright (90, 180, 270, mirrored panels); an output disabled while it is
 # recorded leaves a file that lasts until the stop; sway killed
 # mid-recording still leaves a playable file and a failure status with a
 # clear message.
@@ -253,6 +254,50 @@ if "${SWAYMSG[@]}" output HEADLESS-1 scale 2 >"$TEST_DIR/scale.log" 2>&1 &&
 else
 	log "swaymsg output HEADLESS-1 scale 2 did not take: scale 2 not checked ($(cat "$TEST_DIR/scale.log"))"
 fi
+
+# 4d. A turned output: sway copies it as the panel holds it (turned, the
+# copy's size is the mode's); the still and -g are upright, at the output's
+# logical size (a mirrored panel's picture is mirrored back: the user sees
+# the desktop the right way round). sway 1.7 shows the 640x480 client on
+# the 480x640 output (turned by 90 or 270) at (0,80), cut at the right; a
+# picture turned the wrong way, or mirrored, fails the comparison.
+# same_part A AX AY B BX BY W H: the WxH part of A at AX,AY is exactly B's
+# at BX,BY.
+same_part() {
+	local raw=(-f rawvideo -pix_fmt rgb24 -)
+	cmp -s <(ffmpeg -v error -i "$1" -vf "crop=$7:$8:$2:$3" "${raw[@]}") \
+		<(ffmpeg -v error -i "$4" -vf "crop=$7:$8:$5:$6" "${raw[@]}")
+}
+for turn in 90 180 270 flipped flipped-90; do
+	"${SWAYMSG[@]}" output HEADLESS-1 transform $turn >"$TEST_DIR/transform.log" 2>&1 ||
+		{ cat "$TEST_DIR/transform.log"; fail "swaymsg output HEADLESS-1 transform $turn failed"; }
+	sleep 0.5
+	turned=$USER_DIR/turned-$turn.png
+	timeout 30 "${as_user[@]}" "$WL_RECORD" -o HEADLESS-1 --screenshot "$turned" \
+		>"$TEST_DIR/turned-$turn.log" 2>&1 ||
+		{ status=$?; cat "$TEST_DIR/turned-$turn.log"; fail "transform $turn: exited $status"; }
+	case $turn in
+	180 | flipped)
+		"$PNG_CHECK" "$turned" --size $SIZE --pattern $((FRAMES - 1)) >/dev/null ||
+			fail "transform $turn: the still is not the client's frame, upright"
+		continue
+		;;
+	esac
+	[ "$(png_size "$turned")" = 480x640 ] || fail "transform $turn: a $(png_size "$turned") still"
+	same_part "$USER_DIR/desktop.png" 0 0 "$turned" 0 80 480 480 ||
+		fail "transform $turn: the still is not the client's frame, upright"
+	# -g on the turned output: copied whole and cut (see wlr_screencopy.c).
+	timeout 30 "${as_user[@]}" "$WL_RECORD" -g "10,90 200x100" --screenshot \
+		"$USER_DIR/turned-region-$turn.png" >"$TEST_DIR/turned-region-$turn.log" 2>&1 ||
+		{ status=$?; cat "$TEST_DIR/turned-region-$turn.log"; fail "transform $turn -g: exited $status"; }
+	same_part "$turned" 10 90 "$USER_DIR/turned-region-$turn.png" 0 0 200 100 ||
+		fail "transform $turn: -g 10,90 200x100 is not that part of the screen"
+done
+timeout 30 "${as_user[@]}" "$WL_RECORD" -o HEADLESS-1 --duration 1 "$USER_DIR/turned.mkv" \
+	>"$TEST_DIR/turned-video.log" 2>&1 || { status=$?; cat "$TEST_DIR/turned-video.log"; fail "turned video exited $status"; }
+"$VIDEO_CHECK" "$USER_DIR/turned.mkv" --size 480x640 --min-frames 1 >/dev/null ||
+	fail "the video of the turned output is not 480x640"
+"${SWAYMSG[@]}" output HEADLESS-1 transform normal >/dev/null 2>&1 || fail "cannot set transform normal again"
 
 # 4c. The recorded output disabled mid-recording: sway 1.7 keeps its
 # global and stops answering copies. The recording goes on with the last
