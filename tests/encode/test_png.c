@@ -1,11 +1,69 @@
 /* png_write_frame: 641x479 BGRX with a padded stride reads back exactly as
- * RGB; a bad path fails cleanly and no temporary file is left. */
+ * RGB; the file is well formed to the last byte (every chunk's CRC, the
+ * zlib stream inflated whole with its Adler-32: a reader that stops at the
+ * last row, as libpng does, would not notice a wrong one), also with one
+ * band per core joined into one stream; a bad path fails cleanly and no
+ * temporary file is left. */
 #include <dirent.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <sys/stat.h>
 #include <string.h>
 
+#include <zlib.h>
+
 #include "png_writer.h"
 #include "synth.h"
+
+static uint32_t be32(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+/* Every chunk's CRC, the IDATs' zlib stream inflated to its end (which
+ * checks its Adler-32) and exactly height rows of 1 + 3 * width bytes. */
+static void check_well_formed(const char *path, int width, int height)
+{
+	FILE *file = fopen(path, "rb");
+	CHECK(file);
+	uint8_t *bytes = malloc(64 << 20);
+	CHECK(bytes);
+	size_t size = fread(bytes, 1, 64 << 20, file);
+	fclose(file);
+	CHECK(size > 8 && memcmp(bytes, "\x89PNG\r\n\x1a\n", 8) == 0);
+	size_t raw_size = (size_t)height * (1 + 3 * (size_t)width);
+	uint8_t *raw = malloc(raw_size + 1);
+	CHECK(raw);
+	z_stream z = { 0 };
+	CHECK(inflateInit(&z) == Z_OK);
+	z.next_out = raw;
+	z.avail_out = (uInt)raw_size + 1;
+	int inflated = Z_OK, idat_chunks = 0;
+	bool end = false;
+	for (size_t at = 8; at < size && !end;) {
+		CHECK(at + 12 <= size);
+		uint32_t length = be32(bytes + at);
+		CHECK(at + 12 + length <= size);
+		const uint8_t *type = bytes + at + 4;
+		CHECK((uint32_t)crc32(0, type, 4 + length) == be32(bytes + at + 8 + length));
+		if (memcmp(type, "IDAT", 4) == 0) {
+			idat_chunks++;
+			z.next_in = (uint8_t *)type + 4;
+			z.avail_in = length;
+			inflated = inflate(&z, Z_NO_FLUSH);
+			CHECK(inflated == Z_OK || inflated == Z_STREAM_END);
+		}
+		end = memcmp(type, "IEND", 4) == 0;
+		at += 12 + length;
+	}
+	CHECK(end && idat_chunks > 0);
+	CHECK(inflated == Z_STREAM_END); /* the Adler-32 matched */
+	CHECK(z.total_out == raw_size);
+	inflateEnd(&z);
+	free(raw);
+	free(bytes);
+}
 
 int main(void)
 {
@@ -21,6 +79,7 @@ int main(void)
 	CHECK(memcmp(read.rgb, expected.rgb, (size_t)width * height * 3) == 0);
 	media_rgb_image_free(&read);
 	media_rgb_image_free(&expected);
+	check_well_formed(path, width, height);
 
 	/* Overwriting an existing file works (rename over it). */
 	struct frame *other = synth_frame(9, width, height, 0, 0);
