@@ -66,6 +66,14 @@ bool source_setup(struct app *app)
 			return false;
 		}
 		screencopy_source_use(app->screencopy, choice.protocol);
+		/* dmabufs only where they save a CPU copy: not for a still (it
+		 * wants pixels), not for an encoder that reads pixels anyway. */
+		struct screencopy_buffers_request buffers = {
+			.still = options->screenshot,
+			.codec = options->codec,
+			.device = options->device,
+		};
+		screencopy_source_set_buffers(app->screencopy, &buffers);
 		const char *note = screencopy_source_note(app->screencopy);
 		LOG_INFO("recording %s of WAYLAND_DISPLAY=%s through %s (%s)%s%s",
 			 screencopy_source_describe(app->screencopy), request.wayland_display,

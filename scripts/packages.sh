@@ -18,7 +18,7 @@ BUILD_PACKAGES=(
 	libwayland-dev wayland-protocols libwayland-bin
 	libpixman-1-dev libpng-dev
 	libavcodec-dev libavformat-dev libavutil-dev libswscale-dev libavfilter-dev libyuv-dev
-	libva-dev libdrm-dev libegl-dev libgles-dev scdoc
+	libva-dev libdrm-dev libegl-dev libgles-dev libgbm-dev scdoc
 )
 
 # apt_install PACKAGE...: installs as root; does nothing for other users or

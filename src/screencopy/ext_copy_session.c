@@ -11,6 +11,7 @@
 
 #include <string.h>
 
+#include "dmabuf_choice.h"
 #include "ext-image-capture-source-v1-client-protocol.h"
 #include "ext-image-copy-capture-v1-client-protocol.h"
 #include "log.h"
@@ -42,12 +43,32 @@ static void session_shm_format(void *data, struct ext_image_copy_capture_session
 static void session_dmabuf_device(void *data, struct ext_image_copy_capture_session_v1 *session,
 				  struct wl_array *device)
 {
-	/* shm only in this version. */
+	struct ext_copy_state *ext = &((struct screencopy_source *)data)->ext;
+	if (device->size != sizeof(dev_t))
+		return;
+	memcpy(&ext->receiving_dmabuf.device, device->data, sizeof(dev_t));
+	ext->receiving_dmabuf.device_known = true;
 }
 
 static void session_dmabuf_format(void *data, struct ext_image_copy_capture_session_v1 *session,
 				  uint32_t format, struct wl_array *modifiers)
 {
+	struct ext_copy_state *ext = &((struct screencopy_source *)data)->ext;
+	int rank = dmabuf_format_rank(format);
+	size_t count = modifiers->size / sizeof(uint64_t);
+	LOG_DBG("the compositor offers dmabuf format 0x%08x with %zu modifier(s)%s", format, count,
+		rank ? "" : " (not mapped)");
+	if (rank <= ext->receiving_dmabuf.rank)
+		return;
+	struct dmabuf_offer *offer = &ext->receiving_dmabuf;
+	offer->format = format;
+	offer->rank = rank;
+	offer->n_modifiers = 0;
+	const uint64_t *modifier;
+	wl_array_for_each(modifier, modifiers) {
+		if (offer->n_modifiers < DMABUF_OFFER_MAX_MODIFIERS)
+			offer->modifiers[offer->n_modifiers++] = *modifier;
+	}
 }
 
 /* A whole set of constraints: the buffers from now on. */
@@ -65,9 +86,18 @@ static void session_done(void *data, struct ext_image_copy_capture_session_v1 *s
 	LOG_DBG("ext-image-copy-capture buffers: %dx%d, shm format 0x%08x", offer.width,
 		offer.height, offer.format);
 	ext->constraints = offer;
+	ext->dmabuf_constraints = ext->receiving_dmabuf;
+	ext->dmabuf_constraints.width = offer.width;
+	ext->dmabuf_constraints.height = offer.height;
+	if (!offer.width || !offer.height || offer.width > 16384 || offer.height > 16384)
+		ext->dmabuf_constraints.rank = 0;
+	if (ext->dmabuf_constraints.rank)
+		LOG_DBG("ext-image-copy-capture buffers: dmabuf format 0x%08x",
+			ext->dmabuf_constraints.format);
 	ext->constraints_known = true;
 	ext->constraints_serial++;
 	ext->receiving = (struct copy_offer){ 0 };
+	ext->receiving_dmabuf = (struct dmabuf_offer){ 0 };
 	ext->waiting_constraints = false;
 	if (!ext->frame)
 		new_frame(source);
@@ -124,16 +154,28 @@ static void frame_ready(void *data, struct ext_image_copy_capture_frame_v1 *fram
 	struct screencopy_source *source = data;
 	struct ext_copy_state *ext = &source->ext;
 	struct shm_buffer *buffer = source->target;
+	struct dmabuf_buffer *dmabuf = source->dmabuf_target;
 	ext_image_copy_capture_frame_v1_destroy(ext->frame);
 	ext->frame = NULL;
 	source->target = NULL;
+	source->dmabuf_target = NULL;
 	ext->failed_copies = 0;
+	/* Both pools: what changed is stale in every buffer but this one. */
 	shm_pool_note_copy(&source->pool, buffer, source->damage_known, &source->damage);
+	dmabuf_pool_note_copy(&source->dmabuf, dmabuf, source->damage_known, &source->damage);
+	int64_t pts = screencopy_frame_time(source, ext->time_known, ext->sec_hi, ext->sec_lo,
+					    ext->nsec);
+	if (dmabuf) {
+		/* Never with -g (cut by the CPU): see screencopy_take_target. */
+		screencopy_deliver_dmabuf(source, dmabuf, pts, false, ext->transform);
+		if (!source->over)
+			new_frame(source);
+		screencopy_flush(source);
+		return;
+	}
 	struct frame_damage crop;
 	if (source->region)
 		crop = screencopy_region_in_copy(source, buffer, ext->transform);
-	int64_t pts = screencopy_frame_time(source, ext->time_known, ext->sec_hi, ext->sec_lo,
-					    ext->nsec);
 	screencopy_deliver(source, buffer, pts, false, ext->transform,
 			   source->region ? &crop : NULL);
 	if (!source->over)
@@ -146,9 +188,23 @@ static void frame_failed(void *data, struct ext_image_copy_capture_frame_v1 *fra
 {
 	struct screencopy_source *source = data;
 	struct ext_copy_state *ext = &source->ext;
+	bool into_dmabuf = source->dmabuf_target != NULL;
 	ext_image_copy_capture_frame_v1_destroy(ext->frame);
 	ext->frame = NULL;
 	source->target = NULL;
+	source->dmabuf_target = NULL;
+	/* A dmabuf refused (for no reason, or for constraints that did not
+	 * change): shm from now on, asked again at once. A stop or new
+	 * constraints are what they are with any buffer. */
+	if (into_dmabuf && reason != EXT_IMAGE_COPY_CAPTURE_FRAME_V1_FAILURE_REASON_STOPPED &&
+	    (reason != EXT_IMAGE_COPY_CAPTURE_FRAME_V1_FAILURE_REASON_BUFFER_CONSTRAINTS ||
+	     ext->frame_serial == ext->constraints_serial)) {
+		screencopy_dmabuf_failed(source, "the compositor could not copy into a dmabuf "
+					 "(ext-image-copy-capture failed)");
+		new_frame(source);
+		screencopy_flush(source);
+		return;
+	}
 	switch (reason) {
 	case EXT_IMAGE_COPY_CAPTURE_FRAME_V1_FAILURE_REASON_BUFFER_CONSTRAINTS:
 		/* New constraints (a mode change) come with a `done`, or came
@@ -191,10 +247,25 @@ static void new_frame(struct screencopy_source *source)
 	if (source->over || ext->frame || !ext->constraints_known || ext->waiting_constraints)
 		return;
 	source->offer = ext->constraints;
-	struct shm_buffer *buffer = screencopy_take_buffer(source);
-	if (!buffer)
+	source->dmabuf_offer = ext->dmabuf_constraints;
+	/* -g is cut out of the copy by the CPU: shm. */
+	if (!screencopy_take_target(source, source->region))
 		return;
-	source->target = buffer;
+	struct wl_buffer *wl_buffer = screencopy_target_wl_buffer(source);
+	bool stale_known;
+	struct frame_damage stale;
+	int width, height;
+	if (source->dmabuf_target) {
+		stale_known = source->dmabuf_target->stale_known;
+		stale = source->dmabuf_target->stale;
+		width = source->dmabuf_target->width;
+		height = source->dmabuf_target->height;
+	} else {
+		stale_known = source->target->stale_known;
+		stale = source->target->stale;
+		width = source->target->width;
+		height = source->target->height;
+	}
 	source->damage_known = false;
 	source->damage = (struct frame_damage){ 0 };
 	ext->damage_seen = false;
@@ -203,20 +274,19 @@ static void new_frame(struct screencopy_source *source)
 	ext->frame_serial = ext->constraints_serial;
 	ext->frame = ext_image_copy_capture_session_v1_create_frame(ext->session);
 	ext_image_copy_capture_frame_v1_add_listener(ext->frame, &frame_listener, source);
-	ext_image_copy_capture_frame_v1_attach_buffer(ext->frame, buffer->wl_buffer);
+	ext_image_copy_capture_frame_v1_attach_buffer(ext->frame, wl_buffer);
 	/* What this buffer lacks: all of it the first time, then what the
 	 * output changed since it was last filled. */
-	struct frame_damage stale = buffer->stale;
-	if (!buffer->stale_known)
-		stale = (struct frame_damage){ 0, 0, buffer->width, buffer->height };
+	if (!stale_known)
+		stale = (struct frame_damage){ 0, 0, width, height };
 	if (stale.x1 < 0)
 		stale.x1 = 0;
 	if (stale.y1 < 0)
 		stale.y1 = 0;
-	if (stale.x2 > buffer->width)
-		stale.x2 = buffer->width;
-	if (stale.y2 > buffer->height)
-		stale.y2 = buffer->height;
+	if (stale.x2 > width)
+		stale.x2 = width;
+	if (stale.y2 > height)
+		stale.y2 = height;
 	if (stale.x2 > stale.x1 && stale.y2 > stale.y1)
 		ext_image_copy_capture_frame_v1_damage_buffer(ext->frame, stale.x1, stale.y1,
 							      stale.x2 - stale.x1,
@@ -261,6 +331,7 @@ static void cancel(struct screencopy_source *source)
 	ext->session = NULL;
 	ext->capture_source = NULL;
 	source->target = NULL;
+	source->dmabuf_target = NULL;
 }
 
 const struct copy_protocol ext_copy_protocol = {

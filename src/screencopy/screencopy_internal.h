@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "desktop_outputs.h"
+#include "dmabuf_pool.h"
 #include "frame_source.h"
 #include "screencopy_source.h"
 #include "shm_pool.h"
@@ -49,6 +50,8 @@ struct ext_copy_state {
 	struct copy_offer receiving;
 	uint32_t receiving_width, receiving_height;
 	struct copy_offer constraints;
+	struct dmabuf_offer receiving_dmabuf; /* rank 0: none offered */
+	struct dmabuf_offer dmabuf_constraints;
 	bool constraints_known;
 	unsigned constraints_serial; /* one more at each `done` */
 	unsigned frame_serial;       /* constraints_serial when the copy was asked */
@@ -86,9 +89,11 @@ struct screencopy_source {
 	void *ended_data;
 	bool over;
 
-	/* The copy under way. */
+	/* The copy under way: into `target` (shm) or `dmabuf_target`. */
 	struct copy_offer offer;
+	struct dmabuf_offer dmabuf_offer; /* rank 0: none offered */
 	struct shm_buffer *target;
+	struct dmabuf_buffer *dmabuf_target;
 	bool damage_known;
 	struct frame_damage damage;
 	bool copied_once; /* later copies wait for damage */
@@ -102,6 +107,14 @@ struct screencopy_source {
 	int64_t unchanged_copies;
 	/* The output transform the log last named (normal at first). */
 	uint32_t transform_said;
+
+	/* dmabuf copies (dmabuf_pool.h): what the app asked for, and what was
+	 * chosen at the first copy (screencopy_take_target). */
+	bool buffers_asked;
+	struct screencopy_buffers_request buffers;
+	enum { BUFFERS_UNDECIDED, BUFFERS_SHM, BUFFERS_DMABUF } buffers_kind;
+	struct dmabuf_pool dmabuf;
+	int64_t dmabuf_copies;
 };
 
 /* Binds the protocol's globals; false when `interface` is none of them. */
@@ -124,6 +137,28 @@ void screencopy_flush(struct screencopy_source *source);
  * (no readable format, no memory), or every buffer is kept and the
  * protocol's retry() comes later. */
 struct shm_buffer *screencopy_take_buffer(struct screencopy_source *source);
+
+/* The buffer for the next copy: source->dmabuf_target when dmabufs were
+ * chosen (the choice is made here, at the first copy: `cropped` when -g is
+ * cut out of the copy by the CPU), else source->target (as
+ * screencopy_take_buffer()). False when neither: the source ended, or
+ * every buffer is kept and the protocol's retry() comes later. */
+bool screencopy_take_target(struct screencopy_source *source, bool cropped);
+
+/* The wl_buffer of the copy under way's buffer. */
+struct wl_buffer *screencopy_target_wl_buffer(const struct screencopy_source *source);
+
+/* A dmabuf copy failed or cannot be delivered (`why`): shm for the rest of
+ * the session, said once (a warning). */
+void screencopy_dmabuf_failed(struct screencopy_source *source, const char *why);
+
+/* Hands a dmabuf copy to the sinks as a lease (with source->damage); the
+ * buffer is copied into again once no sink holds it. A y-inverted or
+ * turned copy (`transform`, output_transform.h) cannot be turned upright
+ * without the CPU: screencopy_dmabuf_failed(), and the next copy is a
+ * whole one into shm. */
+void screencopy_deliver_dmabuf(struct screencopy_source *source, struct dmabuf_buffer *buffer,
+			       int64_t pts_ns, bool y_invert, uint32_t transform);
 
 /* Grows source->damage by a rectangle the compositor reports. */
 void screencopy_add_damage(struct screencopy_source *source, int x, int y, int width,

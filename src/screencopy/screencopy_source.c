@@ -13,6 +13,8 @@
 #include <pixman.h>
 
 #include "clock.h"
+#include "dmabuf_choice.h"
+#include "linux-dmabuf-unstable-v1-client-protocol.h"
 #include "output_transform.h"
 #include "log.h"
 #include "xdg-output-unstable-v1-client-protocol.h"
@@ -20,6 +22,9 @@
 /* When all buffers are kept, the next copy waits this long at a time. */
 #define RETRY_MS 5
 #define XDG_OUTPUT_VERSION 3
+/* create_immed (v2); v3's format events are not listened to (the copy
+ * protocols say what they take). */
+#define LINUX_DMABUF_VERSION 3
 
 void screencopy_end(struct screencopy_source *source, const char *fmt, ...)
 {
@@ -74,6 +79,90 @@ struct shm_buffer *screencopy_take_buffer(struct screencopy_source *source)
 		return NULL;
 	}
 	return buffer;
+}
+
+/* Once, at the first copy: dmabufs or shm (dmabuf_choice.h), said under -v. */
+static void choose_buffers(struct screencopy_source *source, bool cropped)
+{
+	if (source->buffers_kind != BUFFERS_UNDECIDED)
+		return;
+	const struct dmabuf_offer *offer = &source->dmabuf_offer;
+	char node[128], node_why[160] = "", why[320];
+	bool have_node = dmabuf_find_render_node(source->buffers.device, offer->device_known,
+						 offer->device, node, sizeof(node), node_why,
+						 sizeof(node_why));
+	struct dmabuf_choice_facts facts = {
+		.built_with_gbm = dmabuf_pool_available(),
+		.asked = source->buffers_asked,
+		.still = source->buffers.still,
+		.codec = source->buffers.codec,
+		.format_offered = offer->rank > 0,
+		.cropped = cropped,
+		.node = have_node ? node : NULL,
+		.node_why = node_why,
+		.linux_dmabuf = source->dmabuf.linux_dmabuf != NULL,
+	};
+	if (dmabuf_choose(&facts, why, sizeof(why)) &&
+	    dmabuf_pool_open(&source->dmabuf, node, why, sizeof(why))) {
+		source->buffers_kind = BUFFERS_DMABUF;
+		LOG_DBG("dmabuf buffers on %s: copies go to the encoder without a CPU copy", node);
+		return;
+	}
+	source->buffers_kind = BUFFERS_SHM;
+	LOG_DBG("shm buffers: %s", why);
+}
+
+void screencopy_dmabuf_failed(struct screencopy_source *source, const char *why)
+{
+	if (source->buffers_kind != BUFFERS_DMABUF)
+		return;
+	source->buffers_kind = BUFFERS_SHM;
+	/* The frames the sinks keep keep their buffers; the rest go now. */
+	dmabuf_pool_finish(&source->dmabuf);
+	LOG_WARN("dmabuf copies: %s; copying into shm from now on", why);
+}
+
+bool screencopy_take_target(struct screencopy_source *source, bool cropped)
+{
+	source->target = NULL;
+	source->dmabuf_target = NULL;
+	choose_buffers(source, cropped);
+	if (source->buffers_kind == BUFFERS_DMABUF) {
+		char why[320] = "";
+		struct dmabuf_buffer *buffer = NULL;
+		if (!source->dmabuf_offer.rank)
+			snprintf(why, sizeof(why), "the compositor no longer offers a dmabuf copy");
+		else if (cropped)
+			snprintf(why, sizeof(why), "-g is cut out of the copy by the CPU");
+		else
+			buffer = dmabuf_pool_buffer_for(&source->dmabuf, &source->dmabuf_offer, why,
+							 sizeof(why));
+		if (buffer) {
+			source->dmabuf_target = buffer;
+			return true;
+		}
+		if (!why[0]) {
+			LOG_DBG("every buffer is still kept; copying in %d ms", RETRY_MS);
+			wl_event_source_timer_update(source->retry, RETRY_MS);
+			return false;
+		}
+		if (!source->dmabuf_copies) {
+			/* GBM could not allocate: part of the choice, not a failure. */
+			source->buffers_kind = BUFFERS_SHM;
+			dmabuf_pool_finish(&source->dmabuf);
+			LOG_DBG("shm buffers: %s", why);
+		} else {
+			screencopy_dmabuf_failed(source, why);
+		}
+	}
+	source->target = screencopy_take_buffer(source);
+	return source->target != NULL;
+}
+
+struct wl_buffer *screencopy_target_wl_buffer(const struct screencopy_source *source)
+{
+	return source->dmabuf_target ? source->dmabuf_target->wl_buffer
+				     : source->target->wl_buffer;
 }
 
 void screencopy_add_damage(struct screencopy_source *source, int x, int y, int width, int height)
@@ -287,6 +376,63 @@ void screencopy_deliver(struct screencopy_source *source, struct shm_buffer *buf
 	frame_source_emit(&source->frames, &picture);
 }
 
+static void lease_picture_ref(void *picture)
+{
+	dmabuf_lease_ref(picture);
+}
+
+static void lease_picture_unref(void *picture)
+{
+	dmabuf_lease_unref(picture);
+}
+
+/* A dmabuf frame is kept by its lease, as the hosted path's client dmabufs. */
+static const struct frame_picture_impl lease_picture = { lease_picture_ref,
+							 lease_picture_unref };
+
+void screencopy_deliver_dmabuf(struct screencopy_source *source, struct dmabuf_buffer *buffer,
+			       int64_t pts_ns, bool y_invert, uint32_t transform)
+{
+	if (y_invert || transform != WL_OUTPUT_TRANSFORM_NORMAL) {
+		screencopy_dmabuf_failed(source, "the compositor copies upside down (y-invert) or "
+					 "turned (a rotated output), which only the CPU turns back");
+		/* That picture is lost: the next copy is a whole one. */
+		source->copied_once = false;
+		return;
+	}
+	struct frame_damage all = { 0, 0, buffer->width, buffer->height };
+	struct frame_damage d = source->damage_known ? source->damage : all;
+	d.x1 = clamp(d.x1, 0, buffer->width);
+	d.x2 = clamp(d.x2, d.x1, buffer->width);
+	d.y1 = clamp(d.y1, 0, buffer->height);
+	d.y2 = clamp(d.y2, d.y1, buffer->height);
+	struct dmabuf_lease *lease = dmabuf_buffer_lend(buffer);
+	if (!lease) {
+		screencopy_end(source, "out of memory");
+		return;
+	}
+	/* No pixels to compare with the last picture: every copy goes on. */
+	struct frame picture = {
+		.format = FRAME_XRGB8888,
+		.width = buffer->width,
+		.height = buffer->height,
+		.stride = buffer->width * 4,
+		.pts_ns = pts_ns,
+		.damage_known = source->damage_known,
+		.damage = d,
+		.dmabuf = lease,
+		.picture_impl = &lease_picture,
+		.picture = lease,
+	};
+	source->copied_once = true;
+	source->dmabuf_copies++;
+	if (source->last)
+		shm_buffer_unref(source->last);
+	source->last = NULL;
+	frame_source_emit(&source->frames, &picture);
+	dmabuf_lease_unref(lease);
+}
+
 static int handle_retry(void *data)
 {
 	struct screencopy_source *source = data;
@@ -333,6 +479,11 @@ static void registry_global(void *data, struct wl_registry *registry, uint32_t n
 		source->xdg_output_manager = wl_registry_bind(registry, name,
 							      &zxdg_output_manager_v1_interface,
 							      min_u32(version, XDG_OUTPUT_VERSION));
+	} else if (strcmp(interface, zwp_linux_dmabuf_v1_interface.name) == 0 && version >= 2 &&
+		   !source->dmabuf.linux_dmabuf && dmabuf_pool_available()) {
+		source->dmabuf.linux_dmabuf = wl_registry_bind(registry, name,
+							       &zwp_linux_dmabuf_v1_interface,
+							       min_u32(version, LINUX_DMABUF_VERSION));
 	} else if (strcmp(interface, wl_output_interface.name) == 0 && !source->globals_read) {
 		desktop_output_bind(&source->outputs, registry, name, version);
 	} else if (!wlr_screencopy_bind(source, registry, name, interface, version)) {
@@ -577,6 +728,13 @@ const char *screencopy_source_describe(const struct screencopy_source *source)
 	return source->description;
 }
 
+void screencopy_source_set_buffers(struct screencopy_source *source,
+				   const struct screencopy_buffers_request *request)
+{
+	source->buffers_asked = true;
+	source->buffers = *request;
+}
+
 bool screencopy_source_start(struct screencopy_source *source, struct wl_event_loop *loop,
 			     screencopy_ended_fn ended, void *data)
 {
@@ -622,6 +780,11 @@ void screencopy_source_destroy(struct screencopy_source *source)
 	if (source->last)
 		shm_buffer_unref(source->last);
 	shm_pool_finish(&source->pool);
+	if (source->dmabuf_copies)
+		LOG_DBG("%" PRId64 " copies went into dmabufs", source->dmabuf_copies);
+	dmabuf_pool_finish(&source->dmabuf);
+	if (source->dmabuf.linux_dmabuf)
+		zwp_linux_dmabuf_v1_destroy(source->dmabuf.linux_dmabuf);
 	wlr_screencopy_destroy(source);
 	ext_copy_destroy(source);
 	struct desktop_output *output, *next_output;

@@ -12,7 +12,7 @@
 /* The desktop wl-record runs in, as a frame source (frame_source.h): a
  * Wayland client of that desktop's compositor that copies one output
  * through ext-image-copy-capture-v1 or wlr-screencopy-unstable-v1 (v1 to
- * v3) into shm buffers and hands each copy to the connected sinks, with the
+ * v3) into shm buffers (or dmabufs: screencopy_source_set_buffers()) and hands each copy to the connected sinks, with the
  * compositor's damage and its CLOCK_MONOTONIC presentation time.
  *
  * The output is the first wl_output the compositor advertises unless
@@ -72,6 +72,22 @@ bool screencopy_source_use(struct screencopy_source *source, enum screencopy_pro
  * "the first output (640x480)"), "the region 10,20 200x100 of HEADLESS-1
  * (640x480)": for the status line. */
 const char *screencopy_source_describe(const struct screencopy_source *source);
+
+/* Which buffers the copies go into, before screencopy_source_start(). Not
+ * called: shm. Called: dmabufs allocated through GBM and lent to the
+ * encoder (zero-copy into VA-API) when everything allows it (the rule:
+ * dmabuf_choice.h; built with libgbm, not a still, an encoder that maps
+ * dmabufs, a dmabuf format offered, a render node, zwp_linux_dmabuf_v1),
+ * else shm; under -v one line says which and why ("screencopy: shm
+ * buffers: no render node (/dev/dri absent)"). A dmabuf copy the
+ * compositor fails sends the rest of the session to shm (one warning). */
+struct screencopy_buffers_request {
+	bool still;         /* --screenshot: pixels are wanted */
+	const char *codec;  /* --codec; NULL: automatic (VA-API where it works) */
+	const char *device; /* --device: the render node; NULL: the compositor's or the first */
+};
+void screencopy_source_set_buffers(struct screencopy_source *source,
+				   const struct screencopy_buffers_request *request);
 
 /* Starts copying: the connection is watched on `loop`, frames go to the
  * sinks of screencopy_frame_source(). `ended` is called once when the

@@ -6,6 +6,7 @@
 
 #include <string.h>
 
+#include "dmabuf_choice.h"
 #include "log.h"
 #include "wlr-screencopy-unstable-v1-client-protocol.h"
 
@@ -35,7 +36,16 @@ static void frame_buffer(void *data, struct zwlr_screencopy_frame_v1 *frame, uin
 static void frame_linux_dmabuf(void *data, struct zwlr_screencopy_frame_v1 *frame,
 			       uint32_t format, uint32_t width, uint32_t height)
 {
-	/* shm only in this version. */
+	struct screencopy_source *source = data;
+	int rank = width && height && width <= 16384 && height <= 16384
+		   ? dmabuf_format_rank(format) : 0;
+	if (!source->copied_once)
+		LOG_DBG("the compositor offers dmabuf format 0x%08x %ux%u%s", format, width, height,
+			rank ? "" : " (not mapped)");
+	/* No modifiers nor device in v3: LINEAR on the first render node. */
+	if (rank > source->dmabuf_offer.rank)
+		source->dmabuf_offer = (struct dmabuf_offer){ .format = format, .width = (int)width,
+							      .height = (int)height, .rank = rank };
 }
 
 static void frame_buffer_done(void *data, struct zwlr_screencopy_frame_v1 *frame)
@@ -62,16 +72,23 @@ static void frame_ready(void *data, struct zwlr_screencopy_frame_v1 *frame, uint
 {
 	struct screencopy_source *source = data;
 	struct shm_buffer *buffer = source->target;
+	struct dmabuf_buffer *dmabuf = source->dmabuf_target;
 	zwlr_screencopy_frame_v1_destroy(source->wlr.frame);
 	source->wlr.frame = NULL;
 	source->target = NULL;
+	source->dmabuf_target = NULL;
+	int64_t pts = screencopy_frame_time(source, true, sec_hi, sec_lo, nsec);
+	bool y_invert = source->wlr.flags & ZWLR_SCREENCOPY_FRAME_V1_FLAGS_Y_INVERT;
 	uint32_t transform = (uint32_t)source->output->transform;
-	struct frame_damage crop;
-	if (source->wlr.region_cut_here)
-		crop = screencopy_region_in_copy(source, buffer, transform);
-	screencopy_deliver(source, buffer, screencopy_frame_time(source, true, sec_hi, sec_lo, nsec),
-			   source->wlr.flags & ZWLR_SCREENCOPY_FRAME_V1_FLAGS_Y_INVERT, transform,
-			   source->wlr.region_cut_here ? &crop : NULL);
+	if (dmabuf) {
+		screencopy_deliver_dmabuf(source, dmabuf, pts, y_invert, transform);
+	} else {
+		struct frame_damage crop;
+		if (source->wlr.region_cut_here)
+			crop = screencopy_region_in_copy(source, buffer, transform);
+		screencopy_deliver(source, buffer, pts, y_invert, transform,
+				   source->wlr.region_cut_here ? &crop : NULL);
+	}
 	if (source->over)
 		return;
 	/* The next picture: with copy_with_damage the compositor answers when
@@ -82,6 +99,19 @@ static void frame_ready(void *data, struct zwlr_screencopy_frame_v1 *frame, uint
 
 static void frame_failed(void *data, struct zwlr_screencopy_frame_v1 *frame)
 {
+	struct screencopy_source *source = data;
+	if (source->dmabuf_target) {
+		/* Perhaps only the dmabuf it refused: shm, asked again. */
+		zwlr_screencopy_frame_v1_destroy(source->wlr.frame);
+		source->wlr.frame = NULL;
+		source->dmabuf_target = NULL;
+		screencopy_dmabuf_failed(source, "the compositor could not copy into a dmabuf "
+					 "(screencopy failed)");
+		source->copied_once = false;
+		start_capture(source);
+		screencopy_flush(source);
+		return;
+	}
 	screencopy_end(data, "the compositor could not copy the output (screencopy failed)");
 }
 
@@ -114,6 +144,7 @@ static void start_capture(struct screencopy_source *source)
 								       source->output->wl_output);
 	zwlr_screencopy_frame_v1_add_listener(wlr->frame, &frame_listener, source);
 	source->offer = (struct copy_offer){ 0 };
+	source->dmabuf_offer = (struct dmabuf_offer){ 0 };
 	wlr->flags = 0;
 	/* The first copy has nothing to be compared with. */
 	source->damage_known = source->copied_once && wlr->manager_version >= 2;
@@ -123,16 +154,16 @@ static void start_capture(struct screencopy_source *source)
 /* Once the buffer is known: copy into a free buffer, or wait for one. */
 static void request_copy(struct screencopy_source *source)
 {
-	if (source->over || !source->wlr.frame || source->target)
+	if (source->over || !source->wlr.frame || source->target || source->dmabuf_target)
 		return;
-	struct shm_buffer *buffer = screencopy_take_buffer(source);
-	if (!buffer)
+	/* Regions are asked of the compositor: nothing is cut by the CPU. */
+	if (!screencopy_take_target(source, false))
 		return;
-	source->target = buffer;
+	struct wl_buffer *buffer = screencopy_target_wl_buffer(source);
 	if (source->copied_once && source->wlr.manager_version >= 2)
-		zwlr_screencopy_frame_v1_copy_with_damage(source->wlr.frame, buffer->wl_buffer);
+		zwlr_screencopy_frame_v1_copy_with_damage(source->wlr.frame, buffer);
 	else
-		zwlr_screencopy_frame_v1_copy(source->wlr.frame, buffer->wl_buffer);
+		zwlr_screencopy_frame_v1_copy(source->wlr.frame, buffer);
 	screencopy_flush(source);
 }
 
@@ -142,6 +173,7 @@ static void cancel(struct screencopy_source *source)
 		zwlr_screencopy_frame_v1_destroy(source->wlr.frame);
 	source->wlr.frame = NULL;
 	source->target = NULL;
+	source->dmabuf_target = NULL;
 }
 
 const struct copy_protocol wlr_screencopy_protocol = {

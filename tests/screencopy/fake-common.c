@@ -130,6 +130,7 @@ bool fake_common_option(const char *who, int opt, const char *arg, struct fake_a
 	case 'f': args->format = fake_shm_format(arg); return true;
 	case 'n': args->frames = atoi(arg); return true;
 	case 'x': args->fail_at = atoi(arg); return true;
+	case 'D': args->dmabuf = true; return true;
 	default: return false;
 	}
 }

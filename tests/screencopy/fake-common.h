@@ -44,16 +44,25 @@ struct fake_args {
 	uint32_t format; /* wl_shm */
 	int frames;
 	int fail_at;
+	/* --dmabuf: offer a dmabuf copy too (XRGB8888; ext-image-copy-capture:
+	 * the device 226:128, LINEAR), as sway and wlroots do. No
+	 * zwp_linux_dmabuf_v1 is offered, so a client still copies into shm
+	 * (which is what the fakes fill): the test is of the client's choice. */
+	bool dmabuf;
 };
+
+/* drm_fourcc.h's DRM_FORMAT_XRGB8888, what --dmabuf offers. */
+#define FAKE_DRM_FORMAT_XRGB8888 0x34325258u
 
 #define FAKE_COMMON_OPTIONS                                      \
 	{ "socket", required_argument, NULL, 's' },              \
 	{ "size", required_argument, NULL, 'z' },                \
 	{ "format", required_argument, NULL, 'f' },              \
 	{ "frames", required_argument, NULL, 'n' },              \
-	{ "fail-at", required_argument, NULL, 'x' }
+	{ "fail-at", required_argument, NULL, 'x' },             \
+	{ "dmabuf", no_argument, NULL, 'D' }
 
-/* Defaults: XRGB, 1 frame, no failure. */
+/* Defaults: XRGB, 1 frame, no failure, shm only. */
 void fake_args_init(struct fake_args *args);
 
 /* Takes getopt's `opt` when it is one of FAKE_COMMON_OPTIONS (true). */

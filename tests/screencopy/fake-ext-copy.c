@@ -9,7 +9,7 @@
  *   fake-ext-copy --socket NAME --size WxH [--format xrgb|argb|xbgr|abgr]
  *                 [--frames N] [--times FILE] [--fail-at K] [--fail-from K]
  *                 [--resize-at K --resize WxH] [--stop-at K] [--also-wlr]
- *                 [--scale N] [--transform T]
+ *                 [--scale N] [--transform T] [--dmabuf]
  *
  * The copies answered show pattern frames 0, 1, ... N-1 (N default 1),
  * each 20 ms after it is asked; then a copy waits for a change that never
@@ -29,7 +29,9 @@
  * is the mode over N). --transform T (a wl_output.transform, 0-7): the
  * output is turned; its copies hold the pattern of the logical (upright)
  * picture turned as a compositor renders it for the panel (the inverse of
- * T applied), always whole, and say T in their transform event. Prints "ready", "session options N", "capture K
+ * T applied), always whole, and say T in their transform event. --dmabuf:
+ * the constraints offer a dmabuf too (the device 226:128, XRGB8888 LINEAR;
+ * no zwp_linux_dmabuf_v1). Prints "ready", "session options N", "capture K
  * WxH" for each copy answered and "wlr capture" for wlr-screencopy on
  * stdout. Runs until killed. */
 
@@ -39,6 +41,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/sysmacros.h>
 
 #include <wayland-server.h>
 
@@ -92,6 +95,15 @@ static void send_constraints(struct fake *fake)
 							   (uint32_t)fake->output.width,
 							   (uint32_t)fake->output.height);
 	ext_image_copy_capture_session_v1_send_shm_format(fake->session, fake->args.format);
+	if (fake->args.dmabuf) {
+		dev_t device = makedev(226, 128);
+		uint64_t linear = 0;
+		struct wl_array array = { .size = sizeof(device), .alloc = 0, .data = &device };
+		ext_image_copy_capture_session_v1_send_dmabuf_device(fake->session, &array);
+		array = (struct wl_array){ .size = sizeof(linear), .alloc = 0, .data = &linear };
+		ext_image_copy_capture_session_v1_send_dmabuf_format(fake->session,
+								     FAKE_DRM_FORMAT_XRGB8888, &array);
+	}
 	ext_image_copy_capture_session_v1_send_done(fake->session);
 }
 

@@ -8,7 +8,8 @@
 # failed copy asked again, a mode change followed (new buffers, the stream
 # keeps its size), a stopped session or repeated failures ending the file
 # with exit 1 and a clear message, and a display offering both protocols
-# copied through ext-image-copy-capture. Checked by decoding.
+# copied through ext-image-copy-capture; dmabufs offered without a render
+# node copied into shm, and why said under -v. Checked by decoding.
 . "$TEST_LIB"
 : "${FAKE_EXT_COPY:?FAKE_EXT_COPY must point at tests/screencopy/fake-ext-copy}"
 
@@ -173,4 +174,38 @@ for method in ext-image-copy screencopy; do
 	grep -q "through ext-image-copy-capture (--capture $method)" "$TEST_DIR/forced-$method.log" ||
 		fail "--capture $method: not through ext-image-copy-capture"
 done
+
+# dmabufs offered (dmabuf_device and an XRGB8888 LINEAR dmabuf_format):
+# without a render node (no GPU here) the copies go into shm, -v says why
+# once, and the video is the frames sent as before.
+start_fake dmabuf --frames 30 --dmabuf
+record dmabuf --duration 2 "$TEST_DIR/dmabuf.mkv"
+expect_ok dmabuf "the recording with dmabufs offered"
+log_has dmabuf 'ext-image-copy-capture buffers: dmabuf format 0x34325258$' ||
+	{ cat "$TEST_DIR/dmabuf.log"; fail "dmabuf: the dmabuf constraints were not read"; }
+expect_shm_buffers dmabuf
+ffprobe_check "$TEST_DIR/dmabuf.mkv"
+"$VIDEO_CHECK" "$TEST_DIR/dmabuf.mkv" --size $SIZE --pattern --end-repeat --min-frames 28 \
+	--max-frames 30 >"$TEST_DIR/check-dmabuf.log" 2>&1 ||
+	{ cat "$TEST_DIR/check-dmabuf.log"; fail "dmabuf offered: the video is not the frames sent"; }
+# The rule's other refusals, said as such: none offered, a still, -g cut
+# by the CPU, an encoder that reads pixels.
+start_fake no-dmabuf
+record no-dmabuf --duration 0.5 "$TEST_DIR/no-dmabuf.mkv"
+expect_ok no-dmabuf "a recording without dmabufs offered"
+expect_shm_buffers no-dmabuf 'the compositor offers no dmabuf XRGB8888/ARGB8888 copy'
+start_fake dmabuf-still --dmabuf
+record dmabuf-still --screenshot "$TEST_DIR/dmabuf-still.png"
+expect_ok dmabuf-still "--screenshot with dmabufs offered"
+expect_shm_buffers dmabuf-still 'a still wants pixels'
+"$PNG_CHECK" "$TEST_DIR/dmabuf-still.png" --size $SIZE --pattern 0 >/dev/null ||
+	fail "dmabufs offered: the PNG is not the compositor's picture"
+start_fake dmabuf-region --dmabuf
+record dmabuf-region -g "10,20 30x40" --duration 0.5 "$TEST_DIR/dmabuf-region.mkv"
+expect_ok dmabuf-region "-g with dmabufs offered"
+expect_shm_buffers dmabuf-region '-g is cut out of the copy by the CPU'
+start_fake dmabuf-x264 --dmabuf
+record dmabuf-x264 --codec libx264 --duration 0.5 "$TEST_DIR/dmabuf-x264.mkv"
+expect_ok dmabuf-x264 "--codec libx264 with dmabufs offered"
+expect_shm_buffers dmabuf-x264 '--codec libx264 reads pixels \(no VA-API map\)'
 pass

@@ -6,7 +6,7 @@
  *
  *   fake-screencopy --socket NAME --size WxH [--version 1|2|3]
  *                   [--format xrgb|argb|xbgr|abgr] [--y-invert]
- *                   [--frames N] [--fail-at N] [--remove-output-at N]
+ *                   [--frames N] [--fail-at N] [--remove-output-at N] [--dmabuf]
  *
  * Copy k (from 0) gets pattern frame min(k, N-1) (N default 1), answered
  * 20 ms after it is asked; once the last frame has been sent, a
@@ -14,6 +14,7 @@
  * while a plain copy is answered with the same picture again. --fail-at K:
  * copy K is answered with `failed`. --remove-output-at K: when copy K is
  * asked, the output's global goes (and the copy is never answered).
+ * --dmabuf (v3): each copy offers a dmabuf XRGB8888 buffer too (linux_dmabuf).
  * Prints "copy K" on stdout for each copy answered. Runs until killed. */
 
 #include <getopt.h>
@@ -162,6 +163,10 @@ static void capture(struct wl_client *client, struct wl_resource *manager, uint3
 	wl_resource_set_implementation(frame, &frame_impl, fake, NULL);
 	zwlr_screencopy_frame_v1_send_buffer(frame, fake->args.format, (uint32_t)fake->args.width,
 					     (uint32_t)fake->args.height, (uint32_t)fake->args.width * 4);
+	if (wl_resource_get_version(frame) >= 3 && fake->args.dmabuf)
+		zwlr_screencopy_frame_v1_send_linux_dmabuf(frame, FAKE_DRM_FORMAT_XRGB8888,
+							   (uint32_t)fake->args.width,
+							   (uint32_t)fake->args.height);
 	if (wl_resource_get_version(frame) >= 3)
 		zwlr_screencopy_frame_v1_send_buffer_done(frame);
 }

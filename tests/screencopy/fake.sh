@@ -3,7 +3,8 @@
 # sway 1.7 never sends: XBGR/ABGR copies (converted), y-inverted copies
 # (flipped), protocol v1 (plain copies, no damage: unchanged copies passed
 # over) and v2 (no buffer_done), a failed copy and a removed output (the
-# file is finished, exit 1, a clear message). Checked by decoding: the PNG
+# file is finished, exit 1, a clear message), and v3's linux_dmabuf offer
+# without a render node (shm, and -v says why). Checked by decoding: the PNG
 # is exactly pattern frame 0 (also when the desktop keeps changing: a still
 # of it is not delayed until it settles), the video the fake's frames in
 # order.
@@ -106,5 +107,27 @@ status=$?
 		"$TEST_DIR/wlr-only.log" ||
 	{ cat "$TEST_DIR/wlr-only.log"; fail "--capture ext-image-copy without it: exit $status"; }
 check_ended failed "the compositor could not copy the output (screencopy failed)" --fail-at 10
+
+# v3's linux_dmabuf offered: without a render node (no GPU here) the copies
+# go into shm, -v says why once, and the video is the frames sent.
+n=$((n + 1))
+start_fake "dmabuf$n" --frames 30 --dmabuf
+WAYLAND_DISPLAY=dmabuf$n timeout 30 "$WL_RECORD" -v --duration 2 "$TEST_DIR/dmabuf$n.mkv" \
+	>"$TEST_DIR/dmabuf$n.log" 2>&1 ||
+	{ status=$?; cat "$TEST_DIR/dmabuf$n.log"; fail "dmabuf offered: the recording exited $status"; }
+log_has "dmabuf$n" 'the compositor offers dmabuf format 0x34325258 320x240$' ||
+	{ cat "$TEST_DIR/dmabuf$n.log"; fail "dmabuf offered: linux_dmabuf was not read"; }
+expect_shm_buffers "dmabuf$n"
+ffprobe_check "$TEST_DIR/dmabuf$n.mkv"
+"$VIDEO_CHECK" "$TEST_DIR/dmabuf$n.mkv" --size $SIZE --pattern --end-repeat --min-frames 28 \
+	--max-frames 30 >"$TEST_DIR/check-dmabuf$n.log" 2>&1 ||
+	{ cat "$TEST_DIR/check-dmabuf$n.log"; fail "dmabuf offered: the video is not the frames sent"; }
+# v2 has no linux_dmabuf: said so.
+n=$((n + 1))
+start_fake "v2-$n" --version 2 --dmabuf
+WAYLAND_DISPLAY=v2-$n timeout 20 "$WL_RECORD" -v --duration 0.5 "$TEST_DIR/v2-$n.mkv" \
+	>"$TEST_DIR/v2-$n.log" 2>&1 ||
+	{ status=$?; cat "$TEST_DIR/v2-$n.log"; fail "v2: the recording exited $status"; }
+expect_shm_buffers "v2-$n" 'the compositor offers no dmabuf XRGB8888/ARGB8888 copy'
 check_ended removed "the output was removed" --remove-output-at 10
 pass

@@ -1,0 +1,98 @@
+#ifndef WL_RECORD_DMABUF_POOL_H
+#define WL_RECORD_DMABUF_POOL_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include <wayland-client.h>
+
+#include "dmabuf_lease.h"
+#include "frame.h"
+
+/* The dmabufs a compositor copies an output into, allocated through GBM on
+ * a render node, the counterpart of shm_pool.h for the zero-copy path: each
+ * copy is lent to the sinks as a dmabuf lease (dmabuf_lease.h), which
+ * VA-API maps without a CPU copy; the planes' read() is the CPU fallback
+ * (an mmap of a LINEAR buffer, else gbm_bo_map).
+ *
+ * A buffer is copied into again only when no lease on it is left (as
+ * shm_pool.c waits for the last frame reference): an encoder's cache of
+ * imports keeps the planes open, never the buffer from reuse.
+ *
+ * Built without libgbm (dmabuf_pool_none.c), nothing opens: every copy
+ * goes into shm. */
+
+#define DMABUF_POOL_MAX_BUFFERS 4
+#define DMABUF_OFFER_MAX_MODIFIERS 32
+
+/* What the compositor copies into: a format (DRM fourcc) and size, and for
+ * ext-image-copy-capture the modifiers it takes and its device. */
+struct dmabuf_offer {
+	uint32_t format;
+	int width, height;
+	int rank; /* dmabuf_format_rank(); 0: none offered */
+	int n_modifiers; /* 0: not said (wlr-screencopy): LINEAR */
+	uint64_t modifiers[DMABUF_OFFER_MAX_MODIFIERS];
+	bool device_known;
+	dev_t device;
+};
+
+struct gbm_bo;
+struct dmabuf_node;
+
+struct dmabuf_buffer {
+	/* The fds and layout; reference counted: the pool holds one, each
+	 * lease one, each encoder cache of imports one. The GBM object and
+	 * the fds go with the last. */
+	struct dmabuf_planes planes;
+	atomic_int leases; /* lent and not ended: not free to copy into */
+	struct dmabuf_node *node;
+	struct gbm_bo *bo;
+	struct wl_buffer *wl_buffer; /* the pool's, main thread */
+	int width, height;
+	uint32_t format;
+	/* As shm_buffer's: what changed since it was last copied into. */
+	bool stale_known;
+	struct frame_damage stale;
+};
+
+struct zwp_linux_dmabuf_v1;
+
+struct dmabuf_pool {
+	struct zwp_linux_dmabuf_v1 *linux_dmabuf; /* bound by the source */
+	struct dmabuf_node *node;                 /* NULL until opened */
+	struct dmabuf_buffer *buffers[DMABUF_POOL_MAX_BUFFERS];
+	int count;
+};
+
+/* Whether this build can allocate dmabufs at all (libgbm). */
+bool dmabuf_pool_available(void);
+
+/* Opens the render node at `path` and its GBM device. False with why. */
+bool dmabuf_pool_open(struct dmabuf_pool *pool, const char *path, char *why, size_t why_size);
+
+/* A free buffer for `offer`, as shm_pool_buffer_for(). NULL when every
+ * buffer is kept (why is then "") or when one cannot be allocated or
+ * exported (why says so). */
+struct dmabuf_buffer *dmabuf_pool_buffer_for(struct dmabuf_pool *pool,
+					     const struct dmabuf_offer *offer, char *why,
+					     size_t why_size);
+
+bool dmabuf_pool_full(const struct dmabuf_pool *pool);
+
+/* As shm_pool_note_copy(); `filled` may be NULL (a shm copy). */
+void dmabuf_pool_note_copy(struct dmabuf_pool *pool, struct dmabuf_buffer *filled, bool known,
+			   const struct frame_damage *damage);
+
+/* A new lease on `buffer` (one reference, the caller's), NULL without
+ * memory. The buffer is free again once every lease ended (any thread). */
+struct dmabuf_lease *dmabuf_buffer_lend(struct dmabuf_buffer *buffer);
+
+/* Lets go of every buffer and the node: what leases and caches keep stays
+ * until they let go. The wl_buffers are destroyed now. */
+void dmabuf_pool_finish(struct dmabuf_pool *pool);
+
+#endif

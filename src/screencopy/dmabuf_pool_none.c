@@ -1,0 +1,43 @@
+/* Built without libgbm: no dmabuf is ever allocated, every copy goes into
+ * shm (dmabuf_choose() says "dmabuf not available: built without libgbm"). */
+#include <stdio.h>
+
+#include "dmabuf_pool.h"
+
+bool dmabuf_pool_available(void)
+{
+	return false;
+}
+
+bool dmabuf_pool_open(struct dmabuf_pool *pool, const char *path, char *why, size_t why_size)
+{
+	snprintf(why, why_size, "dmabuf not available: built without libgbm");
+	return false;
+}
+
+struct dmabuf_buffer *dmabuf_pool_buffer_for(struct dmabuf_pool *pool,
+					     const struct dmabuf_offer *offer, char *why,
+					     size_t why_size)
+{
+	snprintf(why, why_size, "dmabuf not available: built without libgbm");
+	return NULL;
+}
+
+bool dmabuf_pool_full(const struct dmabuf_pool *pool)
+{
+	return false;
+}
+
+void dmabuf_pool_note_copy(struct dmabuf_pool *pool, struct dmabuf_buffer *filled, bool known,
+			   const struct frame_damage *damage)
+{
+}
+
+struct dmabuf_lease *dmabuf_buffer_lend(struct dmabuf_buffer *buffer)
+{
+	return NULL;
+}
+
+void dmabuf_pool_finish(struct dmabuf_pool *pool)
+{
+}
