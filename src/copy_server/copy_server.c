@@ -98,7 +98,8 @@ static void session_damage_all(struct copy_session *session)
 
 /* ---- frames ---- */
 
-static void frame_send_failed(struct copy_frame *frame, enum ext_image_copy_capture_frame_v1_failure_reason reason)
+static void frame_send_failed(struct copy_frame *frame,
+			      enum ext_image_copy_capture_frame_v1_failure_reason reason)
 {
 	if (frame->answered)
 		return;

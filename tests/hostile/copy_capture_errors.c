@@ -3,6 +3,7 @@
  * names, a buffer of the wrong size is a failed copy (not an error), and a
  * good client gets the screen's pixels, at once the first time and on the
  * next change after that. */
+#include <signal.h>
 #include <stdint.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -316,9 +317,13 @@ static void wrong_buffer(struct copier *k, int width, int height, uint32_t forma
 	client_expect_no_error(k->c);
 }
 
-static void too_small(struct copier *k) { wrong_buffer(k, SIZE_W / 2, SIZE_H, WL_SHM_FORMAT_XRGB8888); }
-static void too_big(struct copier *k) { wrong_buffer(k, SIZE_W, SIZE_H + 1, WL_SHM_FORMAT_XRGB8888); }
-static void wrong_format(struct copier *k) { wrong_buffer(k, SIZE_W, SIZE_H, WL_SHM_FORMAT_XBGR8888); }
+#define XRGB WL_SHM_FORMAT_XRGB8888
+static void too_small(struct copier *k) { wrong_buffer(k, SIZE_W / 2, SIZE_H, XRGB); }
+static void too_big(struct copier *k) { wrong_buffer(k, SIZE_W, SIZE_H + 1, XRGB); }
+static void wrong_format(struct copier *k)
+{
+	wrong_buffer(k, SIZE_W, SIZE_H, WL_SHM_FORMAT_XBGR8888);
+}
 
 /* wl-record composes no cursor: a pointer cursor session is accepted, and
  * its capture session stops at once; asking for a second one is the
@@ -427,6 +432,37 @@ TEST(copy_follows_the_screen)
 			    i, t2.pixels[i]);
 	ext_image_copy_capture_frame_v1_destroy(frame);
 	client_expect_no_error(c);
+	client_disconnect(c);
+	recorder_finish(&rec);
+}
+
+/* wl-record stopped while a copier waits for a change: it exits as usual
+ * (status 0, the recording complete, nothing leaked: the sanitizer build
+ * checks), with the copier still connected. */
+TEST(copy_pending_at_exit)
+{
+	static const char *const args[] = { "--size", "320x240", NULL };
+	struct recorder_process rec;
+	recorder_start(&rec, "out.mkv", args);
+	struct hostile_client *c = client_connect(&rec);
+	client_present_color(c, SIZE_W, SIZE_H, 0x112233);
+	struct copier k = copier_open(c);
+	copier_start_session(&k, 0);
+	struct target t = target_buffer(c, SIZE_W, SIZE_H, WL_SHM_FORMAT_XRGB8888, 0);
+	for (int i = 0; i < 2; i++) {
+		struct frame_result r = { 0 };
+		struct ext_image_copy_capture_frame_v1 *frame = new_frame(&k, &r);
+		ext_image_copy_capture_frame_v1_attach_buffer(frame, t.buffer);
+		ext_image_copy_capture_frame_v1_damage_buffer(frame, 0, 0, SIZE_W, SIZE_H);
+		ext_image_copy_capture_frame_v1_capture(frame);
+		wait_answer(&k, &r, i == 0 ? 5000 : 300);
+		test_assert(i == 0 ? r.ready : !r.ready && !r.failed,
+			    "capture %d: ready %d failed %d", i, r.ready, r.failed);
+		if (i == 0)
+			ext_image_copy_capture_frame_v1_destroy(frame);
+	}
+	test_assert(kill(rec.pid, SIGTERM) == 0, "cannot signal wl-record");
+	recorder_expect_exit(&rec, 20000, 0);
 	client_disconnect(c);
 	recorder_finish(&rec);
 }
