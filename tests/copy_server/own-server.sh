@@ -2,8 +2,9 @@
 # ext-image-copy-capture served by wl-record's own display: a hosted
 # pattern client recorded by a second wl-record through the protocol
 # (--capture ext-image-copy), frame by frame in increasing order over the
-# time the client drew them, and a still of the hosted screen exactly the
-# client's last frame. Both wl-records stop by SIGINT with exit 0 (the
+# time the client drew them, and stills of the hosted screen exactly the
+# client's frames (the last one with the source chosen as usual: wl-record's
+# display is now a desktop that can be copied). Both wl-records stop by SIGINT with exit 0 (the
 # sanitizer build catches leaks on the way out).
 . "$TEST_LIB"
 : "${PATTERN_CLIENT:?PATTERN_CLIENT must point at tests/screencopy/pattern-client}"
@@ -22,14 +23,14 @@ client_pid() {
 wait_until 10 "the pattern client's pid" client_pid
 
 # A still of the hosted screen through the protocol: frame 0 exactly.
-shot() { # NAME
-	WAYLAND_DISPLAY=$HOST timeout 30 "$WL_RECORD" -v --capture ext-image-copy --screenshot \
+shot() { # NAME ARG...
+	WAYLAND_DISPLAY=$HOST timeout 30 "$WL_RECORD" -v "${@:2}" --screenshot \
 		"$TEST_DIR/$1.png" >"$TEST_DIR/$1.log" 2>&1 ||
 		{ status=$?; cat "$TEST_DIR/$1.log"; fail "--screenshot $1 exited $status"; }
 	grep -q "of WAYLAND_DISPLAY=$HOST through ext-image-copy-capture" "$TEST_DIR/$1.log" ||
 		{ cat "$TEST_DIR/$1.log"; fail "$1: not copied through ext-image-copy-capture"; }
 }
-shot first
+shot first --capture ext-image-copy
 "$PNG_CHECK" "$TEST_DIR/first.png" --size $SIZE --pattern 0 ||
 	fail "the still before the client moved is not its frame 0"
 
@@ -54,7 +55,8 @@ ffprobe_check "$TEST_DIR/client.mkv"
 	{ cat "$TEST_DIR/check-client.log"; fail "the copied recording is not the client's frames"; }
 log "$(tr '\n' ' ' <"$TEST_DIR/check-client.log")"
 
-# A still now: exactly the last frame.
+# A still now, the source chosen as usual: a wl-record display is a
+# desktop that offers ext-image-copy-capture. Exactly the last frame.
 shot last
 "$PNG_CHECK" "$TEST_DIR/last.png" --size $SIZE --pattern $((FRAMES - 1)) ||
 	fail "the still is not the client's last frame"

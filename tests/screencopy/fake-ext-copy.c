@@ -9,7 +9,7 @@
  *   fake-ext-copy --socket NAME --size WxH [--format xrgb|argb|xbgr|abgr]
  *                 [--frames N] [--times FILE] [--fail-at K] [--fail-from K]
  *                 [--resize-at K --resize WxH] [--stop-at K] [--also-wlr]
- *                 [--scale N]
+ *                 [--scale N] [--no-copy]
  *
  * The copies answered show pattern frames 0, 1, ... N-1 (N default 1),
  * each 20 ms after it is asked; then a copy waits for a change that never
@@ -26,7 +26,9 @@
  * (new constraints, and copy K fails with buffer_constraints), --stop-at K
  * stops the session. --also-wlr offers zwlr_screencopy_manager_v1 as well,
  * whose every copy fails. --scale N: the output's scale (its logical size
- * is the mode over N). Prints "ready", "session options N", "capture K
+ * is the mode over N). --no-copy offers neither copy protocol (only
+ * wl_shm and the output): a desktop that cannot be copied, now that
+ * wl-record's own display can (choice.sh). Prints "ready", "session options N", "capture K
  * WxH" for each copy answered and "wlr capture" for wlr-screencopy on
  * stdout. Runs until killed. */
 
@@ -405,7 +407,7 @@ int main(int argc, char **argv)
 {
 	struct fake fake = { .fail_from = -1, .resize_at = -1, .stop_at = -1 };
 	fake_args_init(&fake.args);
-	bool also_wlr = false;
+	bool also_wlr = false, no_copy = false;
 	int scale = 1;
 	static const struct option options[] = {
 		FAKE_COMMON_OPTIONS,
@@ -416,6 +418,7 @@ int main(int argc, char **argv)
 		{ "stop-at", required_argument, NULL, 'p' },
 		{ "also-wlr", no_argument, NULL, 'w' },
 		{ "scale", required_argument, NULL, 'S' },
+		{ "no-copy", no_argument, NULL, 'C' },
 		{ 0 },
 	};
 	int opt;
@@ -437,6 +440,7 @@ int main(int argc, char **argv)
 		case 'p': fake.stop_at = atoi(optarg); break;
 		case 'w': also_wlr = true; break;
 		case 'S': scale = atoi(optarg); break;
+		case 'C': no_copy = true; break;
 		default: die("bad option (see the comment at the top of fake-ext-copy.c)");
 		}
 	}
@@ -450,9 +454,10 @@ int main(int argc, char **argv)
 					       &source_manager_impl, &fake };
 	struct manager_kind wlr_manager = { &zwlr_screencopy_manager_v1_interface,
 					    &wlr_manager_impl, &fake };
-	if (!wl_global_create(fake.display, copy_manager.interface, 1, &copy_manager, bind_manager) ||
-	    !wl_global_create(fake.display, source_manager.interface, 1, &source_manager,
-			      bind_manager) ||
+	if ((!no_copy && (!wl_global_create(fake.display, copy_manager.interface, 1, &copy_manager,
+					    bind_manager) ||
+			  !wl_global_create(fake.display, source_manager.interface, 1,
+					    &source_manager, bind_manager))) ||
 	    (also_wlr &&
 	     !wl_global_create(fake.display, wlr_manager.interface, 3, &wlr_manager, bind_manager)))
 		die("cannot create the globals");
