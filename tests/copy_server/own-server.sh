@@ -5,9 +5,12 @@
 # time the client drew them, and stills of the hosted screen exactly the
 # client's frames (the last one with the source chosen as usual: wl-record's
 # display is now a desktop that can be copied). Both wl-records stop by SIGINT with exit 0 (the
-# sanitizer build catches leaks on the way out).
+# sanitizer build catches leaks on the way out). A client presenting
+# LINEAR dmabufs 1:1 (frames that are its buffer, lent) is copied exactly
+# too.
 . "$TEST_LIB"
 : "${PATTERN_CLIENT:?PATTERN_CLIENT must point at tests/screencopy/pattern-client}"
+: "${DMABUF_PRESENTER:?DMABUF_PRESENTER must point at tests/dmabuf/dmabuf-presenter}"
 
 SIZE=320x240
 FRAMES=30
@@ -68,4 +71,20 @@ wait_exit "$HOST_PID" 30
 "$VIDEO_CHECK" "$TEST_DIR/hosted.mkv" --size $SIZE --pattern --end-repeat --min-frames 20 \
 	--max-frames $FRAMES >"$TEST_DIR/check-hosted.log" 2>&1 ||
 	{ cat "$TEST_DIR/check-hosted.log"; fail "the host's recording is not the client's frames"; }
+
+# A dmabuf client: from its second commit on (the first one comes before
+# the surface is presented), the screen's frames are its buffers themselves
+# (a lease), read for the copy. Its last frame held on screen, copied
+# exactly.
+start dmabuf-host "$WL_RECORD" -v --socket $HOST-dmabuf --size $SIZE "$TEST_DIR/dmabuf-host.mkv" \
+	-- "$DMABUF_PRESENTER" --version 4 --immed --format xrgb --size $SIZE --frames 3 \
+	--interval-ms 50 --hold-ms 20000
+DMABUF_HOST_PID=$STARTED_PID
+wait_until 20 "the dmabuf client's frames" log_has dmabuf-host "^dmabuf-presenter: committed 3 frames"
+HOST=$HOST-dmabuf shot dmabuf --capture ext-image-copy
+"$PNG_CHECK" "$TEST_DIR/dmabuf.png" --size $SIZE --pattern 2 ||
+	fail "the still of a dmabuf client is not its last frame"
+kill -INT "$DMABUF_HOST_PID"
+wait_exit "$DMABUF_HOST_PID" 30
+[ "$EXIT_STATUS" -eq 0 ] || fail "the dmabuf host stopped by SIGINT exited $EXIT_STATUS"
 pass
