@@ -466,3 +466,64 @@ TEST(copy_pending_at_exit)
 	client_disconnect(c);
 	recorder_finish(&rec);
 }
+
+/* The output changes size (a mode the client presents for): the session
+ * is told the new constraints, the copy waiting in an old-size buffer
+ * fails with buffer_constraints, and one at the new size has the picture. */
+TEST(copy_follows_a_mode_change)
+{
+	static const char *const args[] = { "--size", "320x240", NULL };
+	struct recorder_process rec;
+	recorder_start(&rec, "out.mkv", args);
+	struct hostile_client *c = client_connect(&rec);
+	struct wl_surface *surface = client_present_color(c, SIZE_W, SIZE_H, 0x112233);
+	struct copier k = copier_open(c);
+	copier_start_session(&k, 0);
+	struct target t = target_buffer(c, SIZE_W, SIZE_H, WL_SHM_FORMAT_XRGB8888, 0);
+	struct frame_result r = { 0 };
+	struct ext_image_copy_capture_frame_v1 *frame = new_frame(&k, &r);
+	ext_image_copy_capture_frame_v1_attach_buffer(frame, t.buffer);
+	ext_image_copy_capture_frame_v1_damage_buffer(frame, 0, 0, SIZE_W, SIZE_H);
+	ext_image_copy_capture_frame_v1_capture(frame);
+	wait_answer(&k, &r, 5000);
+	test_assert(r.ready, "the first capture was not answered");
+	ext_image_copy_capture_frame_v1_destroy(frame);
+
+	struct frame_result waiting = { 0 };
+	frame = new_frame(&k, &waiting);
+	ext_image_copy_capture_frame_v1_attach_buffer(frame, t.buffer);
+	ext_image_copy_capture_frame_v1_capture(frame);
+	client_expect_no_error(c);
+	k.done = false;
+	const int w = 160, h = 120;
+	zwp_fullscreen_shell_v1_present_surface_for_mode(c->shell, surface, c->output, 0);
+	wl_surface_attach(surface, client_color_buffer(c, w, h, 0x445566), 0, 0);
+	wl_surface_damage(surface, 0, 0, w, h);
+	wl_surface_commit(surface);
+	wait_answer(&k, &waiting, 5000);
+	test_assert(waiting.failed &&
+		    waiting.reason == EXT_IMAGE_COPY_CAPTURE_FRAME_V1_FAILURE_REASON_BUFFER_CONSTRAINTS,
+		    "the old-size copy: ready %d failed %d reason %u", waiting.ready, waiting.failed,
+		    waiting.reason);
+	test_assert(k.done && k.width == (uint32_t)w && k.height == (uint32_t)h,
+		    "new constraints: done %d, buffer_size %ux%u, expected %dx%d", k.done, k.width,
+		    k.height, w, h);
+	ext_image_copy_capture_frame_v1_destroy(frame);
+
+	struct frame_result r3 = { 0 };
+	struct target t3 = target_buffer(c, w, h, WL_SHM_FORMAT_XRGB8888, 0);
+	frame = new_frame(&k, &r3);
+	ext_image_copy_capture_frame_v1_attach_buffer(frame, t3.buffer);
+	ext_image_copy_capture_frame_v1_damage_buffer(frame, 0, 0, w, h);
+	ext_image_copy_capture_frame_v1_capture(frame);
+	wait_answer(&k, &r3, 5000);
+	test_assert(r3.ready, "the copy at the new size was not answered");
+	test_assert(r3.damage_w == w && r3.damage_h == h, "damage %dx%d after the mode change",
+		    r3.damage_w, r3.damage_h);
+	for (size_t i = 0; i < t3.size / 4; i++)
+		test_assert((t3.pixels[i] & 0xffffff) == 0x445566, "pixel %zu is %08x, expected 445566",
+			    i, t3.pixels[i]);
+	ext_image_copy_capture_frame_v1_destroy(frame);
+	client_disconnect(c);
+	recorder_finish(&rec);
+}
