@@ -193,15 +193,14 @@ static void frame_complete(struct copy_frame *frame)
 		damage_add(&copy, &have, &frame->client_damage);
 	damage_clip(&copy, newest->width, newest->height);
 
-	if (to.format == WL_SHM_FORMAT_XRGB8888) {
-		frame_copy_rows(&pixels, to.data, to.stride, copy.y1, copy.y2);
-	} else {
-		/* ARGB8888: the screen's X byte is undefined, the picture opaque. */
+	frame_copy_rows(&pixels, to.data, to.stride, copy.y1, copy.y2);
+	if (to.format == WL_SHM_FORMAT_ARGB8888) {
+		/* The screen's X byte is undefined, the picture opaque. Bytes, not
+		 * words: the client chose the buffer's offset and stride. */
 		for (int y = copy.y1; y < copy.y2; y++) {
-			const uint32_t *src = (const uint32_t *)(pixels.data + (size_t)pixels.stride * (size_t)y);
-			uint32_t *dst = (uint32_t *)(to.data + (size_t)to.stride * (size_t)y);
+			uint8_t *row = to.data + (size_t)to.stride * (size_t)y;
 			for (int x = 0; x < newest->width; x++)
-				dst[x] = src[x] | 0xff000000u;
+				row[(size_t)x * 4 + 3] = 0xff;
 		}
 	}
 	if (!server->shm->end_write(frame->buffer)) {

@@ -527,3 +527,47 @@ TEST(copy_follows_a_mode_change)
 	client_disconnect(c);
 	recorder_finish(&rec);
 }
+
+/* A buffer at an odd offset with an odd stride (the client's choice):
+ * copied right, ARGB8888 made opaque, without a misaligned access (the
+ * UBSan build aborts on one). */
+TEST(copy_into_unaligned_buffer)
+{
+	static const char *const args[] = { "--size", "320x240", NULL };
+	struct recorder_process rec;
+	recorder_start(&rec, "out.mkv", args);
+	struct hostile_client *c = client_connect(&rec);
+	client_present_color(c, SIZE_W, SIZE_H, 0x112233);
+	struct copier k = copier_open(c);
+	copier_start_session(&k, 0);
+
+	const int offset = 1, stride = SIZE_W * 4 + 3;
+	size_t size = (size_t)offset + (size_t)stride * SIZE_H;
+	int fd = make_memfd(size);
+	uint8_t *bytes = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	test_assert(bytes != MAP_FAILED, "mmap failed");
+	struct wl_shm_pool *pool = wl_shm_create_pool(c->shm, fd, (int32_t)size);
+	close(fd);
+	struct wl_buffer *buffer = wl_shm_pool_create_buffer(pool, offset, SIZE_W, SIZE_H, stride,
+							     WL_SHM_FORMAT_ARGB8888);
+	wl_shm_pool_destroy(pool);
+
+	struct frame_result r = { 0 };
+	struct ext_image_copy_capture_frame_v1 *frame = new_frame(&k, &r);
+	ext_image_copy_capture_frame_v1_attach_buffer(frame, buffer);
+	ext_image_copy_capture_frame_v1_damage_buffer(frame, 0, 0, SIZE_W, SIZE_H);
+	ext_image_copy_capture_frame_v1_capture(frame);
+	wait_answer(&k, &r, 5000);
+	test_assert(r.ready, "the capture was not answered (failed %d reason %u)", r.failed, r.reason);
+	for (int y = 0; y < SIZE_H; y++) {
+		for (int x = 0; x < SIZE_W; x++) {
+			const uint8_t *p = bytes + offset + (size_t)stride * (size_t)y + (size_t)x * 4;
+			test_assert(p[0] == 0x33 && p[1] == 0x22 && p[2] == 0x11 && p[3] == 0xff,
+				    "pixel %d,%d is %02x %02x %02x %02x (B G R A)", x, y, p[0], p[1],
+				    p[2], p[3]);
+		}
+	}
+	ext_image_copy_capture_frame_v1_destroy(frame);
+	client_disconnect(c);
+	recorder_finish(&rec);
+}
