@@ -204,7 +204,8 @@ static void shm_handle_create_pool(struct wl_client *client, struct wl_resource 
 	 * a good pool for presenting. */
 	bool writable = true;
 	void *data = mmap(NULL, (size_t)size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	if (data == MAP_FAILED && errno == EACCES) {
+	/* EACCES: a read-only fd; EPERM: a memfd sealed against writes. */
+	if (data == MAP_FAILED && (errno == EACCES || errno == EPERM)) {
 		writable = false;
 		data = mmap(NULL, (size_t)size, PROT_READ, MAP_SHARED, fd, 0);
 	}

@@ -3,8 +3,10 @@
  * names, a buffer of the wrong size is a failed copy (not an error), and a
  * good client gets the screen's pixels, at once the first time and on the
  * next change after that. */
+#include <fcntl.h>
 #include <signal.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -567,6 +569,70 @@ TEST(copy_into_unaligned_buffer)
 				    p[2], p[3]);
 		}
 	}
+	ext_image_copy_capture_frame_v1_destroy(frame);
+	client_disconnect(c);
+	recorder_finish(&rec);
+}
+
+/* A pool of a read-only fd: still good for presenting (the compositor maps
+ * it read-only), but nothing can be copied into it: buffer_constraints. */
+TEST(copy_into_read_only_pool)
+{
+	static const char *const args[] = { "--size", "320x240", NULL };
+	struct recorder_process rec;
+	recorder_start(&rec, "out.mkv", args);
+	struct hostile_client *c = client_connect(&rec);
+	size_t size = (size_t)SIZE_W * SIZE_H * 4;
+	int fd = make_memfd(size);
+	uint32_t *pixels = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	test_assert(pixels != MAP_FAILED, "mmap failed");
+	for (size_t i = 0; i < size / 4; i++)
+		pixels[i] = 0x778899;
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	int read_only = open(path, O_RDONLY | O_CLOEXEC);
+	test_assert(read_only >= 0, "cannot reopen the memfd read-only");
+	close(fd);
+	struct wl_shm_pool *pool = wl_shm_create_pool(c->shm, read_only, (int32_t)size);
+	close(read_only);
+	struct wl_buffer *shown = wl_shm_pool_create_buffer(pool, 0, SIZE_W, SIZE_H, SIZE_W * 4,
+							    WL_SHM_FORMAT_XRGB8888);
+	struct wl_surface *surface = wl_compositor_create_surface(c->compositor);
+	zwp_fullscreen_shell_v1_present_surface(c->shell, surface,
+						ZWP_FULLSCREEN_SHELL_V1_PRESENT_METHOD_DEFAULT, NULL);
+	wl_surface_attach(surface, shown, 0, 0);
+	wl_surface_damage(surface, 0, 0, SIZE_W, SIZE_H);
+	wl_surface_commit(surface);
+	client_expect_no_error(c);
+	struct copier k = copier_open(c);
+	copier_start_session(&k, 0);
+
+	/* Into the read-only pool: failed, not an error. */
+	struct wl_buffer *target = wl_shm_pool_create_buffer(pool, 0, SIZE_W, SIZE_H, SIZE_W * 4,
+							     WL_SHM_FORMAT_XRGB8888);
+	struct frame_result r = { 0 };
+	struct ext_image_copy_capture_frame_v1 *frame = new_frame(&k, &r);
+	ext_image_copy_capture_frame_v1_attach_buffer(frame, target);
+	ext_image_copy_capture_frame_v1_capture(frame);
+	wait_answer(&k, &r, 5000);
+	test_assert(r.failed &&
+		    r.reason == EXT_IMAGE_COPY_CAPTURE_FRAME_V1_FAILURE_REASON_BUFFER_CONSTRAINTS,
+		    "a copy into a read-only pool: ready %d failed %d reason %u", r.ready, r.failed,
+		    r.reason);
+	ext_image_copy_capture_frame_v1_destroy(frame);
+
+	/* The picture shown from it is there. */
+	struct frame_result r2 = { 0 };
+	struct target t = target_buffer(c, SIZE_W, SIZE_H, WL_SHM_FORMAT_XRGB8888, 0);
+	frame = new_frame(&k, &r2);
+	ext_image_copy_capture_frame_v1_attach_buffer(frame, t.buffer);
+	ext_image_copy_capture_frame_v1_damage_buffer(frame, 0, 0, SIZE_W, SIZE_H);
+	ext_image_copy_capture_frame_v1_capture(frame);
+	wait_answer(&k, &r2, 5000);
+	test_assert(r2.ready, "the copy was not answered (failed %d reason %u)", r2.failed, r2.reason);
+	for (size_t i = 0; i < t.size / 4; i++)
+		test_assert((t.pixels[i] & 0xffffff) == 0x778899, "pixel %zu is %08x, expected 778899",
+			    i, t.pixels[i]);
 	ext_image_copy_capture_frame_v1_destroy(frame);
 	client_disconnect(c);
 	recorder_finish(&rec);
