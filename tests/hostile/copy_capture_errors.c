@@ -637,3 +637,39 @@ TEST(copy_into_read_only_pool)
 	client_disconnect(c);
 	recorder_finish(&rec);
 }
+
+/* The copier shrinks its pool's file under the buffer it asked a copy
+ * into: the write faults (SIGBUS), the copier gets wl_shm's invalid_fd as
+ * for a read, and wl-record goes on recording the presenting client. */
+TEST(copy_into_truncated_pool)
+{
+	static const char *const args[] = { "--size", "320x240", NULL };
+	struct recorder_process rec;
+	recorder_start(&rec, "out.mkv", args);
+	struct hostile_client *presenter = client_connect(&rec);
+	client_present_color(presenter, SIZE_W, SIZE_H, 0x112233);
+	struct hostile_client *c = client_connect(&rec);
+	struct copier k = copier_open(c);
+	copier_start_session(&k, 0);
+	size_t size = (size_t)SIZE_W * SIZE_H * 4;
+	int fd = make_memfd(size);
+	struct wl_shm_pool *pool = wl_shm_create_pool(c->shm, fd, (int32_t)size);
+	struct wl_buffer *buffer = wl_shm_pool_create_buffer(pool, 0, SIZE_W, SIZE_H, SIZE_W * 4,
+							     WL_SHM_FORMAT_XRGB8888);
+	client_expect_no_error(c);
+	test_assert(ftruncate(fd, 0) == 0, "ftruncate");
+	close(fd);
+	struct frame_result r = { 0 };
+	struct ext_image_copy_capture_frame_v1 *frame = new_frame(&k, &r);
+	ext_image_copy_capture_frame_v1_attach_buffer(frame, buffer);
+	ext_image_copy_capture_frame_v1_damage_buffer(frame, 0, 0, SIZE_W, SIZE_H);
+	ext_image_copy_capture_frame_v1_capture(frame);
+	expect_protocol_error(c, &wl_buffer_interface, buffer, WL_SHM_ERROR_INVALID_FD);
+	client_disconnect(c);
+	recorder_require_alive(&rec, "after the copy into a truncated pool");
+	client_expect_no_error(presenter);
+	client_disconnect(presenter);
+	recorder_expect_exit(&rec, 20000, 0);
+	check_recording(rec.output, SIZE_W, SIZE_H, 1);
+	recorder_finish(&rec);
+}
