@@ -12,6 +12,7 @@ struct screenshot;
 struct recording;
 struct frame_source;
 struct screencopy_source;
+struct copy_server;
 
 /* Exit statuses. */
 #define EXIT_OK 0
@@ -48,6 +49,8 @@ struct app {
 	 * screen, or the desktop copied through `screencopy`. */
 	struct frame_source *source;
 	struct screencopy_source *screencopy; /* NULL when hosting */
+	/* ext-image-copy-capture on the hosted display (NULL when copying). */
+	struct copy_server *copy_server;
 };
 
 /* Whether the writer may replace output_path: -y, or the file is the empty

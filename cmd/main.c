@@ -14,6 +14,7 @@
 #include "app.h"
 #include "child.h"
 #include "control.h"
+#include "copy_server.h"
 #include "log.h"
 #include "options.h"
 #include "output_name.h"
@@ -23,6 +24,7 @@
 #include "screenshot.h"
 #include "screen_source.h"
 #include "server.h"
+#include "shm.h"
 #include "source_setup.h"
 #include "stats.h"
 
@@ -287,6 +289,17 @@ static int run(const struct options *options)
 			app.pid_file = pid_file;
 	}
 
+	/* A hosted session can be captured by other tools too, beside the
+	 * sink above (connected after it: the recording gets each frame first). */
+	if (!app.screencopy) {
+		app.copy_server = copy_server_create(app.server->display, shm_buffer_writer(),
+						     app.server->screen.width,
+						     app.server->screen.height);
+		if (!app.copy_server)
+			goto out;
+		copy_server_connect(app.copy_server, app.source);
+	}
+
 	if (app.screencopy) {
 		if (!source_start_screencopy(&app))
 			goto out;
@@ -332,6 +345,9 @@ out:
 	screenshot_destroy(app.screenshot);
 	app.screenshot = NULL;
 	source_teardown(&app);
+	/* Before the display: its clients' capture objects become inert. */
+	copy_server_destroy(app.copy_server);
+	app.copy_server = NULL;
 	if (wrote_pid_file)
 		control_remove_pid_file(pid_file, &previous_recording);
 	wl_list_remove(&app.presenter_gone.link);

@@ -20,6 +20,7 @@ struct shm_pool {
 	uint8_t *data;
 	size_t size;
 	int refs;
+	bool writable; /* the fd allowed a shared writable mapping */
 };
 
 struct shm_buffer {
@@ -198,8 +199,16 @@ static void shm_handle_create_pool(struct wl_client *client, struct wl_resource 
 		return;
 	}
 
-	/* MAP_SHARED read-only: we never write to client memory. */
-	void *data = mmap(NULL, (size_t)size, PROT_READ, MAP_SHARED, fd, 0);
+	/* Writable when the fd allows it: only copy_server writes, into
+	 * buffers a client handed over for a capture. A read-only fd is still
+	 * a good pool for presenting. */
+	bool writable = true;
+	void *data = mmap(NULL, (size_t)size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	/* EACCES: a read-only fd; EPERM: a memfd sealed against writes. */
+	if (data == MAP_FAILED && (errno == EACCES || errno == EPERM)) {
+		writable = false;
+		data = mmap(NULL, (size_t)size, PROT_READ, MAP_SHARED, fd, 0);
+	}
 	int map_errno = errno;
 	/* The mapping keeps the memory (resize uses mremap): holding one fd
 	 * per pool would let one client use up wl-record's descriptors. */
@@ -219,6 +228,7 @@ static void shm_handle_create_pool(struct wl_client *client, struct wl_resource 
 	pool->data = data;
 	pool->size = (size_t)size;
 	pool->refs = 1;
+	pool->writable = writable;
 	pool->resource = wl_resource_create(client, &wl_shm_pool_interface,
 					    wl_resource_get_version(resource), id);
 	if (!pool->resource) {
@@ -227,6 +237,44 @@ static void shm_handle_create_pool(struct wl_client *client, struct wl_resource 
 		return;
 	}
 	wl_resource_set_implementation(pool->resource, &shm_pool_impl, pool, pool_resource_destroy);
+}
+
+static struct shm_buffer *shm_buffer_from_any(struct wl_resource *resource)
+{
+	if (!wl_resource_instance_of(resource, &wl_buffer_interface, &shm_buffer_impl))
+		return NULL;
+	return wl_resource_get_user_data(resource);
+}
+
+static bool writer_begin(struct wl_resource *resource, struct shm_pixels *pixels)
+{
+	struct shm_buffer *buffer = shm_buffer_from_any(resource);
+	if (!buffer || !buffer->pool->writable)
+		return false;
+	sigbus_guard_begin_write(buffer->pool->data, buffer->pool->size);
+	*pixels = (struct shm_pixels){
+		.data = buffer->pool->data + buffer->offset,
+		.width = buffer->base.width,
+		.height = buffer->base.height,
+		.stride = buffer->stride,
+		.format = buffer->format,
+	};
+	return true;
+}
+
+static bool writer_end(struct wl_resource *resource)
+{
+	return shm_buffer_end_read(&shm_buffer_from_any(resource)->base);
+}
+
+static const struct shm_writer_impl shm_writer = {
+	.begin_write = writer_begin,
+	.end_write = writer_end,
+};
+
+const struct shm_writer_impl *shm_buffer_writer(void)
+{
+	return &shm_writer;
 }
 
 static const struct wl_shm_interface shm_impl = {

@@ -13,6 +13,7 @@
 struct guarded_read {
 	void *mapping;
 	size_t size;
+	int prot; /* of the zero pages that replace it */
 	volatile sig_atomic_t active;
 	volatile sig_atomic_t faulted;
 };
@@ -30,7 +31,7 @@ static void handle_sigbus(int sig, siginfo_t *info, void *context)
 	if (read->active && fault >= start && fault - start < read->size) {
 		/* Only async-signal-safe calls here: mmap is one. Zero pages keep
 		 * the interrupted copy going; the caller discards its result. */
-		if (mmap(read->mapping, read->size, PROT_READ,
+		if (mmap(read->mapping, read->size, read->prot,
 			 MAP_FIXED | MAP_PRIVATE | MAP_ANONYMOUS, -1, 0) != MAP_FAILED) {
 			read->faulted = 1;
 			return;
@@ -69,13 +70,24 @@ bool sigbus_guard_install(void)
 	return true;
 }
 
-void sigbus_guard_begin(void *mapping, size_t size)
+static void guard_begin(void *mapping, size_t size, int prot)
 {
 	current_read.mapping = mapping;
 	current_read.size = size;
+	current_read.prot = prot;
 	current_read.faulted = 0;
 	atomic_signal_fence(memory_order_seq_cst);
 	current_read.active = 1;
+}
+
+void sigbus_guard_begin(void *mapping, size_t size)
+{
+	guard_begin(mapping, size, PROT_READ);
+}
+
+void sigbus_guard_begin_write(void *mapping, size_t size)
+{
+	guard_begin(mapping, size, PROT_READ | PROT_WRITE);
 }
 
 bool sigbus_guard_end(void)

@@ -15,6 +15,9 @@
 bool sigbus_guard_install(void);
 
 void sigbus_guard_begin(void *mapping, size_t size);
+/* The same for writing: the zero pages that replace a faulted mapping are
+ * writable, so the interrupted write completes too. */
+void sigbus_guard_begin_write(void *mapping, size_t size);
 
 /* Ends the guarded read; false when the mapping faulted during it. */
 bool sigbus_guard_end(void);

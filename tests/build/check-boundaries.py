@@ -17,9 +17,9 @@ import sys
 RULES = {
     "common": (["frame.h", "frame_source.h"],
                ["server.h", "screen.h", "encoder.h", "recorder.h",
-                "screencopy_source.h"]),
+                "screencopy_source.h", "copy_server.h"]),
     "capture": (["server.h", "frame.h"], ["encoder.h", "recorder.h", "muxer.h",
-                                          "screencopy_source.h"]),
+                                          "screencopy_source.h", "copy_server.h"]),
     "encode": (["encoder.h", "frame.h"], ["server.h", "screen.h", "surface.h",
                                            "screencopy_source.h"]),
     # A client of another compositor: none of the nested compositor's
@@ -27,6 +27,13 @@ RULES = {
     "screencopy": (["screencopy_source.h", "frame.h"],
                    ["server.h", "screen.h", "surface.h", "shm.h", "encoder.h",
                     "recorder.h"]),
+    # Serves ext-image-copy-capture as a frame sink: common/ and the
+    # protocol code only; the compositor's wl_shm reaches it through
+    # common's shm_writer.h.
+    "copy_server": (["copy_server.h", "frame_source.h", "shm_writer.h"],
+                    ["server.h", "screen.h", "surface.h", "shm.h", "buffer.h",
+                     "sigbus_guard.h", "encoder.h", "recorder.h",
+                     "screencopy_source.h"]),
 }
 
 

@@ -1,9 +1,12 @@
 #!/bin/bash
 # The choice of source against compositors that offer no copy protocol
-# (wl-record's own display; Weston 10 when installed): --capture screencopy
+# (fake-ext-copy --no-copy; Weston 10 when installed; wl-record's own
+# display offers ext-image-copy-capture, see copy_server/own-server.sh):
+# --capture screencopy
 # fails at once with one line and leaves no file; without --capture, such a
 # WAYLAND_DISPLAY is not copied and wl-record hosts as before, saying why.
 . "$TEST_LIB"
+: "${FAKE_EXT_COPY:?FAKE_EXT_COPY must point at tests/screencopy/fake-ext-copy}"
 
 # forced_fails NAME DISPLAY EXPECTED: `--capture screencopy` with
 # WAYLAND_DISPLAY=DISPLAY (unset when empty) exits 1 with EXPECTED as its
@@ -25,12 +28,12 @@ forced_fails() {
 	done
 }
 
-# wl-record hosting: a compositor without screencopy.
-start host "$WL_RECORD" --socket host "$TEST_DIR/host.mkv"
-wait_until 20 "wl-record's socket" socket_exists host
+# A compositor without screencopy.
+start plain "$FAKE_EXT_COPY" --socket plain --size 320x240 --no-copy
+wait_until 10 "the fake compositor" log_has plain '^ready'
 
-forced_fails own-display host \
-	"--capture screencopy: WAYLAND_DISPLAY=host: it offers neither ext-image-copy-capture nor wlr-screencopy"
+forced_fails plain-display plain \
+	"--capture screencopy: WAYLAND_DISPLAY=plain: it offers neither ext-image-copy-capture nor wlr-screencopy"
 forced_fails no-display "" "--capture screencopy: WAYLAND_DISPLAY is not set"
 forced_fails missing-display nosuchdisplay \
 	"--capture screencopy: WAYLAND_DISPLAY=nosuchdisplay: cannot connect"
@@ -52,10 +55,10 @@ forced_fails mute mute "--capture screencopy: WAYLAND_DISPLAY=mute: it did not a
 
 # Automatic: not copied, hosted as before (a client presenting to it is
 # recorded), and said so.
-WAYLAND_DISPLAY=host start auto "$WL_RECORD" "$TEST_DIR/auto.mkv"
+WAYLAND_DISPLAY=plain start auto "$WL_RECORD" "$TEST_DIR/auto.mkv"
 AUTO_PID=$STARTED_PID
 wait_until 20 "the automatic choice" log_has auto \
-	"not copying the desktop: WAYLAND_DISPLAY=host: it offers neither ext-image-copy-capture nor wlr-screencopy; hosting"
+	"not copying the desktop: WAYLAND_DISPLAY=plain: it offers neither ext-image-copy-capture nor wlr-screencopy; hosting"
 wait_until 20 "the hosted socket" log_has auto "listening on WAYLAND_DISPLAY="
 hosted=$(sed -n 's/.*listening on WAYLAND_DISPLAY=//p' "$TEST_DIR/auto.log")
 WAYLAND_DISPLAY=$hosted "$PRESENTER" --size 320x240 --frames 10 >"$TEST_DIR/presenter.log" 2>&1 ||
@@ -66,7 +69,7 @@ wait_exit "$AUTO_PID" 20
 	fail "the hosted recording is not the presenter's frames"
 
 # --capture listen: the display is not even asked.
-WAYLAND_DISPLAY=host start listen "$WL_RECORD" -v --capture listen "$TEST_DIR/listen.mkv"
+WAYLAND_DISPLAY=plain start listen "$WL_RECORD" -v --capture listen "$TEST_DIR/listen.mkv"
 LISTEN_PID=$STARTED_PID
 wait_until 20 "--capture listen" log_has listen "hosting a compositor: --capture listen"
 log_has listen "not copying" && fail "--capture listen asked the display"

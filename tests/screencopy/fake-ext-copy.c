@@ -9,7 +9,7 @@
  *   fake-ext-copy --socket NAME --size WxH [--format xrgb|argb|xbgr|abgr]
  *                 [--frames N] [--times FILE] [--fail-at K] [--fail-from K]
  *                 [--resize-at K --resize WxH] [--stop-at K] [--also-wlr]
- *                 [--scale N] [--transform T] [--dmabuf]
+ *                 [--scale N] [--transform T] [--dmabuf] [--no-copy]
  *
  * The copies answered show pattern frames 0, 1, ... N-1 (N default 1),
  * each 20 ms after it is asked; then a copy waits for a change that never
@@ -31,9 +31,11 @@
  * picture turned as a compositor renders it for the panel (the inverse of
  * T applied), always whole, and say T in their transform event. --dmabuf:
  * the constraints offer a dmabuf too (the device 226:128, XRGB8888 LINEAR;
- * no zwp_linux_dmabuf_v1). Prints "ready", "session options N", "capture K
- * WxH" for each copy answered and "wlr capture" for wlr-screencopy on
- * stdout. Runs until killed. */
+ * no zwp_linux_dmabuf_v1). --no-copy offers neither copy protocol (only
+ * wl_shm and the output): a desktop that cannot be copied, now that
+ * wl-record's own display can (choice.sh). Prints "ready", "session
+ * options N", "capture K WxH" for each copy answered and "wlr capture" for
+ * wlr-screencopy on stdout. Runs until killed. */
 
 #include <getopt.h>
 #include <stdbool.h>
@@ -469,7 +471,7 @@ int main(int argc, char **argv)
 {
 	struct fake fake = { .fail_from = -1, .resize_at = -1, .stop_at = -1 };
 	fake_args_init(&fake.args);
-	bool also_wlr = false;
+	bool also_wlr = false, no_copy = false;
 	int scale = 1, transform = WL_OUTPUT_TRANSFORM_NORMAL;
 	static const struct option options[] = {
 		FAKE_COMMON_OPTIONS,
@@ -481,6 +483,7 @@ int main(int argc, char **argv)
 		{ "also-wlr", no_argument, NULL, 'w' },
 		{ "scale", required_argument, NULL, 'S' },
 		{ "transform", required_argument, NULL, 'T' },
+		{ "no-copy", no_argument, NULL, 'C' },
 		{ 0 },
 	};
 	int opt;
@@ -503,6 +506,7 @@ int main(int argc, char **argv)
 		case 'w': also_wlr = true; break;
 		case 'S': scale = atoi(optarg); break;
 		case 'T': transform = atoi(optarg); break;
+		case 'C': no_copy = true; break;
 		default: die("bad option (see the comment at the top of fake-ext-copy.c)");
 		}
 	}
@@ -519,9 +523,10 @@ int main(int argc, char **argv)
 					       &source_manager_impl, &fake };
 	struct manager_kind wlr_manager = { &zwlr_screencopy_manager_v1_interface,
 					    &wlr_manager_impl, &fake };
-	if (!wl_global_create(fake.display, copy_manager.interface, 1, &copy_manager, bind_manager) ||
-	    !wl_global_create(fake.display, source_manager.interface, 1, &source_manager,
-			      bind_manager) ||
+	if ((!no_copy && (!wl_global_create(fake.display, copy_manager.interface, 1, &copy_manager,
+					    bind_manager) ||
+			  !wl_global_create(fake.display, source_manager.interface, 1,
+					    &source_manager, bind_manager))) ||
 	    (also_wlr &&
 	     !wl_global_create(fake.display, wlr_manager.interface, 3, &wlr_manager, bind_manager)))
 		die("cannot create the globals");
