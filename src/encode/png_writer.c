@@ -68,7 +68,10 @@ static void *deflate_band(void *data)
 		band->status = -ENOMEM;
 		return NULL;
 	}
-	size_t capacity = deflateBound(&z, (uLong)band->raw_size) + 16;
+	/* Screens compress to a few percent: start small and grow, rather
+	 * than fault in deflateBound()'s whole worst case (a one-shot still
+	 * paid ~15 ms of page faults for it). */
+	size_t capacity = band->raw_size / 8 + 65536;
 	band->out = malloc(capacity);
 	if (!band->out) {
 		deflateEnd(&z);
@@ -85,10 +88,31 @@ static void *deflate_band(void *data)
 		z.next_in = row;
 		z.avail_in = (uInt)row_size;
 		int flush = y + 1 < band->y2 ? Z_NO_FLUSH : band->last ? Z_FINISH : Z_SYNC_FLUSH;
-		int ret = deflate(&z, flush);
-		if ((flush == Z_FINISH && ret != Z_STREAM_END) ||
-		    (flush != Z_FINISH && ret != Z_OK) || z.avail_in != 0)
-			band->status = -EIO; /* deflateBound() is an upper bound: not seen */
+		for (;;) {
+			int ret = deflate(&z, flush);
+			if (ret == Z_STREAM_ERROR) {
+				band->status = -EIO;
+				break;
+			}
+			/* Done with this row: all taken, and for a flush all out. */
+			if (z.avail_in == 0 && z.avail_out > 0 &&
+			    (flush == Z_NO_FLUSH || (flush == Z_FINISH) == (ret == Z_STREAM_END)))
+				break;
+			if (z.avail_out > 0) { /* stuck with room left: not seen */
+				band->status = -EIO;
+				break;
+			}
+			size_t used = capacity;
+			uint8_t *grown = realloc(band->out, capacity * 2);
+			if (!grown) {
+				band->status = -ENOMEM;
+				break;
+			}
+			band->out = grown;
+			capacity *= 2;
+			z.next_out = band->out + used;
+			z.avail_out = (uInt)(capacity - used);
+		}
 	}
 	band->out_size = capacity - z.avail_out;
 	deflateEnd(&z);
