@@ -168,9 +168,9 @@ fi
 # Last, as it spoils the install: a module of another build (here another
 # library in its place) is refused before anything starts: one line,
 # status 1, no file; stills and --help do not need it.
-libpng=$(ldd "$BIN" | awk '/libpng/ { print $3; exit }')
-[ -f "$libpng" ] || fail "the binary does not link libpng: $(ldd "$BIN")"
-cp "$libpng" "$MODULE"
+zlib=$(ldd "$BIN" | awk '/libz\.so/ { print $3; exit }')
+[ -f "$zlib" ] || fail "the binary does not link zlib: $(ldd "$BIN")"
+cp "$zlib" "$MODULE"
 XDG_RUNTIME_DIR=$DESTDIR "$BIN" --duration 1 "$DESTDIR/spoilt.mkv" -- true \
 	>"$DESTDIR/spoilt.out" 2>"$DESTDIR/spoilt.err" </dev/null
 status=$?
