@@ -20,6 +20,7 @@
 
 #include "linux-dmabuf-unstable-v1-client-protocol.h"
 #include "log.h"
+#include "stale_damage.h"
 
 /* drm_fourcc.h's, without libdrm's headers for two numbers. */
 #define MOD_LINEAR 0ULL
@@ -346,16 +347,7 @@ void dmabuf_pool_note_copy(struct dmabuf_pool *pool, struct dmabuf_buffer *fille
 {
 	for (int i = 0; i < pool->count; i++) {
 		struct dmabuf_buffer *b = pool->buffers[i];
-		if (b == filled) {
-			b->stale_known = true;
-			b->stale = (struct frame_damage){ 0 };
-			continue;
-		}
-		struct frame into = { .damage_known = b->stale_known, .damage = b->stale };
-		struct frame add = { .damage_known = known, .damage = *damage };
-		frame_damage_merge(&into, &add);
-		b->stale_known = into.damage_known;
-		b->stale = into.damage;
+		stale_damage_note(&b->stale_known, &b->stale, b == filled, known, damage);
 	}
 }
 

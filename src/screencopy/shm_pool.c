@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "log.h"
+#include "stale_damage.h"
 
 void shm_buffer_ref(struct shm_buffer *buffer)
 {
@@ -147,16 +148,7 @@ void shm_pool_note_copy(struct shm_pool *pool, struct shm_buffer *filled, bool k
 {
 	for (int i = 0; i < pool->count; i++) {
 		struct shm_buffer *b = pool->buffers[i];
-		if (b == filled) {
-			b->stale_known = true;
-			b->stale = (struct frame_damage){ 0 };
-			continue;
-		}
-		struct frame into = { .damage_known = b->stale_known, .damage = b->stale };
-		struct frame add = { .damage_known = known, .damage = *damage };
-		frame_damage_merge(&into, &add);
-		b->stale_known = into.damage_known;
-		b->stale = into.damage;
+		stale_damage_note(&b->stale_known, &b->stale, b == filled, known, damage);
 	}
 }
 
