@@ -36,6 +36,8 @@ bool dmabuf_choose(const struct dmabuf_choice_facts *f, char *why, size_t why_si
 		snprintf(why, why_size, "the compositor offers no dmabuf XRGB8888/ARGB8888 copy");
 	else if (f->cropped)
 		snprintf(why, why_size, "-g is cut out of the copy by the CPU");
+	else if (f->turned)
+		snprintf(why, why_size, "the output is turned: the CPU turns its copies upright");
 	else if (!f->node)
 		snprintf(why, why_size, "no render node (%s)", f->node_why ? f->node_why : "none");
 	else if (!f->linux_dmabuf)

@@ -18,6 +18,7 @@ struct dmabuf_choice_facts {
 	const char *codec;     /* --codec; NULL: automatic (VA-API where it works) */
 	bool format_offered;   /* the compositor offers a dmabuf format VA-API maps */
 	bool cropped;          /* -g cut out of the copy by the CPU (ext-image-copy-capture) */
+	bool turned;           /* the output is rotated or mirrored: the CPU turns it upright */
 	const char *node;      /* the render node found; NULL: none */
 	const char *node_why;  /* without one: why ("/dev/dri absent") */
 	bool linux_dmabuf;     /* the compositor offers zwp_linux_dmabuf_v1 (v2+) */

@@ -98,6 +98,10 @@ static void choose_buffers(struct screencopy_source *source, bool cropped)
 		.codec = source->buffers.codec,
 		.format_offered = offer->rank > 0,
 		.cropped = cropped,
+		/* Known before the first copy from the output (both protocols'
+		 * compositors send the output's transform); a copy that turns out
+		 * turned anyway falls back (screencopy_deliver_dmabuf). */
+		.turned = source->output && source->output->transform != WL_OUTPUT_TRANSFORM_NORMAL,
 		.node = have_node ? node : NULL,
 		.node_why = node_why,
 		.linux_dmabuf = source->dmabuf.linux_dmabuf != NULL,

@@ -68,6 +68,10 @@ TEST(each_refusal_says_why)
 	expect_shm(&facts, "-g is cut out of the copy by the CPU");
 
 	facts = all_yes();
+	facts.turned = true;
+	expect_shm(&facts, "the output is turned: the CPU turns its copies upright");
+
+	facts = all_yes();
 	facts.node = NULL;
 	facts.node_why = "/dev/dri absent";
 	expect_shm(&facts, "no render node (/dev/dri absent)");
