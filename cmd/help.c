@@ -38,6 +38,8 @@ void print_help(FILE *out)
 "      --bitrate RATE       e.g. 8M; or --crf N: quality, lower: better (x264 23)\n"
 "  -p, --codec-param K=V    encoder option, e.g. -p preset=veryfast\n"
 "      --cfr                constant frame rate (repeats frames)\n"
+"      --audio[=SOURCE]     record sound: what the desktop plays, or SOURCE\n"
+"                           (pactl list short sources); Opus, MP4: AAC\n"
 "  -y, --overwrite          replace FILE if it exists (default: refuse)\n"
 "      --list-encoders      list the encoders usable here\n"
 "\n"

@@ -20,7 +20,7 @@ enum {
 	OPT_PID_FILE, OPT_DELAY,
 	OPT_TOGGLE,
 	OPT_NO_FULLSCREEN_SHELL, OPT_BACKGROUND, OPT_COMPOSE_ALL, OPT_STATS_FD,
-	OPT_CAPTURE, OPT_LIST_OUTPUTS, OPT_NO_CURSOR,
+	OPT_CAPTURE, OPT_LIST_OUTPUTS, OPT_NO_CURSOR, OPT_AUDIO,
 };
 
 static const struct option long_options[] = {
@@ -29,6 +29,7 @@ static const struct option long_options[] = {
 	{ "geometry", required_argument, NULL, 'g' },
 	{ "list-outputs", no_argument, NULL, OPT_LIST_OUTPUTS },
 	{ "no-cursor", no_argument, NULL, OPT_NO_CURSOR },
+	{ "audio", optional_argument, NULL, OPT_AUDIO },
 	{ "screenshot", no_argument, NULL, 's' },
 	{ "size", required_argument, NULL, OPT_SIZE },
 	{ "fps", required_argument, NULL, OPT_FPS },
@@ -206,6 +207,17 @@ static bool parse_color(const char *s, uint32_t *out)
 
 /* slurp's "X,Y WxH" (X and Y may be negative: outputs left of or above
  * the origin). */
+/* A PulseAudio source name: printable, no spaces (pactl prints them so). */
+static bool audio_source_valid(const char *name)
+{
+	if (!name[0] || strlen(name) > 200)
+		return false;
+	for (const char *c = name; *c; c++)
+		if ((unsigned char)*c <= ' ' || *c == 0x7f)
+			return false;
+	return true;
+}
+
 static bool parse_region(const char *s, struct options *options)
 {
 	long v[4];
@@ -293,6 +305,16 @@ enum options_result options_parse(int argc, char **argv, struct options *options
 			break;
 		case OPT_NO_CURSOR:
 			options->no_cursor = true;
+			break;
+		case OPT_AUDIO:
+			if (options->audio)
+				return bad("%s", "--audio given twice: one source per recording for now");
+			if (optarg && !audio_source_valid(optarg))
+				return bad("invalid --audio '%s': expected a source name as `pactl list "
+					   "short sources` prints it (or --audio alone: what the "
+					   "desktop plays)", optarg);
+			options->audio = true;
+			options->audio_source = optarg;
 			break;
 		case 's':
 			options->screenshot = true;
@@ -443,6 +465,11 @@ enum options_result options_parse(int argc, char **argv, struct options *options
 	    (options->capture == CAPTURE_LISTEN || options->command || options->socket_name))
 		return bad("%s", "-o and -g pick part of the desktop being copied: they do not "
 			   "go with --capture listen, --socket or a COMMAND");
+	if (options->audio && options->screenshot)
+		return bad("%s", "--audio records sound with a video: a still (--screenshot, "
+			   ".png) has none");
+	if (options->audio && (options->snap || options->stop))
+		return bad("%s", "--audio is for a new recording, not for --snap or --stop");
 	if (options->toggle && options->screenshot)
 		return bad("%s", "--toggle starts or stops a recording, not a still");
 	/* Binary video would scramble the terminal: almost always a mistake. */

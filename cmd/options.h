@@ -15,6 +15,8 @@ struct options {
 	bool region;             /* -g "X,Y WxH", the compositor's logical coordinates */
 	int region_x, region_y, region_width, region_height;
 	bool no_cursor;          /* --no-cursor: leave the desktop's cursor out */
+	bool audio;              /* --audio[=SOURCE]: record sound too */
+	const char *audio_source; /* --audio=SOURCE; NULL: the default sink's monitor */
 	bool screenshot;         /* --screenshot, or an output ending in .png */
 	int width, height;       /* --size */
 	double fps;

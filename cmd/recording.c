@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "app.h"
+#include "audio_capture.h"
 #include "clock.h"
 #include "control.h"
 #include "frame_pacer.h"
@@ -24,6 +25,7 @@
 struct recording {
 	struct app *app;
 	struct recorder *recorder;
+	struct audio_capture *audio; /* --audio: chunks go to the recorder */
 	struct frame_pacer pacer;
 	struct frame_sink sink;  /* on the screen's frame source */
 	struct frame newest;     /* kept: the picture a still is made of */
@@ -124,11 +126,15 @@ static void print_status(struct recording *recording)
 	format_size(size, sizeof(size), stats.bytes_written);
 	int seconds = (int)elapsed;
 	char text[256];
+	char audio[160] = "";
+	if (recording->audio)
+		snprintf(audio, sizeof(audio), "  audio: %s%s", audio_capture_source(recording->audio),
+			 audio_capture_lost(recording->audio) ? " (lost)" : "");
 	snprintf(text, sizeof(text), "wl-record: %02d:%02d:%02d  %" PRIu64 " %s  %.1f fps  %" PRIu64
-		 " dropped  %s  %s", seconds / 3600, seconds / 60 % 60, seconds % 60,
+		 " dropped  %s  %s%s", seconds / 3600, seconds / 60 % 60, seconds % 60,
 		 stats.frames_encoded, plural(stats.frames_encoded, "frame", "frames"),
 		 elapsed > 0 ? (double)stats.frames_encoded / elapsed : 0.0, stats.frames_dropped,
-		 size, stats.encoder[0] ? stats.encoder : "starting");
+		 size, stats.encoder[0] ? stats.encoder : "starting", audio);
 	/* One column spare: a line that reaches the last column wraps on some
 	 * terminals. Cut, not wrapped: the time and frame count come first. */
 	size_t fit = (size_t)(terminal_columns() - 1);
@@ -200,6 +206,12 @@ void recording_snap(struct recording *recording)
 	}
 }
 
+/* On the audio capture's thread: the recorder copies and returns. */
+static void handle_audio(void *data, const struct audio_chunk *chunk)
+{
+	recorder_submit_audio(data, chunk);
+}
+
 struct recording *recording_create(struct app *app, bool *bad_config)
 {
 	*bad_config = false;
@@ -220,12 +232,22 @@ struct recording *recording_create(struct app *app, bool *bad_config)
 		.fps = options->fps,
 		.cfr = options->cfr,
 		.codec_params = options->codec_params,
+		.audio = options->audio,
 	};
 	enum recorder_error error;
 	recording->recorder = recorder_create(&config, &error);
 	if (!recording->recorder) {
 		*bad_config = error == RECORDER_ERROR_CONFIG;
 		goto fail;
+	}
+	if (options->audio) {
+		/* No server or no such source: one line, exit 1, no file (the
+		 * recorder removes its empty output). */
+		recording->audio = audio_capture_start(options->audio_source, handle_audio,
+						       recording->recorder);
+		if (!recording->audio)
+			goto fail;
+		LOG_INFO("audio: %s", audio_capture_source(recording->audio));
 	}
 	if (!frame_pacer_init(&recording->pacer, app->loop, &app->server->frame_clock.grid,
 			      consume_frame, recording))
@@ -284,6 +306,16 @@ int recording_finish(struct recording *recording)
 				usleep(5000);
 		}
 		log_status_clear();
+		/* No chunk reaches the recorder after this. */
+		struct audio_capture_stats audio_stats = { 0 };
+		char audio_source[256] = "";
+		if (recording->audio) {
+			audio_capture_get_stats(recording->audio, &audio_stats);
+			snprintf(audio_source, sizeof(audio_source), "%s",
+				 audio_capture_source(recording->audio));
+			audio_capture_stop(recording->audio);
+			recording->audio = NULL;
+		}
 		struct recorder_stats stats;
 		ret = recorder_finish(recording->recorder, end_ns, &stats);
 		stats_note_recording(&stats, (double)(now_ns - recording->start_ns) / 1e9);
@@ -300,10 +332,19 @@ int recording_finish(struct recording *recording)
 			LOG_ERR("%s: no frame was recorded%s",
 				path_for_people(recording->app->output_path),
 				recording->app->screencopy ? "" : ": nothing presented to wl-record");
+		if (ret == 0 && audio_source[0])
+			LOG_INFO("audio: %.1f s from %s (%s), %" PRIu64 " chunks, %.2f s of gaps "
+				 "filled with silence, %.2f s dropped, %" PRIu64 " re-anchors",
+				 (double)stats.audio_frames / AUDIO_CHUNK_RATE, audio_source,
+				 stats.audio_encoder, stats.audio_chunks,
+				 (double)stats.audio_silence_frames / AUDIO_CHUNK_RATE,
+				 (double)stats.audio_dropped_frames / AUDIO_CHUNK_RATE,
+				 audio_stats.reanchors);
 		if (ret == 0 && stats.latency_p50_ms > 0)
 			LOG_DBG("commit to packet: median %.1f ms, 99th percentile %.1f ms",
 				stats.latency_p50_ms, stats.latency_p99_ms);
 	}
+	audio_capture_stop(recording->audio);
 	frame_pacer_finish(&recording->pacer);
 	frame_unref(&recording->newest);
 	free(recording);

@@ -19,6 +19,7 @@ BUILD_PACKAGES=(
 	libpixman-1-dev libpng-dev
 	libavcodec-dev libavformat-dev libavutil-dev libswscale-dev libavfilter-dev libyuv-dev
 	libva-dev libdrm-dev libegl-dev libgles-dev libgbm-dev scdoc
+	libpulse-dev  # --audio (src/audio): PulseAudio and pipewire-pulse alike
 )
 
 # apt_install PACKAGE...: installs as root; does nothing for other users or

@@ -17,6 +17,8 @@ struct muxer {
 	char *path;
 	AVFormatContext *format;
 	AVStream *stream;
+	AVStream *audio_stream;
+	const AVCodecContext *audio_encoder; /* until muxer_start() */
 	AVPacket *held;       /* last packet, waiting for its duration */
 	bool has_held;
 	bool started;
@@ -209,11 +211,22 @@ int muxer_start(struct muxer *muxer, const AVCodecContext *encoder)
 		muxer->stream->time_base = (AVRational){1, 90000};
 	if (encoder->framerate.num > 0)
 		muxer->stream->avg_frame_rate = encoder->framerate;
+	if (muxer->audio_encoder) {
+		muxer->audio_stream = avformat_new_stream(muxer->format, NULL);
+		if (!muxer->audio_stream)
+			return fail(muxer, "cannot add the audio stream to", AVERROR(ENOMEM));
+		ret = avcodec_parameters_from_context(muxer->audio_stream->codecpar,
+						      muxer->audio_encoder);
+		if (ret < 0)
+			return fail(muxer, "cannot describe the audio stream of", ret);
+		muxer->audio_stream->time_base = muxer->audio_encoder->time_base;
+	}
 	ret = avformat_write_header(muxer->format, NULL);
 	if (ret < 0)
 		return fail(muxer, "cannot write the header of", ret);
 	if (muxer->format->pb->error < 0)
 		return fail(muxer, "cannot write the header of", muxer->format->pb->error);
+	muxer->audio_encoder = NULL;
 	muxer->started = true;
 	muxer->bytes_written = avio_tell(muxer->format->pb);
 	return 0;
@@ -233,7 +246,9 @@ static int write_held(struct muxer *muxer, int64_t next_pts)
 	muxer->has_held = false;
 	/* av_write_frame() takes the packet's reference; the held slot is
 	 * free again either way. */
-	int ret = av_write_frame(muxer->format, packet);
+	/* With audio, libavformat interleaves the two streams by time. */
+	int ret = muxer->audio_stream ? av_interleaved_write_frame(muxer->format, packet)
+				      : av_write_frame(muxer->format, packet);
 	av_packet_unref(packet);
 	if (ret < 0)
 		return fail(muxer, "cannot write", ret);
@@ -262,6 +277,29 @@ int muxer_write(struct muxer *muxer, AVPacket *packet, AVRational time_base)
 	}
 	av_packet_move_ref(muxer->held, packet);
 	muxer->has_held = true;
+	return 0;
+}
+
+void muxer_add_audio(struct muxer *muxer, const AVCodecContext *audio_encoder)
+{
+	muxer->audio_encoder = audio_encoder;
+}
+
+int muxer_write_audio(struct muxer *muxer, AVPacket *packet, AVRational time_base)
+{
+	if (muxer->failed || !muxer->audio_stream) {
+		av_packet_unref(packet);
+		return muxer->failed ? AVERROR(EIO) : AVERROR_BUG;
+	}
+	av_packet_rescale_ts(packet, time_base, muxer->audio_stream->time_base);
+	packet->stream_index = muxer->audio_stream->index;
+	int ret = av_interleaved_write_frame(muxer->format, packet);
+	av_packet_unref(packet);
+	if (ret < 0)
+		return fail(muxer, "cannot write audio to", ret);
+	if (muxer->format->pb->error < 0)
+		return fail(muxer, "cannot write", muxer->format->pb->error);
+	muxer->bytes_written = avio_tell(muxer->format->pb);
 	return 0;
 }
 

@@ -6,7 +6,7 @@
 
 #include <libavcodec/avcodec.h>
 
-/* libavformat output of one video stream. The container comes from the file
+/* libavformat output of one video stream, and optionally one audio stream. The container comes from the file
  * extension: .mkv, .mp4, .mov (both fragmented, so an interrupted file still
  * plays), .webm (VP8/VP9/AV1 only), or "-" for Matroska on stdout.
  *
@@ -39,6 +39,15 @@ bool muxer_wants_global_header(const struct muxer *muxer);
 
 /* Adds the stream from the opened encoder and writes the header. */
 int muxer_start(struct muxer *muxer, const AVCodecContext *encoder);
+
+/* Before muxer_start(): the recording also has an audio stream from this
+ * opened encoder (kept by reference until muxer_start()). Packets of both
+ * streams are then interleaved by libavformat. */
+void muxer_add_audio(struct muxer *muxer, const AVCodecContext *audio_encoder);
+
+/* Takes an audio packet whose timestamps are in `time_base`, written as it
+ * comes (its duration is the encoder's). Returns 0 or a negative AVERROR. */
+int muxer_write_audio(struct muxer *muxer, AVPacket *packet, AVRational time_base);
 
 /* The stream time base, valid after muxer_start() (Matroska: 1/1000). */
 AVRational muxer_time_base(const struct muxer *muxer);

@@ -14,6 +14,7 @@
 #include <libavutil/log.h>
 #include <libavutil/mathematics.h>
 
+#include "audio_track.h"
 #include "clock.h"
 #include "encoder.h"
 #include "dmabuf_lease.h"
@@ -36,6 +37,7 @@ struct recorder {
 	struct frame_queue *queue;
 	struct encoder *encoder;
 	struct muxer *muxer;
+	struct audio_track *audio; /* with config.audio */
 	char encoder_name[64];
 	int event_fd;
 	pthread_t thread;
@@ -288,6 +290,12 @@ static int finish_stream(struct recorder *recorder)
 	int64_t end = recorder->started ? end_pts(recorder) : 0;
 	if (recorder->cfr && end < recorder->next_slot)
 		end = recorder->next_slot;
+	/* The audio ends where the video does. */
+	if (ret >= 0 && recorder->audio && recorder->started && !atomic_load(&recorder->failed))
+		ret = audio_track_finish(recorder->audio, recorder->muxer, recorder->first_pts_ns,
+					 recorder->first_pts_ns +
+					 av_rescale_q(end, recorder->time_base,
+						      (AVRational){1, 1000000000}));
 	int mux_ret = muxer_finish(recorder->muxer, end, recorder->time_base);
 	if (ret >= 0)
 		ret = mux_ret;
@@ -367,6 +375,10 @@ static void *encoder_thread(void *data)
 			frame_queue_release(recorder->queue, recorder->held);
 			recorder->held = frame;
 		}
+		/* Audio waits for the first frame: its time is the file's zero. */
+		if (recorder->audio && recorder->started && !atomic_load(&recorder->failed) &&
+		    audio_track_encode(recorder->audio, recorder->muxer, recorder->first_pts_ns) < 0)
+			mark_failed(recorder);
 		write_pending_still(recorder);
 	}
 	if (finish_stream(recorder) < 0)
@@ -382,6 +394,7 @@ static void recorder_destroy(struct recorder *recorder)
 	if (!recorder)
 		return;
 	muxer_destroy(recorder->muxer);
+	audio_track_destroy(recorder->audio);
 	encoder_destroy(recorder->encoder);
 	frame_queue_destroy(recorder->queue);
 	av_frame_free(&recorder->current);
@@ -485,6 +498,13 @@ struct recorder *recorder_create(const struct recorder_config *config, enum reco
 		*error = bad_config ? RECORDER_ERROR_CONFIG : RECORDER_ERROR_RUNTIME;
 		goto fail;
 	}
+	if (config->audio) {
+		recorder->audio = audio_track_create(config->path,
+						     muxer_wants_global_header(recorder->muxer));
+		if (!recorder->audio)
+			goto fail;
+		muxer_add_audio(recorder->muxer, audio_track_context(recorder->audio));
+	}
 	recorder->queue = frame_queue_create(config->queue_depth > 0 ? config->queue_depth
 								     : DEFAULT_QUEUE_DEPTH,
 					     encoder_takes_i420(recorder->encoder));
@@ -522,6 +542,14 @@ bool recorder_submit(struct recorder *recorder, const struct frame *frame)
 		LOG_INFO("%dx%d is odd: recording %dx%d (last column/row cropped)", frame->width,
 			 frame->height, frame->width & ~1, frame->height & ~1);
 	return true;
+}
+
+void recorder_submit_audio(struct recorder *recorder, const struct audio_chunk *chunk)
+{
+	if (!recorder->audio || atomic_load(&recorder->failed))
+		return;
+	audio_track_submit(recorder->audio, chunk);
+	frame_queue_kick(recorder->queue);
 }
 
 bool recorder_request_still(struct recorder *recorder, const char *path,
@@ -572,6 +600,16 @@ void recorder_get_stats(struct recorder *recorder, struct recorder_stats *stats)
 	stats->frames_encoded = atomic_load(&recorder->frames_encoded);
 	stats->bytes_written = (uint64_t)muxer_bytes_written(recorder->muxer);
 	snprintf(stats->encoder, sizeof(stats->encoder), "%s", recorder->encoder_name);
+	if (recorder->audio) {
+		struct audio_track_stats audio;
+		audio_track_get_stats(recorder->audio, &audio);
+		snprintf(stats->audio_encoder, sizeof(stats->audio_encoder), "%s",
+			 audio_track_codec_name(recorder->audio));
+		stats->audio_chunks = audio.chunks;
+		stats->audio_frames = audio.frames_encoded;
+		stats->audio_silence_frames = audio.silence_frames;
+		stats->audio_dropped_frames = audio.dropped_frames;
+	}
 	pthread_mutex_lock(&recorder->latency_mutex);
 	if (recorder->latency_count) {
 		stats->latency_p50_ms = latency_percentile(recorder, 0.5);

@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "audio_chunk.h"
 #include "frame.h"
 
 /* The recording pipeline: a bounded queue in front of an encoder thread that
@@ -23,6 +24,7 @@ struct recorder_config {
 	const char *const *codec_params; /* "KEY=VALUE" strings, NULL-terminated, may be NULL */
 	int queue_depth;           /* frames that may wait for the encoder, 0 = default */
 	bool overwrite;            /* replace an existing file (default: refuse) */
+	bool audio;                /* an audio stream, from recorder_submit_audio() */
 };
 
 struct recorder_stats {
@@ -31,6 +33,12 @@ struct recorder_stats {
 	uint64_t frames_encoded;   /* given to the encoder (CFR repeats included) */
 	uint64_t bytes_written;
 	char encoder[64];          /* e.g. "libx264" or "h264_vaapi" */
+	/* With config.audio: */
+	char audio_encoder[16];    /* "libopus" or "aac" */
+	uint64_t audio_chunks;     /* received from the capture */
+	uint64_t audio_frames;     /* sample frames encoded, silence included */
+	uint64_t audio_silence_frames; /* of those, silence filling gaps */
+	uint64_t audio_dropped_frames; /* overlapping, or before the first video frame */
 	double latency_p50_ms;     /* commit to encoded packet, median; 0 when unknown (CFR) */
 	double latency_p99_ms;
 	/* Set by recorder_finish() only: */
@@ -75,6 +83,13 @@ struct recorder *recorder_create(const struct recorder_config *config, enum reco
  * last column/row is cropped, not scaled); frames of any other size are
  * scaled to the stream size. */
 bool recorder_submit(struct recorder *recorder, const struct frame *frame);
+
+/* With config.audio: takes a chunk of audio (audio_chunk.h), placed in the
+ * file by its pts on the video's clock (time zero: the first frame). Called
+ * on the audio capture's thread: copies under a mutex and wakes the encoder
+ * thread, which encodes it (Opus in Matroska/WebM, AAC in MP4/MOV). Gaps
+ * become silence and the audio ends with the video (recorder_finish). */
+void recorder_submit_audio(struct recorder *recorder, const struct audio_chunk *chunk);
 
 /* Asks the encoder thread to write `picture` (the screen now) as a PNG at
  * `path`. Both are copied here (a dmabuf picture by reference), so the PNG

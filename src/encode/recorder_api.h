@@ -14,10 +14,11 @@
  * exports them), so there is one log, one frame reference count. */
 struct recorder_api {
 	const char *version; /* WL_RECORD_VERSION of the module's build */
-	size_t config_size, stats_size; /* a module of another build is refused */
+	size_t config_size, stats_size, api_size; /* a module of another build is refused */
 	__typeof__(&recorder_check) check;
 	__typeof__(&recorder_create) create;
 	__typeof__(&recorder_submit) submit;
+	__typeof__(&recorder_submit_audio) submit_audio;
 	__typeof__(&recorder_request_still) request_still;
 	__typeof__(&recorder_get_fd) get_fd;
 	__typeof__(&recorder_failed) failed;

@@ -5,7 +5,7 @@
  * else WL_RECORD_MODULE_FROM_BINDIR from the program's folder (an install
  * moved under another prefix or staged with DESTDIR still finds its own),
  * else the configured install folder. Only files of this build are
- * accepted: the version and the two structures' sizes must match. */
+ * accepted: the version and the three structures' sizes must match. */
 #define LOG_MODULE "encode"
 #include "recorder_api.h"
 
@@ -48,7 +48,8 @@ static const struct recorder_api *load_from(const char *path, char *why, size_t 
 	const struct recorder_api *api = entry ? entry() : NULL;
 	if (!api || strcmp(api->version, WL_RECORD_VERSION) != 0 ||
 	    api->config_size != sizeof(struct recorder_config) ||
-	    api->stats_size != sizeof(struct recorder_stats)) {
+	    api->stats_size != sizeof(struct recorder_stats) ||
+	    api->api_size != sizeof(struct recorder_api)) {
 		snprintf(why, why_size, "%s: not the encoder module of wl-record %s", path,
 			 WL_RECORD_VERSION);
 		dlclose(module);
@@ -107,6 +108,12 @@ bool recorder_submit(struct recorder *recorder, const struct frame *frame)
 {
 	assert(loaded);
 	return loaded->submit(recorder, frame);
+}
+
+void recorder_submit_audio(struct recorder *recorder, const struct audio_chunk *chunk)
+{
+	assert(loaded);
+	loaded->submit_audio(recorder, chunk);
 }
 
 bool recorder_request_still(struct recorder *recorder, const char *path,

@@ -52,6 +52,16 @@ expect 2 1 --bitrate x out.mkv
 expect 2 1 a.mkv b.mkv
 expect 2 1 --screenshot a.mkv
 expect 2 1 out.mkv --
+# --audio: sound goes with a video; a source name is one word.
+expect 2 1 --audio --screenshot
+grep -q "^wl-record: --audio records sound with a video" "$tmp/err" || fail "--audio --screenshot: $(cat "$tmp/err")"
+expect 2 1 --audio out.png
+expect 2 1 --audio= out.mkv
+grep -q "invalid --audio ''" "$tmp/err" || fail "--audio=: $(cat "$tmp/err")"
+expect 2 1 "--audio=two words" out.mkv
+expect 2 1 --audio --audio=x out.mkv
+expect 2 1 --audio --stop
+[ ! -e out.mkv ] || fail "a refused --audio left out.mkv"
 # -o picks a monitor now: -o FILE gets a hint naming the new spellings.
 expect 2 1 -o out.mkv
 grep -q "^wl-record: -o picks a monitor now (like grim and wf-recorder); give the file as the argument or with -f$" "$tmp/err" ||

@@ -1,0 +1,274 @@
+#define LOG_MODULE "audio"
+#include "audio_capture.h"
+
+#include <errno.h>
+#include <math.h>
+#include <pulse/pulseaudio.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clock.h"
+#include "log.h"
+
+#define FRAME_BYTES (AUDIO_CHUNK_CHANNELS * sizeof(float))
+/* Asked of the server: a fragment every 10 ms. */
+#define FRAGMENT_MS 10
+
+struct audio_capture {
+	pa_threaded_mainloop *loop;
+	pa_context *context;
+	pa_stream *stream;
+	audio_chunk_fn fn;
+	void *data;
+	char source[256];
+	atomic_bool lost;
+
+	/* Mainloop thread only (and the stats under the mainloop lock). */
+	bool anchored;
+	int64_t anchor_ns;        /* measured time of the anchor sample */
+	uint64_t frames_since_anchor;
+	double offset_ns;         /* measured minus counted, smoothed */
+	float *silence;           /* for holes in the stream */
+	size_t silence_frames;
+	struct audio_capture_stats stats;
+};
+
+static void lose(struct audio_capture *capture, const char *why)
+{
+	if (!atomic_exchange(&capture->lost, true))
+		LOG_WARN("audio from %s stopped: %s; the recording goes on with silence",
+			 capture->source, why);
+}
+
+static void handle_context_state(pa_context *context, void *data)
+{
+	struct audio_capture *capture = data;
+	pa_context_state_t state = pa_context_get_state(context);
+	if (state == PA_CONTEXT_FAILED && capture->stream)
+		lose(capture, pa_strerror(pa_context_errno(context)));
+	pa_threaded_mainloop_signal(capture->loop, 0);
+}
+
+static void handle_stream_state(pa_stream *stream, void *data)
+{
+	struct audio_capture *capture = data;
+	pa_stream_state_t state = pa_stream_get_state(stream);
+	if (state == PA_STREAM_FAILED && capture->anchored)
+		lose(capture, "the source went away");
+	if (state == PA_STREAM_READY) {
+		const char *name = pa_stream_get_device_name(stream);
+		if (name)
+			snprintf(capture->source, sizeof(capture->source), "%s", name);
+	}
+	pa_threaded_mainloop_signal(capture->loop, 0);
+}
+
+/* The time the first unread sample was captured: now minus the latency the
+ * server reports for the stream (interpolated between its timing updates). */
+static bool measured_time(struct audio_capture *capture, int64_t now_ns, int64_t *out)
+{
+	pa_usec_t latency;
+	int negative = 0;
+	if (pa_stream_get_latency(capture->stream, &latency, &negative) < 0)
+		return false;
+	int64_t latency_ns = (int64_t)latency * 1000;
+	*out = negative ? now_ns + latency_ns : now_ns - latency_ns;
+	return true;
+}
+
+static void deliver(struct audio_capture *capture, const float *samples, size_t frames,
+		    int64_t now_ns)
+{
+	int64_t measured = now_ns;
+	bool have_time = measured_time(capture, now_ns, &measured);
+	if (!capture->anchored) {
+		capture->anchor_ns = have_time ? measured : now_ns;
+		capture->frames_since_anchor = 0;
+		capture->anchored = true;
+	}
+	int64_t counted = capture->anchor_ns +
+			  (int64_t)(capture->frames_since_anchor * 1000000000ull / AUDIO_CHUNK_RATE);
+	/* One reading of the latency jitters by a few ms (a scheduling delay
+	 * before this callback ran, the interpolation between the server's
+	 * timing updates): the offset is smoothed over about 16 chunks (160
+	 * ms) before it may move the clock. */
+	if (have_time)
+		capture->offset_ns += ((double)(measured - counted) - capture->offset_ns) / 16;
+	if (fabs(capture->offset_ns) > AUDIO_CAPTURE_MAX_DRIFT_NS) {
+		if (capture->stats.reanchors == 0)
+			LOG_DBG("audio: the sample count is %.1f ms off the server's timing: "
+				"re-anchored (said once)", -capture->offset_ns / 1e6);
+		capture->stats.reanchors++;
+		capture->anchor_ns = counted + (int64_t)capture->offset_ns;
+		capture->frames_since_anchor = 0;
+		capture->offset_ns = 0;
+		counted = capture->anchor_ns;
+	}
+	struct audio_chunk chunk = { .samples = samples, .frames = frames, .pts_ns = counted };
+	capture->fn(capture->data, &chunk);
+	capture->frames_since_anchor += frames;
+	capture->stats.chunks++;
+	capture->stats.frames += frames;
+}
+
+static void handle_read(pa_stream *stream, size_t nbytes, void *data)
+{
+	(void)nbytes;
+	struct audio_capture *capture = data;
+	for (;;) {
+		const void *bytes;
+		size_t size;
+		if (pa_stream_peek(stream, &bytes, &size) < 0 || size == 0)
+			return;
+		int64_t now_ns = clock_now_ns();
+		size_t frames = size / FRAME_BYTES;
+		if (bytes) {
+			deliver(capture, bytes, frames, now_ns);
+		} else {
+			/* A hole: the server lost data. Silence of its length. */
+			if (frames > capture->silence_frames) {
+				float *silence = calloc(frames, FRAME_BYTES);
+				if (silence) {
+					free(capture->silence);
+					capture->silence = silence;
+					capture->silence_frames = frames;
+				}
+			}
+			if (frames <= capture->silence_frames)
+				deliver(capture, capture->silence, frames, now_ns);
+		}
+		pa_stream_drop(stream);
+	}
+}
+
+static void destroy(struct audio_capture *capture)
+{
+	if (capture->loop)
+		pa_threaded_mainloop_stop(capture->loop);
+	if (capture->stream) {
+		pa_stream_disconnect(capture->stream);
+		pa_stream_unref(capture->stream);
+	}
+	if (capture->context) {
+		pa_context_disconnect(capture->context);
+		pa_context_unref(capture->context);
+	}
+	if (capture->loop)
+		pa_threaded_mainloop_free(capture->loop);
+	free(capture->silence);
+	free(capture);
+}
+
+struct audio_capture *audio_capture_start(const char *source, audio_chunk_fn fn, void *data)
+{
+	const char *device = source ? source : "@DEFAULT_MONITOR@";
+	struct audio_capture *capture = calloc(1, sizeof(*capture));
+	if (!capture) {
+		LOG_ERRNO("audio");
+		return NULL;
+	}
+	capture->fn = fn;
+	capture->data = data;
+	snprintf(capture->source, sizeof(capture->source), "%s", device);
+	capture->loop = pa_threaded_mainloop_new();
+	if (!capture->loop) {
+		LOG_ERR("--audio: cannot set up the audio client");
+		free(capture);
+		return NULL;
+	}
+	pa_threaded_mainloop_set_name(capture->loop, "wl-record-audio");
+	capture->context = pa_context_new(pa_threaded_mainloop_get_api(capture->loop), "wl-record");
+	if (!capture->context) {
+		LOG_ERR("--audio: cannot set up the audio client");
+		destroy(capture);
+		return NULL;
+	}
+	pa_context_set_state_callback(capture->context, handle_context_state, capture);
+	if (pa_threaded_mainloop_start(capture->loop) < 0) {
+		LOG_ERR("--audio: cannot start the audio thread");
+		pa_threaded_mainloop_free(capture->loop);
+		capture->loop = NULL;
+		destroy(capture);
+		return NULL;
+	}
+	pa_threaded_mainloop_lock(capture->loop);
+	/* No autospawn: a recorder must not start a sound server behind the
+	 * user's back; no server is an error the user should see. */
+	if (pa_context_connect(capture->context, NULL, PA_CONTEXT_NOAUTOSPAWN, NULL) < 0)
+		goto no_server;
+	for (;;) {
+		pa_context_state_t state = pa_context_get_state(capture->context);
+		if (state == PA_CONTEXT_READY)
+			break;
+		if (!PA_CONTEXT_IS_GOOD(state))
+			goto no_server;
+		pa_threaded_mainloop_wait(capture->loop);
+	}
+	const pa_sample_spec spec = { .format = PA_SAMPLE_FLOAT32LE, .rate = AUDIO_CHUNK_RATE,
+				      .channels = AUDIO_CHUNK_CHANNELS };
+	capture->stream = pa_stream_new(capture->context, "wl-record", &spec, NULL);
+	if (!capture->stream) {
+		LOG_ERR("--audio: cannot make a record stream: %s",
+			pa_strerror(pa_context_errno(capture->context)));
+		goto fail;
+	}
+	pa_stream_set_state_callback(capture->stream, handle_stream_state, capture);
+	pa_stream_set_read_callback(capture->stream, handle_read, capture);
+	const pa_buffer_attr attr = {
+		.maxlength = (uint32_t)-1,
+		.fragsize = (uint32_t)(AUDIO_CHUNK_RATE * FRAME_BYTES * FRAGMENT_MS / 1000),
+		.tlength = (uint32_t)-1, .prebuf = (uint32_t)-1, .minreq = (uint32_t)-1,
+	};
+	if (pa_stream_connect_record(capture->stream, device, &attr,
+				     PA_STREAM_ADJUST_LATENCY | PA_STREAM_INTERPOLATE_TIMING |
+				     PA_STREAM_AUTO_TIMING_UPDATE) < 0)
+		goto no_source;
+	for (;;) {
+		pa_stream_state_t state = pa_stream_get_state(capture->stream);
+		if (state == PA_STREAM_READY)
+			break;
+		if (!PA_STREAM_IS_GOOD(state))
+			goto no_source;
+		pa_threaded_mainloop_wait(capture->loop);
+	}
+	pa_threaded_mainloop_unlock(capture->loop);
+	LOG_DBG("audio: %s, 48 kHz stereo float", capture->source);
+	return capture;
+
+no_server:
+	LOG_ERR("--audio: no audio server (PulseAudio or pipewire-pulse): %s",
+		pa_strerror(pa_context_errno(capture->context)));
+	goto fail;
+no_source:
+	LOG_ERR("--audio: cannot record from '%s': %s", device,
+		pa_strerror(pa_context_errno(capture->context)));
+fail:
+	pa_threaded_mainloop_unlock(capture->loop);
+	destroy(capture);
+	return NULL;
+}
+
+const char *audio_capture_source(const struct audio_capture *capture)
+{
+	return capture->source;
+}
+
+bool audio_capture_lost(struct audio_capture *capture)
+{
+	return atomic_load(&capture->lost);
+}
+
+void audio_capture_get_stats(struct audio_capture *capture, struct audio_capture_stats *stats)
+{
+	pa_threaded_mainloop_lock(capture->loop);
+	*stats = capture->stats;
+	pa_threaded_mainloop_unlock(capture->loop);
+}
+
+void audio_capture_stop(struct audio_capture *capture)
+{
+	if (capture)
+		destroy(capture);
+}

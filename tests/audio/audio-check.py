@@ -1,0 +1,98 @@
+#!/usr/bin/env python3
+"""Checks the audio of a recording: audio-check.py FILE CODEC FREQ
+
+The file must have one audio stream of CODEC (opus, aac), 48 kHz stereo,
+lasting as long as the video (within 0.5 s); in its middle second the
+strongest frequency must be FREQ +- 10 Hz, at a level well above silence
+(RMS above -40 dBFS). Pure Python (no numpy on the test machines): the
+spectrum is a Goertzel scan of the decoded audio at 8 kHz mono. Prints the
+figures; exit status 1 with a reason when a check fails."""
+import json
+import math
+import struct
+import subprocess
+import sys
+
+
+def probe(path):
+    out = subprocess.run(["ffprobe", "-v", "error", "-show_streams", "-show_format",
+                          "-of", "json", path], check=True, capture_output=True, text=True)
+    return json.loads(out.stdout)
+
+
+def video_end(path):
+    """The end of the last video frame: its pts plus its duration."""
+    out = subprocess.run(["ffprobe", "-v", "error", "-select_streams", "v:0",
+                          "-show_entries", "packet=pts_time,duration_time", "-of", "csv=p=0",
+                          path], check=True, capture_output=True, text=True)
+    end = 0.0
+    for line in out.stdout.split():
+        fields = line.split(",")
+        try:
+            pts = float(fields[0])
+            duration = float(fields[1]) if len(fields) > 1 and fields[1] not in ("", "N/A") else 0
+        except ValueError:
+            continue
+        end = max(end, pts + duration)
+    return end
+
+
+def decode(path, rate, channels):
+    out = subprocess.run(["ffmpeg", "-v", "error", "-i", path, "-map", "0:a:0",
+                          "-f", "s16le", "-ac", str(channels), "-ar", str(rate), "-"],
+                         check=True, capture_output=True)
+    data = out.stdout
+    return struct.unpack("<%dh" % (len(data) // 2), data[:len(data) // 2 * 2])
+
+
+def goertzel_power(samples, rate, freq):
+    w = 2 * math.pi * freq / rate
+    coeff = 2 * math.cos(w)
+    s1 = s2 = 0.0
+    for x in samples:
+        s0 = x + coeff * s1 - s2
+        s2 = s1
+        s1 = s0
+    return s1 * s1 + s2 * s2 - coeff * s1 * s2
+
+
+def main():
+    path, codec, want = sys.argv[1], sys.argv[2], float(sys.argv[3])
+    info = probe(path)
+    audio = [s for s in info["streams"] if s["codec_type"] == "audio"]
+    if len(audio) != 1:
+        sys.exit("FAIL: %d audio streams in %s" % (len(audio), path))
+    stream = audio[0]
+    if stream["codec_name"] != codec:
+        sys.exit("FAIL: audio codec %s, expected %s" % (stream["codec_name"], codec))
+    if int(stream["sample_rate"]) != 48000 or int(stream["channels"]) != 2:
+        sys.exit("FAIL: audio %s Hz %s channels, expected 48000 Hz stereo" %
+                 (stream["sample_rate"], stream["channels"]))
+    full = decode(path, 48000, 2)
+    audio_seconds = len(full) / 2 / 48000
+    video_seconds = video_end(path)
+    print("audio %.3f s, video %.3f s" % (audio_seconds, video_seconds))
+    if video_seconds < 1.5:
+        sys.exit("FAIL: the video is %.3f s long" % video_seconds)
+    if abs(audio_seconds - video_seconds) > 0.5:
+        sys.exit("FAIL: audio %.3f s and video %.3f s differ by more than 0.5 s" %
+                 (audio_seconds, video_seconds))
+    rate = 8000
+    mono = decode(path, rate, 1)
+    middle = len(mono) // 2
+    window = mono[middle - rate // 2:middle + rate // 2]
+    rms = math.sqrt(sum(x * x for x in window) / len(window)) / 32768
+    level = 20 * math.log10(rms) if rms > 0 else -200
+    print("middle second: RMS %.1f dBFS" % level)
+    if level < -40:
+        sys.exit("FAIL: the middle second is silent (%.1f dBFS)" % level)
+    # Coarse scan, then 1 Hz around the peak.
+    best = max(range(100, 3000, 20), key=lambda f: goertzel_power(window, rate, f))
+    best = max((best + d for d in range(-20, 21)),
+               key=lambda f: goertzel_power(window, rate, f))
+    print("dominant frequency %d Hz" % best)
+    if abs(best - want) > 10:
+        sys.exit("FAIL: dominant frequency %d Hz, expected %g Hz" % (best, want))
+
+
+main()

@@ -1,0 +1,63 @@
+# A private PipeWire audio server for the audio tests, sourced after
+# tests/integration/lib.sh (which gives the test its own XDG_RUNTIME_DIR and
+# stops what `start` started): a session D-Bus (wireplumber needs one),
+# pipewire, wireplumber and pipewire-pulse (the PulseAudio protocol that
+# wl-record's libpulse speaks). No sound card: wireplumber makes the
+# "auto_null" sink, the default, and its monitor is the default monitor.
+# All run as root too (the CI machine): pipewire only warns.
+
+require_audio_server() {
+	local binary
+	for binary in dbus-daemon pipewire wireplumber pipewire-pulse pactl paplay ffmpeg ffprobe \
+		python3; do
+		command -v "$binary" >/dev/null ||
+			skip "$binary is not installed (Debian: pipewire, wireplumber, pipewire-pulse, pulseaudio-utils, dbus)"
+	done
+}
+
+pactl_ready() {
+	pactl info >/dev/null 2>&1 && pactl list short sinks 2>/dev/null | grep -q .
+}
+
+# start_audio_server: sets DBUS_SESSION_BUS_ADDRESS; the default sink exists
+# on return. PULSE_SERVER from the caller is dropped: the test's own only.
+start_audio_server() {
+	require_audio_server
+	unset PULSE_SERVER PULSE_SINK PULSE_SOURCE PIPEWIRE_REMOTE PIPEWIRE_RUNTIME_DIR
+	export DBUS_SESSION_BUS_ADDRESS="unix:path=$XDG_RUNTIME_DIR/bus"
+	start dbus dbus-daemon --session --nofork --nopidfile --address="$DBUS_SESSION_BUS_ADDRESS"
+	wait_until 10 "the session bus" test -S "$XDG_RUNTIME_DIR/bus"
+	start pipewire pipewire
+	wait_until 10 "pipewire's socket" test -S "$XDG_RUNTIME_DIR/pipewire-0"
+	start wireplumber wireplumber
+	start pipewire-pulse pipewire-pulse
+	wait_until 20 "pipewire-pulse with a sink" pactl_ready
+	# wireplumber picks the default; one sink is there, make sure of it.
+	local sink
+	sink=$(pactl list short sinks | awk 'NR == 1 { print $2 }')
+	pactl set-default-sink "$sink" || fail "cannot make $sink the default sink"
+	wait_until 10 "the default sink" sh -c 'pactl info | grep -q "^Default Sink: [^@]"'
+	log "audio server: $(pactl info | grep '^Server Name'), default sink $sink"
+}
+
+# write_sine FILE HZ SECONDS: a 48 kHz stereo 16-bit WAV, -8.7 dBFS peak.
+write_sine() {
+	python3 - "$1" "$2" "$3" <<'PY'
+import math, struct, sys, wave
+path, hz, seconds = sys.argv[1], float(sys.argv[2]), float(sys.argv[3])
+with wave.open(path, "wb") as w:
+    w.setnchannels(2)
+    w.setsampwidth(2)
+    w.setframerate(48000)
+    frames = bytearray()
+    for i in range(int(48000 * seconds)):
+        v = int(12000 * math.sin(2 * math.pi * hz * i / 48000))
+        frames += struct.pack("<hh", v, v)
+    w.writeframes(bytes(frames))
+PY
+}
+
+# playing_to_sink: a stream is playing (paplay has connected).
+playing_to_sink() {
+	pactl list short sink-inputs 2>/dev/null | grep -q .
+}

@@ -1,0 +1,35 @@
+#!/bin/bash
+# --audio records what the desktop plays: a 440 Hz tone played to the
+# default sink of a private PipeWire server (pipewire-pulse) while wl-record
+# records the presenter; the file must hold one audio stream of the
+# container's codec (Opus in MKV, AAC in MP4), as long as the video (within
+# 0.5 s), whose middle second is 440 Hz +- 10 Hz well above silence.
+#   desktop-audio.sh mkv|mp4
+. "$TEST_LIB"
+. "$(dirname "$TEST_LIB")/../audio/audio-lib.sh"
+CHECK=$(dirname "$TEST_LIB")/../audio/audio-check.py
+
+container=${1:?mkv or mp4}
+case $container in
+mkv) codec=opus ;;
+mp4) codec=aac ;;
+*) fail "unknown container $container" ;;
+esac
+
+start_audio_server
+write_sine "$TEST_DIR/tone.wav" 440 20
+start paplay paplay "$TEST_DIR/tone.wav"
+wait_until 10 "paplay's stream" playing_to_sink
+
+out="$TEST_DIR/out.$container"
+start record "$WL_RECORD" -v --audio --duration 3 "$out" -- \
+	"$PRESENTER" --frames 100000 --interval-ms 50
+record_pid=$STARTED_PID
+wait_exit "$record_pid" 30
+[ "$EXIT_STATUS" = 0 ] || fail "wl-record exited $EXIT_STATUS"
+log_has record "audio: [^ ]+\\.monitor" || fail "wl-record did not say which source it records"
+log_has record "audio: [0-9.]+ s from .*\\($([ "$codec" = opus ] && echo libopus || echo aac)\\)" ||
+	fail "no audio summary at the end"
+grep -E "audio" "$TEST_DIR/record.log" | sed "s/^/$TEST_NAME: /"
+python3 "$CHECK" "$out" "$codec" 440 || fail "the audio of $out is wrong"
+pass
