@@ -251,7 +251,9 @@ static int encode_frames(struct audio_track *track, struct muxer *muxer, size_t 
 static void take_pending(struct audio_track *track, int64_t origin_ns)
 {
 	pthread_mutex_lock(&track->mutex);
-	if (!track->started) {
+	/* What came before the first frame is not the file's: not counted. */
+	bool first = !track->started;
+	if (first) {
 		track->next_abs = abs_index(origin_ns);
 		track->started = true;
 	}
@@ -271,7 +273,8 @@ static void take_pending(struct audio_track *track, int64_t origin_ns)
 				skip = frames;
 			data += skip * CHANNELS;
 			frames -= skip;
-			track->stats.dropped_frames += skip;
+			if (!first)
+				track->stats.dropped_frames += skip;
 		}
 		if (append(&track->work, data, frames))
 			track->next_abs += (int64_t)frames;

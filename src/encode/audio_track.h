@@ -26,7 +26,7 @@ struct audio_track_stats {
 	uint64_t chunks;          /* submitted */
 	uint64_t frames_encoded;  /* sample frames given to the encoder */
 	uint64_t silence_frames;  /* of those, silence filling gaps (start, middle, end) */
-	uint64_t dropped_frames;  /* overlapping or before the first video frame */
+	uint64_t dropped_frames;  /* overlapping, or too many waiting (not: before the first frame) */
 };
 
 /* Opens the encoder for the container of `path`; logs and returns NULL. */

@@ -38,7 +38,7 @@ struct recorder_stats {
 	uint64_t audio_chunks;     /* received from the capture */
 	uint64_t audio_frames;     /* sample frames encoded, silence included */
 	uint64_t audio_silence_frames; /* of those, silence filling gaps */
-	uint64_t audio_dropped_frames; /* overlapping, or before the first video frame */
+	uint64_t audio_dropped_frames; /* overlapping (what came before the first frame is not counted) */
 	double latency_p50_ms;     /* commit to encoded packet, median; 0 when unknown (CFR) */
 	double latency_p99_ms;
 	/* Set by recorder_finish() only: */

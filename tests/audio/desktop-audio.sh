@@ -4,14 +4,15 @@
 # records the presenter; the file must hold one audio stream of the
 # container's codec (Opus in MKV, AAC in MP4), as long as the video (within
 # 0.5 s), whose middle second is 440 Hz +- 10 Hz well above silence.
-#   desktop-audio.sh mkv|mp4
+# "stdout": Matroska written to standard output (FILE "-"), Opus too.
+#   desktop-audio.sh mkv|mp4|stdout
 . "$TEST_LIB"
 . "$(dirname "$TEST_LIB")/../audio/audio-lib.sh"
 CHECK=$(dirname "$TEST_LIB")/../audio/audio-check.py
 
-container=${1:?mkv or mp4}
+container=${1:?mkv, mp4 or stdout}
 case $container in
-mkv) codec=opus ;;
+mkv | stdout) codec=opus ;;
 mp4) codec=aac ;;
 *) fail "unknown container $container" ;;
 esac
@@ -21,9 +22,16 @@ write_sine "$TEST_DIR/tone.wav" 440 20
 start paplay paplay "$TEST_DIR/tone.wav"
 wait_until 10 "paplay's stream" playing_to_sink
 
-out="$TEST_DIR/out.$container"
-start record "$WL_RECORD" -v --audio --duration 3 "$out" -- \
-	"$PRESENTER" --frames 100000 --interval-ms 50
+if [ "$container" = stdout ]; then
+	export OUT="$TEST_DIR/stdout.mkv"
+	out=$OUT
+	start record bash -c 'exec "$@" >"$OUT"' bash "$WL_RECORD" -v --audio --duration 3 - -- \
+		"$PRESENTER" --frames 100000 --interval-ms 50
+else
+	out="$TEST_DIR/out.$container"
+	start record "$WL_RECORD" -v --audio --duration 3 "$out" -- \
+		"$PRESENTER" --frames 100000 --interval-ms 50
+fi
 record_pid=$STARTED_PID
 wait_exit "$record_pid" 30
 [ "$EXIT_STATUS" = 0 ] || fail "wl-record exited $EXIT_STATUS"
