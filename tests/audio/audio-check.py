@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
-"""Checks the audio of a recording: audio-check.py FILE CODEC FREQ
+"""Checks the audio of a recording: audio-check.py FILE CODEC FREQ [AT [SILENT_FROM]]
 
 The file must have one audio stream of CODEC (opus, aac), 48 kHz stereo,
 lasting as long as the video (within 0.5 s); in its middle second the
 strongest frequency must be FREQ +- 10 Hz, at a level well above silence
-(RMS above -40 dBFS). Pure Python (no numpy on the test machines): the
+(RMS above -40 dBFS). AT: the second analysed starts there instead (s);
+SILENT_FROM: from there to the end the audio must be silent (a server
+that went away: the gap is filled with silence). Pure Python (no numpy on the test machines): the
 spectrum is a Goertzel scan of the decoded audio at 8 kHz mono. Prints the
 figures; exit status 1 with a reason when a check fails."""
 import json
@@ -56,8 +58,15 @@ def goertzel_power(samples, rate, freq):
     return s1 * s1 + s2 * s2 - coeff * s1 * s2
 
 
+def dbfs(samples):
+    rms = math.sqrt(sum(x * x for x in samples) / len(samples)) / 32768
+    return 20 * math.log10(rms) if rms > 0 else -200
+
+
 def main():
     path, codec, want = sys.argv[1], sys.argv[2], float(sys.argv[3])
+    at = float(sys.argv[4]) if len(sys.argv) > 4 else None
+    silent_from = float(sys.argv[5]) if len(sys.argv) > 5 else None
     info = probe(path)
     audio = [s for s in info["streams"] if s["codec_type"] == "audio"]
     if len(audio) != 1:
@@ -79,11 +88,12 @@ def main():
                  (audio_seconds, video_seconds))
     rate = 8000
     mono = decode(path, rate, 1)
-    middle = len(mono) // 2
-    window = mono[middle - rate // 2:middle + rate // 2]
-    rms = math.sqrt(sum(x * x for x in window) / len(window)) / 32768
-    level = 20 * math.log10(rms) if rms > 0 else -200
-    print("middle second: RMS %.1f dBFS" % level)
+    start = len(mono) // 2 - rate // 2 if at is None else int(at * rate)
+    window = mono[start:start + rate]
+    if len(window) < rate:
+        sys.exit("FAIL: no full second of audio at %.2f s" % (start / rate))
+    level = dbfs(window)
+    print("second from %.2f s: RMS %.1f dBFS" % (start / rate, level))
     if level < -40:
         sys.exit("FAIL: the middle second is silent (%.1f dBFS)" % level)
     # Coarse scan, then 1 Hz around the peak.
@@ -93,6 +103,14 @@ def main():
     print("dominant frequency %d Hz" % best)
     if abs(best - want) > 10:
         sys.exit("FAIL: dominant frequency %d Hz, expected %g Hz" % (best, want))
+    if silent_from is not None:
+        tail = mono[int(silent_from * rate):]
+        if len(tail) < rate // 2:
+            sys.exit("FAIL: less than 0.5 s of audio after %.2f s" % silent_from)
+        level = dbfs(tail)
+        print("from %.2f s to the end: RMS %.1f dBFS" % (silent_from, level))
+        if level > -60:
+            sys.exit("FAIL: not silent after %.2f s (%.1f dBFS)" % (silent_from, level))
 
 
 main()

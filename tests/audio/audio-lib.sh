@@ -31,6 +31,7 @@ start_audio_server() {
 	wait_until 10 "pipewire's socket" test -S "$XDG_RUNTIME_DIR/pipewire-0"
 	start wireplumber wireplumber
 	start pipewire-pulse pipewire-pulse
+	PULSE_PID=$STARTED_PID
 	wait_until 20 "pipewire-pulse with a sink" pactl_ready
 	# wireplumber picks the default; one sink is there, make sure of it.
 	local sink
