@@ -10,6 +10,7 @@
 #include <libavutil/channel_layout.h>
 #include <libavutil/mathematics.h>
 
+#include "clock.h"
 #include "log.h"
 
 #define CHANNELS AUDIO_CHUNK_CHANNELS
@@ -18,6 +19,12 @@
  * at every chunk's kick): more than this means the encoder has not started
  * (no video frame yet); the oldest is dropped. */
 #define PENDING_MAX_FRAMES (RATE * 10)
+/* Audio this much older than now that has not come is taken as a gap and
+ * filled with silence at once, so the file goes on being written (and the
+ * muxer need not hold the video back) while a source is silent or gone.
+ * Chunks come about 10-30 ms after their time; what comes later than this
+ * is dropped as overlap. */
+#define LIVE_GAP_NS 500000000
 
 struct samples {
 	float *data;   /* interleaved */
@@ -295,9 +302,25 @@ static int encode_full_frames(struct audio_track *track, struct muxer *muxer)
 	return ret;
 }
 
+/* A gap that has lasted LIVE_GAP_NS becomes silence now. */
+static void fill_live_gap(struct audio_track *track)
+{
+	int64_t until = abs_index(clock_now_ns() - LIVE_GAP_NS);
+	if (until <= track->next_abs)
+		return;
+	size_t gap = (size_t)(until - track->next_abs);
+	if (!append(&track->work, NULL, gap))
+		return;
+	track->next_abs = until;
+	pthread_mutex_lock(&track->mutex);
+	track->stats.silence_frames += gap;
+	pthread_mutex_unlock(&track->mutex);
+}
+
 int audio_track_encode(struct audio_track *track, struct muxer *muxer, int64_t origin_ns)
 {
 	take_pending(track, origin_ns);
+	fill_live_gap(track);
 	return encode_full_frames(track, muxer);
 }
 

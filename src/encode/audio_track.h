@@ -17,7 +17,9 @@
  * (within AUDIO_TRACK_TOLERANCE of each other, samples are just appended:
  * the capture counts them). It only copies under a mutex: the encoding is
  * done by audio_track_encode() on the recorder's encoder thread, which owns
- * the muxer. The track's time zero is the first video frame's time. */
+ * the muxer. The track's time zero is the first video frame's time. A gap
+ * older than half a second is filled with silence as the encoding goes on
+ * (a silent or vanished source), not only when the next chunk comes. */
 #define AUDIO_TRACK_TOLERANCE_NS 2000000
 
 struct audio_track;
