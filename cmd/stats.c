@@ -184,6 +184,7 @@ void stats_write(const struct app *app)
 		put_number(out, "write_ms", written && run.still_write_ms >= 0, run.still_write_ms);
 		fputs(",\"dmabuf_frames\":null,\"dmabuf_frames_mapped\":null,\"hop_dmabuf_import\":null"
 		      ",\"hop_vaapi_map\":null,\"hop_scale_vaapi\":null", out);
+		fputs(",\"audio_encoder\":null,\"audio_s\":null,\"audio_silence_s\":null", out);
 	} else {
 		const struct recorder_stats *stats = &run.recording;
 		bool known = run.have_recording;
@@ -206,6 +207,13 @@ void stats_write(const struct app *app)
 		put_flag(out, "hop_dmabuf_import", known, stats->hop_dmabuf_import);
 		put_flag(out, "hop_vaapi_map", known, stats->hop_vaapi_map);
 		put_flag(out, "hop_scale_vaapi", known, stats->hop_scale_vaapi);
+		/* --audio: the seconds in the file, and of those the silence
+		 * that filled gaps. */
+		bool audio = known && stats->audio_encoder[0];
+		put_string(out, "audio_encoder", audio ? stats->audio_encoder : NULL);
+		put_number(out, "audio_s", audio, (double)stats->audio_frames / AUDIO_CHUNK_RATE);
+		put_number(out, "audio_silence_s", audio,
+			   (double)stats->audio_silence_frames / AUDIO_CHUNK_RATE);
 	}
 	fputs("}\n", out);
 	if (fclose(out) != 0) {

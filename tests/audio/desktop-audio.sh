@@ -29,8 +29,8 @@ if [ "$container" = stdout ]; then
 		"$PRESENTER" --frames 100000 --interval-ms 50
 else
 	out="$TEST_DIR/out.$container"
-	start record "$WL_RECORD" -v --audio --duration 3 "$out" -- \
-		"$PRESENTER" --frames 100000 --interval-ms 50
+	start record "$WL_RECORD" -v --audio --duration 3 --stats-fd 3 "$out" -- \
+		"$PRESENTER" --frames 100000 --interval-ms 50 3>"$TEST_DIR/stats.json"
 fi
 record_pid=$STARTED_PID
 wait_exit "$record_pid" 30
@@ -40,4 +40,15 @@ log_has record "audio: [0-9.]+ s from .*\\($([ "$codec" = opus ] && echo libopus
 	fail "no audio summary at the end"
 grep -E "audio" "$TEST_DIR/record.log" | sed "s/^/$TEST_NAME: /"
 python3 "$CHECK" "$out" "$codec" 440 || fail "the audio of $out is wrong"
+if [ "$container" != stdout ]; then
+	python3 - "$TEST_DIR/stats.json" "$codec" <<'PY' || fail "the --stats-fd summary lacks the audio"
+import json, sys
+s = json.load(open(sys.argv[1]))
+print("summary: audio_encoder %s, audio_s %s, audio_silence_s %s, duration_s %s"
+      % (s["audio_encoder"], s["audio_s"], s["audio_silence_s"], s["duration_s"]))
+assert s["audio_encoder"] == {"opus": "libopus", "aac": "aac"}[sys.argv[2]]
+assert abs(s["audio_s"] - s["duration_s"]) < 0.5
+assert 0 <= s["audio_silence_s"] < 0.5
+PY
+fi
 pass
