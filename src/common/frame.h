@@ -105,6 +105,22 @@ static inline void frame_copy_rows(const struct frame *from, uint8_t *to, int to
 		       row);
 }
 
+/* Grows the rectangle `into` to cover `add`; an empty one (x1 >= x2 or
+ * y1 >= y2) adds nothing and is replaced by what is added. */
+static inline void frame_damage_union(struct frame_damage *into, const struct frame_damage *add)
+{
+	if (add->x1 >= add->x2 || add->y1 >= add->y2)
+		return;
+	if (into->x1 >= into->x2 || into->y1 >= into->y2) {
+		*into = *add;
+		return;
+	}
+	into->x1 = add->x1 < into->x1 ? add->x1 : into->x1;
+	into->y1 = add->y1 < into->y1 ? add->y1 : into->y1;
+	into->x2 = add->x2 > into->x2 ? add->x2 : into->x2;
+	into->y2 = add->y2 > into->y2 ? add->y2 : into->y2;
+}
+
 /* Grows `into` to cover `add` (an unknown damage makes the result unknown). */
 static inline void frame_damage_merge(struct frame *into, const struct frame *add)
 {
@@ -112,18 +128,22 @@ static inline void frame_damage_merge(struct frame *into, const struct frame *ad
 		into->damage_known = false;
 		return;
 	}
-	struct frame_damage *d = &into->damage;
-	const struct frame_damage *a = &add->damage;
-	if (a->x1 >= a->x2 || a->y1 >= a->y2)
-		return;
-	if (d->x1 >= d->x2 || d->y1 >= d->y2) {
-		*d = *a;
-		return;
-	}
-	d->x1 = a->x1 < d->x1 ? a->x1 : d->x1;
-	d->y1 = a->y1 < d->y1 ? a->y1 : d->y1;
-	d->x2 = a->x2 > d->x2 ? a->x2 : d->x2;
-	d->y2 = a->y2 > d->y2 ? a->y2 : d->y2;
+	frame_damage_union(&into->damage, &add->damage);
+}
+
+static inline int frame_damage_clamp(int v, int lo, int hi)
+{
+	return v < lo ? lo : v > hi ? hi : v;
+}
+
+/* Cuts `d` to the rectangle `within` (x2 >= x1, y2 >= y1); the result may
+ * be empty but is never inverted. */
+static inline void frame_damage_clip(struct frame_damage *d, const struct frame_damage *within)
+{
+	d->x1 = frame_damage_clamp(d->x1, within->x1, within->x2);
+	d->x2 = frame_damage_clamp(d->x2, d->x1, within->x2);
+	d->y1 = frame_damage_clamp(d->y1, within->y1, within->y2);
+	d->y2 = frame_damage_clamp(d->y2, d->y1, within->y2);
 }
 
 #endif

@@ -71,23 +71,16 @@ static void damage_add(struct frame_damage *into, bool *have, const struct frame
 {
 	if (add->x1 >= add->x2 || add->y1 >= add->y2)
 		return;
-	if (!*have) {
+	if (!*have)
 		*into = *add;
-		*have = true;
-		return;
-	}
-	into->x1 = add->x1 < into->x1 ? add->x1 : into->x1;
-	into->y1 = add->y1 < into->y1 ? add->y1 : into->y1;
-	into->x2 = add->x2 > into->x2 ? add->x2 : into->x2;
-	into->y2 = add->y2 > into->y2 ? add->y2 : into->y2;
+	else
+		frame_damage_union(into, add);
+	*have = true;
 }
 
 static void damage_clip(struct frame_damage *d, int width, int height)
 {
-	d->x1 = d->x1 < 0 ? 0 : d->x1 > width ? width : d->x1;
-	d->x2 = d->x2 < 0 ? 0 : d->x2 > width ? width : d->x2;
-	d->y1 = d->y1 < 0 ? 0 : d->y1 > height ? height : d->y1;
-	d->y2 = d->y2 < 0 ? 0 : d->y2 > height ? height : d->y2;
+	frame_damage_clip(d, &(struct frame_damage){ 0, 0, width, height });
 }
 
 static void session_damage_all(struct copy_session *session)

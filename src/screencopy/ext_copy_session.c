@@ -277,16 +277,10 @@ static void new_frame(struct screencopy_source *source)
 	ext_image_copy_capture_frame_v1_attach_buffer(ext->frame, wl_buffer);
 	/* What this buffer lacks: all of it the first time, then what the
 	 * output changed since it was last filled. */
+	struct frame_damage whole = { 0, 0, width, height };
 	if (!stale_known)
-		stale = (struct frame_damage){ 0, 0, width, height };
-	if (stale.x1 < 0)
-		stale.x1 = 0;
-	if (stale.y1 < 0)
-		stale.y1 = 0;
-	if (stale.x2 > width)
-		stale.x2 = width;
-	if (stale.y2 > height)
-		stale.y2 = height;
+		stale = whole;
+	frame_damage_clip(&stale, &whole);
 	if (stale.x2 > stale.x1 && stale.y2 > stale.y1)
 		ext_image_copy_capture_frame_v1_damage_buffer(ext->frame, stale.x1, stale.y1,
 							      stale.x2 - stale.x1,

@@ -180,11 +180,6 @@ void screencopy_add_damage(struct screencopy_source *source, int x, int y, int w
 	source->damage = into.damage;
 }
 
-static int clamp(int v, int lo, int hi)
-{
-	return v < lo ? lo : v > hi ? hi : v;
-}
-
 /* Whether the copy in `buffer` holds the same pixels as `last` within `d`
  * (where the compositor said the output changed). sway 1.7 reports damage
  * for output commits that change nothing (seen: 1 in 5 copies of a client
@@ -316,10 +311,7 @@ void screencopy_deliver(struct screencopy_source *source, struct shm_buffer *buf
 		d.y1 = buffer->height - d.y2;
 		d.y2 = buffer->height - y1;
 	}
-	d.x1 = clamp(d.x1, 0, buffer->width);
-	d.x2 = clamp(d.x2, d.x1, buffer->width);
-	d.y1 = clamp(d.y1, 0, buffer->height);
-	d.y2 = clamp(d.y2, d.y1, buffer->height);
+	frame_damage_clip(&d, &all);
 	if (y_invert)
 		flip_rows(buffer);
 	if (copy_unchanged(source, buffer, d)) {
@@ -357,16 +349,10 @@ void screencopy_deliver(struct screencopy_source *source, struct shm_buffer *buf
 	}
 
 	/* A region is the box's pixels where they lie: no copy. */
-	struct frame_damage box = crop ? *crop : (struct frame_damage){ 0, 0, picture.width,
-									 picture.height };
-	box.x1 = clamp(box.x1, 0, picture.width);
-	box.x2 = clamp(box.x2, box.x1, picture.width);
-	box.y1 = clamp(box.y1, 0, picture.height);
-	box.y2 = clamp(box.y2, box.y1, picture.height);
-	d.x1 = clamp(d.x1, box.x1, box.x2);
-	d.x2 = clamp(d.x2, d.x1, box.x2);
-	d.y1 = clamp(d.y1, box.y1, box.y2);
-	d.y2 = clamp(d.y2, d.y1, box.y2);
+	struct frame_damage whole = { 0, 0, picture.width, picture.height };
+	struct frame_damage box = crop ? *crop : whole;
+	frame_damage_clip(&box, &whole);
+	frame_damage_clip(&d, &box);
 	picture.data += (size_t)picture.stride * (size_t)box.y1 + (size_t)box.x1 * 4;
 	picture.width = box.x2 - box.x1;
 	picture.height = box.y2 - box.y1;
@@ -406,10 +392,7 @@ void screencopy_deliver_dmabuf(struct screencopy_source *source, struct dmabuf_b
 	}
 	struct frame_damage all = { 0, 0, buffer->width, buffer->height };
 	struct frame_damage d = source->damage_known ? source->damage : all;
-	d.x1 = clamp(d.x1, 0, buffer->width);
-	d.x2 = clamp(d.x2, d.x1, buffer->width);
-	d.y1 = clamp(d.y1, 0, buffer->height);
-	d.y2 = clamp(d.y2, d.y1, buffer->height);
+	frame_damage_clip(&d, &all);
 	struct dmabuf_lease *lease = dmabuf_buffer_lend(buffer);
 	if (!lease) {
 		screencopy_end(source, "out of memory");
