@@ -20,18 +20,6 @@ static void image_unref(void *picture)
 
 static const struct frame_picture_impl image_picture = { image_ref, image_unref };
 
-static void lease_ref(void *picture)
-{
-	dmabuf_lease_ref(picture);
-}
-
-static void lease_unref(void *picture)
-{
-	dmabuf_lease_unref(picture);
-}
-
-static const struct frame_picture_impl lease_picture = { lease_ref, lease_unref };
-
 void screen_source_set_image(struct frame *frame, pixman_image_t *image)
 {
 	frame->picture_impl = &image_picture;
@@ -40,7 +28,7 @@ void screen_source_set_image(struct frame *frame, pixman_image_t *image)
 
 void screen_source_set_lease(struct frame *frame, struct dmabuf_lease *lease)
 {
-	frame->picture_impl = &lease_picture;
+	frame->picture_impl = &dmabuf_lease_picture;
 	frame->picture = lease;
 }
 

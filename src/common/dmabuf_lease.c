@@ -67,3 +67,16 @@ bool dmabuf_lease_read(struct dmabuf_lease *lease, uint8_t *dst, int dst_stride,
 {
 	return lease->planes->impl->read(lease->planes, dst, dst_stride, why, why_size);
 }
+
+static void lease_picture_ref(void *picture)
+{
+	dmabuf_lease_ref(picture);
+}
+
+static void lease_picture_unref(void *picture)
+{
+	dmabuf_lease_unref(picture);
+}
+
+const struct frame_picture_impl dmabuf_lease_picture = { lease_picture_ref,
+							 lease_picture_unref };

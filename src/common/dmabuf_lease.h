@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "dmabuf_attributes.h"
+#include "frame.h"
 
 /* A client's dmabuf lent to the encoder: the zero-copy path's alternative to
  * pixels in a struct frame. The client's wl_buffer is released when the last
@@ -85,5 +86,9 @@ void dmabuf_planes_unref(struct dmabuf_planes *planes);
  * through EGL on the compositor thread only. False with the reason in `why`. */
 bool dmabuf_lease_read(struct dmabuf_lease *lease, uint8_t *dst, int dst_stride, char *why,
 		       size_t why_size);
+
+/* For a frame whose `dmabuf` is a lease and whose `picture` is that lease:
+ * a kept frame holds one more lease (every source that lends dmabufs). */
+extern const struct frame_picture_impl dmabuf_lease_picture;
 
 #endif

@@ -366,20 +366,6 @@ void screencopy_deliver(struct screencopy_source *source, struct shm_buffer *buf
 	frame_source_emit(&source->frames, &picture);
 }
 
-static void lease_picture_ref(void *picture)
-{
-	dmabuf_lease_ref(picture);
-}
-
-static void lease_picture_unref(void *picture)
-{
-	dmabuf_lease_unref(picture);
-}
-
-/* A dmabuf frame is kept by its lease, as the hosted path's client dmabufs. */
-static const struct frame_picture_impl lease_picture = { lease_picture_ref,
-							 lease_picture_unref };
-
 void screencopy_deliver_dmabuf(struct screencopy_source *source, struct dmabuf_buffer *buffer,
 			       int64_t pts_ns, bool y_invert, uint32_t transform)
 {
@@ -408,7 +394,7 @@ void screencopy_deliver_dmabuf(struct screencopy_source *source, struct dmabuf_b
 		.damage_known = source->damage_known,
 		.damage = d,
 		.dmabuf = lease,
-		.picture_impl = &lease_picture,
+		.picture_impl = &dmabuf_lease_picture,
 		.picture = lease,
 	};
 	source->copied_once = true;
