@@ -205,8 +205,6 @@ static bool parse_color(const char *s, uint32_t *out)
 	return true;
 }
 
-/* slurp's "X,Y WxH" (X and Y may be negative: outputs left of or above
- * the origin). */
 /* A PulseAudio source name: printable, no spaces (pactl prints them so). */
 static bool audio_source_valid(const char *name)
 {
@@ -218,6 +216,8 @@ static bool audio_source_valid(const char *name)
 	return true;
 }
 
+/* slurp's "X,Y WxH" (X and Y may be negative: outputs left of or above
+ * the origin). */
 static bool parse_region(const char *s, struct options *options)
 {
 	long v[4];
