@@ -95,17 +95,9 @@ static void drop_front(struct samples *samples, size_t frames)
 	samples->frames -= frames;
 }
 
-static const char *encoder_for(const char *path)
-{
-	const char *dot = strrchr(path, '.');
-	if (dot && (strcasecmp(dot, ".mp4") == 0 || strcasecmp(dot, ".mov") == 0))
-		return "aac";
-	return "libopus"; /* Matroska (also on stdout) and WebM */
-}
-
 struct audio_track *audio_track_create(const char *path, bool global_header)
 {
-	const char *name = encoder_for(path);
+	const char *name = muxer_audio_encoder(path);
 	const AVCodec *codec = avcodec_find_encoder_by_name(name);
 	if (!codec) {
 		LOG_ERR("--audio: this FFmpeg has no %s encoder", name);

@@ -31,18 +31,19 @@ struct container {
 	const char *extension;
 	const char *format_name;
 	bool fragmented;
+	const char *audio_encoder; /* FFmpeg's name: Opus where it fits, else AAC */
 };
 
 static const struct container containers[] = {
-	{".mkv", "matroska", false},
-	{".mp4", "mp4", true},
-	{".mov", "mov", true},
-	{".webm", "webm", false},
+	{".mkv", "matroska", false, "libopus"},
+	{".mp4", "mp4", true, "aac"},
+	{".mov", "mov", true, "aac"},
+	{".webm", "webm", false, "libopus"},
 };
 
 static const struct container *container_for_path(const char *path)
 {
-	static const struct container stdout_container = {"-", "matroska", false};
+	static const struct container stdout_container = {"-", "matroska", false, "libopus"};
 	if (strcmp(path, "-") == 0)
 		return &stdout_container;
 	const char *dot = strrchr(path, '.');
@@ -74,6 +75,12 @@ enum AVCodecID muxer_default_codec(const char *path)
 	const struct container *container = container_for_path(path);
 	return container && strcmp(container->format_name, "webm") == 0 ? AV_CODEC_ID_VP9
 									 : AV_CODEC_ID_H264;
+}
+
+const char *muxer_audio_encoder(const char *path)
+{
+	const struct container *container = container_for_path(path);
+	return container ? container->audio_encoder : "libopus";
 }
 
 /* The container for `path`, checked to hold `codec_id` (NONE: any); logs. */

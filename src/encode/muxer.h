@@ -21,6 +21,10 @@ struct muxer;
  * .webm, H.264 otherwise. */
 enum AVCodecID muxer_default_codec(const char *path);
 
+/* The FFmpeg encoder of a recording's sound into `path`: libopus for
+ * Matroska (and stdout) and WebM, aac for MP4 and MOV. */
+const char *muxer_audio_encoder(const char *path);
+
 /* True when the extension names a known container that can hold `codec_id`
  * (AV_CODEC_ID_NONE: any codec); otherwise logs one line and returns false.
  * Touches no file. */
