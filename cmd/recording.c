@@ -126,15 +126,21 @@ static void print_status(struct recording *recording)
 	format_size(size, sizeof(size), stats.bytes_written);
 	int seconds = (int)elapsed;
 	char text[256];
-	char audio[160] = "";
-	if (recording->audio)
-		snprintf(audio, sizeof(audio), "  audio: %s%s", audio_capture_source(recording->audio),
-			 audio_capture_lost(recording->audio) ? " (lost)" : "");
+	char audio[64] = "";
+	if (recording->audio) {
+		struct audio_capture_level level;
+		audio_capture_get_level(recording->audio, clock_now_ns(), &level);
+		char described[32];
+		audio_capture_describe_level(&level, described, sizeof(described));
+		snprintf(audio, sizeof(audio), "  audio: %s", described);
+	}
+	/* The audio level before the encoder's name: on a narrow terminal the
+	 * line is cut, and the level is what changes. */
 	snprintf(text, sizeof(text), "wl-record: %02d:%02d:%02d  %" PRIu64 " %s  %.1f fps  %" PRIu64
-		 " dropped  %s  %s%s", seconds / 3600, seconds / 60 % 60, seconds % 60,
+		 " dropped  %s%s  %s", seconds / 3600, seconds / 60 % 60, seconds % 60,
 		 stats.frames_encoded, plural(stats.frames_encoded, "frame", "frames"),
 		 elapsed > 0 ? (double)stats.frames_encoded / elapsed : 0.0, stats.frames_dropped,
-		 size, stats.encoder[0] ? stats.encoder : "starting", audio);
+		 size, audio, stats.encoder[0] ? stats.encoder : "starting");
 	/* One column spare: a line that reaches the last column wraps on some
 	 * terminals. Cut, not wrapped: the time and frame count come first. */
 	size_t fit = (size_t)(terminal_columns() - 1);

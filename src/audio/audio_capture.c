@@ -15,6 +15,9 @@
 #define FRAME_BYTES (AUDIO_CHUNK_CHANNELS * sizeof(float))
 /* Asked of the server: a fragment every 10 ms. */
 #define FRAGMENT_MS 10
+/* The level meter's window: long enough that a meter read twice a second
+ * misses no peak, short enough to follow speech. */
+#define LEVEL_WINDOW_FRAMES (AUDIO_CHUNK_RATE / 2)
 
 struct audio_capture {
 	pa_threaded_mainloop *loop;
@@ -24,6 +27,9 @@ struct audio_capture {
 	void *data;
 	char source[256];
 	atomic_bool lost;
+	/* The level meter, written by the mainloop thread, read by any. */
+	atomic_int_least64_t last_chunk_ns; /* 0: none yet */
+	_Atomic float published_peak;       /* linear, last full window */
 
 	/* Mainloop thread only (and the stats under the mainloop lock). */
 	bool anchored;
@@ -32,6 +38,8 @@ struct audio_capture {
 	double offset_ns;         /* measured minus counted, smoothed */
 	float *silence;           /* for holes in the stream */
 	size_t silence_frames;
+	float window_peak;        /* linear peak of the window being filled */
+	size_t window_frames;
 	struct audio_capture_stats stats;
 };
 
@@ -65,6 +73,19 @@ static void handle_stream_state(pa_stream *stream, void *data)
 	pa_threaded_mainloop_signal(capture->loop, 0);
 }
 
+/* Only a stream on the default monitor may be moved by the server (to the
+ * new default); a source the user named is recorded or lost, never swapped
+ * for another (PA_STREAM_DONT_MOVE below). */
+static void handle_stream_moved(pa_stream *stream, void *data)
+{
+	struct audio_capture *capture = data;
+	const char *name = pa_stream_get_device_name(stream);
+	if (name) {
+		LOG_INFO("audio: now from %s (the server moved the stream)", name);
+		snprintf(capture->source, sizeof(capture->source), "%s", name);
+	}
+}
+
 /* The time the first unread sample was captured: now minus the latency the
  * server reports for the stream (interpolated between its timing updates). */
 static bool measured_time(struct audio_capture *capture, int64_t now_ns, int64_t *out)
@@ -78,9 +99,34 @@ static bool measured_time(struct audio_capture *capture, int64_t now_ns, int64_t
 	return true;
 }
 
+static float db_to_linear(double db)
+{
+	return (float)pow(10.0, db / 20.0);
+}
+
+static void measure_level(struct audio_capture *capture, const float *samples, size_t frames,
+			  int64_t now_ns)
+{
+	float peak = capture->window_peak;
+	for (size_t i = 0; i < frames * AUDIO_CHUNK_CHANNELS; i++) {
+		float magnitude = fabsf(samples[i]);
+		if (magnitude > peak)
+			peak = magnitude;
+	}
+	capture->window_peak = peak;
+	capture->window_frames += frames;
+	if (capture->window_frames >= LEVEL_WINDOW_FRAMES) {
+		atomic_store(&capture->published_peak, peak);
+		capture->window_peak = 0;
+		capture->window_frames = 0;
+	}
+	atomic_store(&capture->last_chunk_ns, now_ns);
+}
+
 static void deliver(struct audio_capture *capture, const float *samples, size_t frames,
 		    int64_t now_ns)
 {
+	measure_level(capture, samples, frames, now_ns);
 	int64_t measured = now_ns;
 	bool have_time = measured_time(capture, now_ns, &measured);
 	if (!capture->anchored) {
@@ -216,6 +262,7 @@ struct audio_capture *audio_capture_start(const char *source, audio_chunk_fn fn,
 	}
 	pa_stream_set_state_callback(capture->stream, handle_stream_state, capture);
 	pa_stream_set_read_callback(capture->stream, handle_read, capture);
+	pa_stream_set_moved_callback(capture->stream, handle_stream_moved, capture);
 	const pa_buffer_attr attr = {
 		.maxlength = (uint32_t)-1,
 		.fragsize = (uint32_t)(AUDIO_CHUNK_RATE * FRAME_BYTES * FRAGMENT_MS / 1000),
@@ -223,7 +270,8 @@ struct audio_capture *audio_capture_start(const char *source, audio_chunk_fn fn,
 	};
 	if (pa_stream_connect_record(capture->stream, device, &attr,
 				     PA_STREAM_ADJUST_LATENCY | PA_STREAM_INTERPOLATE_TIMING |
-				     PA_STREAM_AUTO_TIMING_UPDATE) < 0)
+				     PA_STREAM_AUTO_TIMING_UPDATE |
+				     (source ? PA_STREAM_DONT_MOVE : 0)) < 0)
 		goto no_source;
 	for (;;) {
 		pa_stream_state_t state = pa_stream_get_state(capture->stream);
@@ -258,6 +306,45 @@ const char *audio_capture_source(const struct audio_capture *capture)
 bool audio_capture_lost(struct audio_capture *capture)
 {
 	return atomic_load(&capture->lost);
+}
+
+void audio_capture_get_level(struct audio_capture *capture, int64_t now_ns,
+			     struct audio_capture_level *level)
+{
+	float peak = atomic_load(&capture->published_peak);
+	level->peak_db = peak > 0 ? 20.0 * log10(peak) : -INFINITY;
+	int64_t last_chunk = atomic_load(&capture->last_chunk_ns);
+	if (atomic_load(&capture->lost))
+		level->state = AUDIO_CAPTURE_LOST;
+	else if (last_chunk == 0)
+		level->state = AUDIO_CAPTURE_WAITING;
+	else if (now_ns - last_chunk > AUDIO_CAPTURE_MISSING_NS)
+		level->state = AUDIO_CAPTURE_MISSING;
+	else if (peak < db_to_linear(AUDIO_CAPTURE_SILENT_DB))
+		level->state = AUDIO_CAPTURE_SILENT;
+	else
+		level->state = AUDIO_CAPTURE_SOUND;
+}
+
+void audio_capture_describe_level(const struct audio_capture_level *level, char *out, size_t size)
+{
+	switch (level->state) {
+	case AUDIO_CAPTURE_SOUND:
+		snprintf(out, size, "%.0f dB", level->peak_db);
+		return;
+	case AUDIO_CAPTURE_SILENT:
+		snprintf(out, size, "silent");
+		return;
+	case AUDIO_CAPTURE_MISSING:
+		snprintf(out, size, "missing");
+		return;
+	case AUDIO_CAPTURE_LOST:
+		snprintf(out, size, "lost");
+		return;
+	case AUDIO_CAPTURE_WAITING:
+		break;
+	}
+	snprintf(out, size, "waiting");
 }
 
 void audio_capture_get_stats(struct audio_capture *capture, struct audio_capture_stats *stats)

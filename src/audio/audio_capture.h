@@ -2,6 +2,7 @@
 #define WL_RECORD_AUDIO_CAPTURE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "audio_chunk.h"
@@ -39,6 +40,30 @@ const char *audio_capture_source(const struct audio_capture *capture);
 
 /* True once the server or the source went away (warned once). */
 bool audio_capture_lost(struct audio_capture *capture);
+
+/* Below this peak a source counts as silent (-60 dBFS: hiss, not sound). */
+#define AUDIO_CAPTURE_SILENT_DB (-60.0)
+/* A source that delivered nothing for this long is missing, not silent. */
+#define AUDIO_CAPTURE_MISSING_NS 1500000000
+
+enum audio_capture_state {
+	AUDIO_CAPTURE_WAITING, /* nothing delivered yet */
+	AUDIO_CAPTURE_SOUND,   /* sound in the last window */
+	AUDIO_CAPTURE_SILENT,  /* chunks come, all below AUDIO_CAPTURE_SILENT_DB */
+	AUDIO_CAPTURE_MISSING, /* no chunk for AUDIO_CAPTURE_MISSING_NS (a suspended source) */
+	AUDIO_CAPTURE_LOST,    /* the server or the source went away */
+};
+
+struct audio_capture_level {
+	enum audio_capture_state state;
+	double peak_db; /* dBFS, over the last window of about half a second */
+};
+
+/* For the status line; any thread. `now_ns` is CLOCK_MONOTONIC. */
+void audio_capture_get_level(struct audio_capture *capture, int64_t now_ns,
+			     struct audio_capture_level *level);
+/* "-12 dB", "silent", "missing", "lost", "waiting" */
+void audio_capture_describe_level(const struct audio_capture_level *level, char *out, size_t size);
 
 void audio_capture_get_stats(struct audio_capture *capture, struct audio_capture_stats *stats);
 
