@@ -4,7 +4,7 @@
 # JSON line, keys in wl-record(1)), never from its log, which is for people.
 
 # frames_in FILE: the number of video packets in a recording (0 if unreadable).
-frames_in() { ffprobe -v error -count_packets -show_entries stream=nb_read_packets -of csv=p=0 "$1" 2>/dev/null || echo 0; }
+frames_in() { ffprobe -v error -select_streams v:0 -count_packets -show_entries stream=nb_read_packets -of csv=p=0 "$1" 2>/dev/null || echo 0; }
 
 # stats_of SUMMARY KEY...: the values of KEYs in a --stats-fd summary file,
 # on one line separated by spaces; "nan" for a key that is null or missing,

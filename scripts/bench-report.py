@@ -57,7 +57,7 @@ def text(stat, fmt="{:.1f}", spread=True):
 
 # Row order within a workload/size: wl-record first, then its peers, the
 # baselines next to the rows they are the baseline of.
-ORDER = ["wl-record", "wl-record (weston)", "no recorder (weston)", "wl-record (sway)",
+ORDER = ["wl-record", "wl-record +audio", "wl-record (weston)", "no recorder (weston)", "wl-record (sway)",
          "wf-recorder", "no recorder (sway)", "ffmpeg-cli"]
 
 
@@ -122,6 +122,15 @@ for work, size in cases:
             other = median_of(work, size, peer, "cpu_ms_per_frame")
             if mine and other:
                 print(f"{work} {size}: {ours} / {peer} CPU per frame = {mine / other:.2f}")
+for work, size in cases:
+    # What --audio costs: CPU per frame, and whether every frame was kept.
+    plain = median_of(work, size, "wl-record", "cpu_ms_per_frame")
+    audio = median_of(work, size, "wl-record +audio", "cpu_ms_per_frame")
+    if plain and audio:
+        dropped = median_of(work, size, "wl-record +audio", "dropped")
+        print(f"{work} {size}: wl-record +audio / wl-record CPU per frame = {audio / plain:.3f} "
+              f"({100 * (audio - plain) / plain:+.1f} %), frames dropped with audio: "
+              f"{'-' if dropped is None else f'{dropped:.0f}'}")
 for work, size in cases:
     if work == "idle":
         continue
