@@ -39,6 +39,8 @@ void print_help(FILE *out)
 "  -p, --codec-param K=V    encoder option, e.g. -p preset=veryfast\n"
 "      --cfr                constant frame rate (repeats frames)\n"
 "      --audio[=SOURCE]     sound too: the desktop's, or SOURCE (Opus; MP4: AAC)\n"
+"      --app-audio          sound of COMMAND only (an output of its own), still\n"
+"                           heard; --mute-app: not heard while recording\n"
 "  -y, --overwrite          replace an existing FILE; --list-encoders: what works\n"
 "\n"
 "A running recording ($XDG_RUNTIME_DIR/wl-record.pid, or --pid-file PATH):\n"
