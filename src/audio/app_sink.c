@@ -16,6 +16,10 @@
 #define NULL_SINK_KEY "sink_name=wl-record-"
 #define LOOPBACK_KEY "source=wl-record-"
 #define NAME_SUFFIX "-app"
+/* The stand-in output PulseAudio's module-always-sink and PipeWire's
+ * fallback sink make when there is no real one, and remove as soon as
+ * another sink (ours) appears: ours then becomes the default. */
+#define STAND_IN_SINK "auto_null"
 /* Leftovers unloaded at one start; more are left for the next. */
 #define MAX_STALE 16
 
@@ -271,7 +275,10 @@ struct app_sink *app_sink_create(const char *label, bool audible)
 		goto fail_session;
 	}
 
-	if (audible && output.name[0]) {
+	/* No real output: nobody to hear it, and a loopback to the default
+	 * (ours, once the stand-in is gone) would feed the sink into itself. */
+	bool no_output = !output.name[0] || strcmp(output.name, STAND_IN_SINK) == 0;
+	if (audible && !no_output) {
 		snprintf(args, sizeof(args), "source=%s sink=%s", sink->monitor, output.name);
 		sink->loopback_module = load_module(&session, "module-loopback", args);
 		if (sink->loopback_module == PA_INVALID_INDEX) {
@@ -280,8 +287,9 @@ struct app_sink *app_sink_create(const char *label, bool audible)
 			goto fail_session;
 		}
 	} else if (audible) {
-		LOG_WARN("--app-audio: no default output: the command's sound is recorded, "
-			 "not heard");
+		LOG_WARN("--app-audio: no sound output to play the command's sound on (the "
+			 "server has %s): it is recorded, not heard", output.name[0] ? "only the "
+			 "stand-in " STAND_IN_SINK : "no default output");
 	}
 	session_close(&session);
 	LOG_DBG("--app-audio: output %s (module %u), loopback module %d to %s", sink->name,

@@ -13,14 +13,18 @@
 #                          --app-audio removes them (their owner is dead)
 #   app-audio.sh pw-play   as audible, the command plays with pw-play, a
 #                          native PipeWire client (PIPEWIRE_NODE)
+#   app-audio.sh no-output no sound output but the server's stand-in
+#                          (auto_null, which goes when wl-record's sink
+#                          comes): no loopback (it would feed the sink into
+#                          itself), a warning, the sound still recorded
 . "$TEST_LIB"
 . "$(dirname "$TEST_LIB")/../audio/audio-lib.sh"
 CHECK=$(dirname "$TEST_LIB")/../audio/audio-check.py
 
-mode=${1:?audible, muted, sigterm, sigint, killed or pw-play}
+mode=${1:?audible, muted, sigterm, sigint, killed, pw-play or no-output}
 player=paplay
 case $mode in
-audible | muted | sigterm | sigint | killed) ;;
+audible | muted | sigterm | sigint | killed | no-output) ;;
 pw-play)
 	player=pw-play
 	command -v pw-play >/dev/null || skip "pw-play is not installed (Debian: pipewire-bin)"
@@ -29,18 +33,21 @@ pw-play)
 esac
 
 start_audio_server
-# The user's speakers, the default output. (The server's stand-in sink,
-# auto_null, goes as soon as another sink exists: wl-record's own would
-# then be the only one.)
-pactl load-module module-null-sink sink_name=speakers >/dev/null ||
-	fail "cannot make the speakers sink"
-pactl set-default-sink speakers || fail "cannot make speakers the default sink"
-wait_until 10 "speakers as the default sink" sh -c 'pactl info | grep -q "^Default Sink: speakers$"'
+if [ "$mode" != no-output ]; then
+	# The user's speakers, the default output. (The server's stand-in sink,
+	# auto_null, goes as soon as another sink exists: wl-record's own would
+	# then be the only one.)
+	pactl load-module module-null-sink sink_name=speakers >/dev/null ||
+		fail "cannot make the speakers sink"
+	pactl set-default-sink speakers || fail "cannot make speakers the default sink"
+	wait_until 10 "speakers as the default sink" sh -c 'pactl info | grep -q "^Default Sink: speakers$"'
+
+	write_sine "$TEST_DIR/other.wav" 880 20
+	start other paplay "$TEST_DIR/other.wav"
+	wait_until 10 "the other program's stream" playing_to_sink
+fi
 
 write_sine "$TEST_DIR/app.wav" 440 20
-write_sine "$TEST_DIR/other.wav" 880 20
-start other paplay "$TEST_DIR/other.wav"
-wait_until 10 "the other program's stream" playing_to_sink
 
 # The modules of wl-record PID on the server, one per line.
 modules_of() {
@@ -78,7 +85,9 @@ record() {
 
 # check_file NAME: 440 Hz in the file, the other program's 880 Hz not.
 check_file() {
-	python3 "$CHECK" --absent 880 "$TEST_DIR/$1.mkv" opus 440 ||
+	local absent=(--absent 880)
+	[ "$mode" != no-output ] || absent=()
+	python3 "$CHECK" "${absent[@]}" "$TEST_DIR/$1.mkv" opus 440 ||
 		fail "the audio of $1.mkv is wrong"
 }
 
@@ -140,6 +149,19 @@ killed)
 	[ "$EXIT_STATUS" = 0 ] || fail "the second wl-record exited $EXIT_STATUS"
 	check_nothing_left
 	check_file second
+	;;
+no-output)
+	pactl info | grep -q "^Default Sink: auto_null$" ||
+		skip "the server's default output is not its stand-in auto_null: $(pactl info | grep '^Default Sink')"
+	record out --duration 3
+	! modules_of "$record_pid" | grep -q module-loopback ||
+		fail "a loopback is loaded with no output to play on"
+	log_has out "no sound output to play the command's sound on \(the server has only the stand-in auto_null\)" ||
+		fail "no warning that the command is not heard"
+	wait_exit "$record_pid" 30
+	[ "$EXIT_STATUS" = 0 ] || fail "wl-record exited $EXIT_STATUS"
+	check_nothing_left
+	check_file out
 	;;
 esac
 grep -E "audio" "$TEST_DIR"/*.log | grep -v "^$TEST_DIR/other.log" | sed "s|^$TEST_DIR/|$TEST_NAME: |"
