@@ -221,13 +221,21 @@ static void unload_stale(struct pulse_session *session, unsigned long namespace)
 }
 
 /* Module arguments are quoted with ' and the description inside with ":
- * neither (nor a backslash or a control character) may come from `label`. */
+ * neither (nor a backslash or a control character) may come from `label`.
+ * A cut label is cut between characters: the server wants UTF-8. */
 static void plain_label(const char *label, char *out, size_t size)
 {
 	size_t n = 0;
-	for (const char *c = label ? label : ""; *c && n + 1 < size; c++) {
+	const char *c = label ? label : "";
+	for (; *c && n + 1 < size; c++) {
 		unsigned char ch = (unsigned char)*c;
 		out[n++] = (ch < ' ' || ch == 0x7f || ch == '\'' || ch == '"' || ch == '\\') ? '_' : *c;
+	}
+	if (*c && ((unsigned char)*c & 0xc0) == 0x80) {
+		while (n > 0 && ((unsigned char)out[n - 1] & 0xc0) == 0x80)
+			n--;
+		if (n > 0 && (unsigned char)out[n - 1] >= 0xc0)
+			n--;
 	}
 	out[n] = '\0';
 }
