@@ -13,6 +13,7 @@ struct recording;
 struct frame_source;
 struct screencopy_source;
 struct copy_server;
+struct app_sink;
 
 /* Exit statuses. */
 #define EXIT_OK 0
@@ -44,6 +45,9 @@ struct app {
 
 	struct screenshot *screenshot;
 	struct recording *recording;
+	/* --app-audio: COMMAND's own output; it outlives the recording and
+	 * the command (unloaded last, so the command never plays elsewhere). */
+	struct app_sink *app_sink;
 
 	/* Where the sinks take frames from (source_setup.h): the hosted
 	 * screen, or the desktop copied through `screencopy`. */

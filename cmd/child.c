@@ -14,7 +14,8 @@
 
 extern char **environ;
 
-pid_t child_spawn(char **argv, const char *socket_name, bool stdout_is_ours)
+pid_t child_spawn(char **argv, const char *socket_name, bool stdout_is_ours,
+		  const char *audio_sink)
 {
 	/* The child must not take over wl-record's own connection variables. */
 	if (setenv("WAYLAND_DISPLAY", socket_name, 1) < 0) {
@@ -23,6 +24,14 @@ pid_t child_spawn(char **argv, const char *socket_name, bool stdout_is_ours)
 	}
 	unsetenv("WAYLAND_SOCKET");
 	unsetenv("WAYLAND_SERVER_SOCKET");
+	/* --app-audio: libpulse apps (and pipewire-pulse's) take the default
+	 * output from PULSE_SINK, native PipeWire streams and its ALSA plugin
+	 * from PIPEWIRE_NODE (a node name works: it becomes target.object). */
+	if (audio_sink && (setenv("PULSE_SINK", audio_sink, 1) < 0 ||
+			   setenv("PIPEWIRE_NODE", audio_sink, 1) < 0)) {
+		LOG_ERRNO("cannot set PULSE_SINK");
+		return -1;
+	}
 
 	posix_spawnattr_t attr;
 	if (posix_spawnattr_init(&attr) != 0) {

@@ -6,9 +6,11 @@
 
 /* Starts argv[0] (searched in PATH) with WAYLAND_DISPLAY=socket_name and the
  * default signal dispositions and mask; its stdout goes to stderr when
- * `stdout_is_ours` (the video is written there). Returns its pid, or -1 with
- * errno set. */
-pid_t child_spawn(char **argv, const char *socket_name, bool stdout_is_ours);
+ * `stdout_is_ours` (the video is written there). `audio_sink` (NULL: none)
+ * is the output its sound should go to (PULSE_SINK, PIPEWIRE_NODE).
+ * Returns its pid, or -1 with errno set. */
+pid_t child_spawn(char **argv, const char *socket_name, bool stdout_is_ours,
+		  const char *audio_sink);
 
 /* Exit status the way a shell reports it: the code, or 128 + signal. */
 int child_exit_status(int wait_status);

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "app.h"
+#include "app_sink.h"
 #include "child.h"
 #include "control.h"
 #include "copy_server.h"
@@ -275,6 +276,16 @@ static int run(const struct options *options)
 		if (!app.screenshot)
 			goto out;
 	} else {
+		if (options->app_audio) {
+			/* Before the recording, which records its monitor, and the
+			 * command, which plays into it. Shown in mixers by the
+			 * command's name. */
+			const char *slash = strrchr(options->command[0], '/');
+			app.app_sink = app_sink_create(slash ? slash + 1 : options->command[0],
+						       !options->mute_app);
+			if (!app.app_sink)
+				goto out;
+		}
 		bool bad_config;
 		app.recording = recording_create(&app, &bad_config); /* starts the encoder thread */
 		if (!app.recording) {
@@ -312,7 +323,8 @@ static int run(const struct options *options)
 
 	if (options->command) {
 		app.child = child_spawn(options->command, app.server->socket_name,
-					strcmp(app.output_path, "-") == 0);
+					strcmp(app.output_path, "-") == 0,
+					app.app_sink ? app_sink_name(app.app_sink) : NULL);
 		if (app.child < 0) {
 			/* As a shell says it: 127 not found, 126 found but not run. */
 			app.child_status = errno == ENOENT ? 127 : 126;
@@ -356,6 +368,9 @@ out:
 		int status = child_terminate(app.child, 3000);
 		LOG_DBG("the command ended with status %d", status < 0 ? -1 : child_exit_status(status));
 	}
+	/* After the command: its streams never fall back to the speakers. */
+	app_sink_destroy(app.app_sink);
+	app.app_sink = NULL;
 	if (app.listen_hint)
 		wl_event_source_remove(app.listen_hint);
 	for (size_t i = 0; i < sizeof(app.signal_sources) / sizeof(app.signal_sources[0]); i++) {

@@ -20,7 +20,7 @@ enum {
 	OPT_PID_FILE, OPT_DELAY,
 	OPT_TOGGLE,
 	OPT_NO_FULLSCREEN_SHELL, OPT_BACKGROUND, OPT_COMPOSE_ALL, OPT_STATS_FD,
-	OPT_CAPTURE, OPT_LIST_OUTPUTS, OPT_NO_CURSOR, OPT_AUDIO,
+	OPT_CAPTURE, OPT_LIST_OUTPUTS, OPT_NO_CURSOR, OPT_AUDIO, OPT_APP_AUDIO, OPT_MUTE_APP,
 };
 
 static const struct option long_options[] = {
@@ -30,6 +30,8 @@ static const struct option long_options[] = {
 	{ "list-outputs", no_argument, NULL, OPT_LIST_OUTPUTS },
 	{ "no-cursor", no_argument, NULL, OPT_NO_CURSOR },
 	{ "audio", optional_argument, NULL, OPT_AUDIO },
+	{ "app-audio", no_argument, NULL, OPT_APP_AUDIO },
+	{ "mute-app", no_argument, NULL, OPT_MUTE_APP },
 	{ "screenshot", no_argument, NULL, 's' },
 	{ "size", required_argument, NULL, OPT_SIZE },
 	{ "fps", required_argument, NULL, OPT_FPS },
@@ -316,6 +318,12 @@ enum options_result options_parse(int argc, char **argv, struct options *options
 			options->audio = true;
 			options->audio_source = optarg;
 			break;
+		case OPT_APP_AUDIO:
+			options->app_audio = true;
+			break;
+		case OPT_MUTE_APP:
+			options->mute_app = true;
+			break;
 		case 's':
 			options->screenshot = true;
 			break;
@@ -465,11 +473,21 @@ enum options_result options_parse(int argc, char **argv, struct options *options
 	    (options->capture == CAPTURE_LISTEN || options->command || options->socket_name))
 		return bad("%s", "-o and -g pick part of the desktop being copied: they do not "
 			   "go with --capture listen, --socket or a COMMAND");
-	if (options->audio && options->screenshot)
-		return bad("%s", "--audio records sound with a video: a still (--screenshot, "
-			   ".png) has none");
-	if (options->audio && (options->snap || options->stop))
-		return bad("%s", "--audio is for a new recording, not for --snap or --stop");
+	/* --app-audio records sound as --audio does: refused where it is. */
+	const char *audio_option = options->app_audio ? "--app-audio" : "--audio";
+	if ((options->audio || options->app_audio) && options->screenshot)
+		return bad("%s records sound with a video: a still (--screenshot, .png) has none",
+			   audio_option);
+	if ((options->audio || options->app_audio) && (options->snap || options->stop))
+		return bad("%s is for a new recording, not for --snap or --stop", audio_option);
+	if (options->mute_app && !options->app_audio)
+		return bad("%s", "--mute-app keeps the sound --app-audio records from the speakers: "
+			   "give --app-audio too");
+	if (options->app_audio && !options->command)
+		return bad("%s", "--app-audio records the sound of the command wl-record runs: "
+			   "give it after '--'");
+	if (options->app_audio && options->audio)
+		return bad("%s", "--app-audio and --audio: two sources in one recording, not yet");
 	if (options->toggle && options->screenshot)
 		return bad("%s", "--toggle starts or stops a recording, not a still");
 	/* Binary video would scramble the terminal: almost always a mistake. */

@@ -17,6 +17,8 @@ struct options {
 	bool no_cursor;          /* --no-cursor: leave the desktop's cursor out */
 	bool audio;              /* --audio[=SOURCE]: record sound too */
 	const char *audio_source; /* --audio=SOURCE; NULL: the default sink's monitor */
+	bool app_audio;          /* --app-audio: only COMMAND's sound, through a sink of its own */
+	bool mute_app;           /* --mute-app: and the user does not hear it meanwhile */
 	bool screenshot;         /* --screenshot, or an output ending in .png */
 	int width, height;       /* --size */
 	double fps;

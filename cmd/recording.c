@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "app.h"
+#include "app_sink.h"
 #include "audio_capture.h"
 #include "clock.h"
 #include "control.h"
@@ -26,6 +27,7 @@ struct recording {
 	struct app *app;
 	struct recorder *recorder;
 	struct audio_capture *audio; /* --audio: chunks go to the recorder */
+	char audio_name[160];    /* what is recorded, for people */
 	struct frame_pacer pacer;
 	struct frame_sink sink;  /* on the screen's frame source */
 	struct frame newest;     /* kept: the picture a still is made of */
@@ -238,7 +240,7 @@ struct recording *recording_create(struct app *app, bool *bad_config)
 		.fps = options->fps,
 		.cfr = options->cfr,
 		.codec_params = options->codec_params,
-		.audio = options->audio,
+		.audio = options->audio || app->app_sink,
 	};
 	enum recorder_error error;
 	recording->recorder = recorder_create(&config, &error);
@@ -246,14 +248,22 @@ struct recording *recording_create(struct app *app, bool *bad_config)
 		*bad_config = error == RECORDER_ERROR_CONFIG;
 		goto fail;
 	}
-	if (options->audio) {
+	if (options->audio || app->app_sink) {
 		/* No server or no such source: one line, exit 1, no file (the
-		 * recorder removes its empty output). */
-		recording->audio = audio_capture_start(options->audio_source, handle_audio,
-						       recording->recorder);
+		 * recorder removes its empty output). --app-audio: the monitor
+		 * of the command's own output. */
+		const char *source = app->app_sink ? app_sink_monitor(app->app_sink)
+						   : options->audio_source;
+		recording->audio = audio_capture_start(source, handle_audio, recording->recorder);
 		if (!recording->audio)
 			goto fail;
-		LOG_INFO("audio: %s", audio_capture_source(recording->audio));
+		if (app->app_sink)
+			snprintf(recording->audio_name, sizeof(recording->audio_name),
+				 "the command's own sound (%s)", app_sink_name(app->app_sink));
+		else
+			snprintf(recording->audio_name, sizeof(recording->audio_name), "%s",
+				 audio_capture_source(recording->audio));
+		LOG_INFO("audio: %s", recording->audio_name);
 	}
 	if (!frame_pacer_init(&recording->pacer, app->loop, &app->server->frame_clock.grid,
 			      consume_frame, recording))
@@ -317,8 +327,7 @@ int recording_finish(struct recording *recording)
 		char audio_source[256] = "";
 		if (recording->audio) {
 			audio_capture_get_stats(recording->audio, &audio_stats);
-			snprintf(audio_source, sizeof(audio_source), "%s",
-				 audio_capture_source(recording->audio));
+			snprintf(audio_source, sizeof(audio_source), "%s", recording->audio_name);
 			audio_capture_stop(recording->audio);
 			recording->audio = NULL;
 		}

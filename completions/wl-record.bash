@@ -63,7 +63,7 @@ _wl_record()
 	if [[ $cur == -* ]]; then
 		COMPREPLY=($(compgen -W '-f --file -o --output -g --geometry --list-outputs --no-cursor -s --screenshot --delay --timeout --duration
 			--frames --stats-fd --capture --socket --size --fps --codec --device --bitrate --crf -p
-			--codec-param --cfr --audio -y --overwrite --list-encoders --stop --snap --toggle --pid-file
+			--codec-param --cfr --audio --app-audio --mute-app -y --overwrite --list-encoders --stop --snap --toggle --pid-file
 			--no-fullscreen-shell --background --compose-all
 			-v --verbose -q --quiet -h --help -V --version --' -- "$cur"))
 		return

@@ -44,6 +44,8 @@ complete -c wl-record -s g -l geometry -x -d 'Record this region, X,Y WxH (slurp
 complete -c wl-record -l list-outputs -d "List the desktop's monitors"
 complete -c wl-record -l no-cursor -d 'Leave the pointer out'
 complete -c wl-record -l audio -f -a '(pactl list short sources 2>/dev/null | string split -f2 \t)' -d 'Record sound: what the desktop plays, or =SOURCE'
+complete -c wl-record -l app-audio -d 'Record only the sound of COMMAND'
+complete -c wl-record -l mute-app -d 'With --app-audio: do not play it meanwhile'
 complete -c wl-record -s s -l screenshot -d 'Take one PNG still and exit'
 complete -c wl-record -l delay -x -d 'Screenshot: take it this long after the first frame'
 complete -c wl-record -l timeout -x -d 'Screenshot: give up after this long without a frame'

@@ -1,12 +1,15 @@
 #!/usr/bin/env python3
-"""Checks the audio of a recording: audio-check.py FILE CODEC FREQ [AT [SILENT_FROM]]
+"""Checks the audio of a recording:
+    audio-check.py [--absent HZ] FILE CODEC FREQ [AT [SILENT_FROM]]
 
 The file must have one audio stream of CODEC (opus, aac), 48 kHz stereo,
 lasting as long as the video (within 0.5 s); in its middle second the
 strongest frequency must be FREQ +- 10 Hz, at a level well above silence
 (RMS above -40 dBFS). AT: the second analysed starts there instead (s);
 SILENT_FROM: from there to the end the audio must be silent (a server
-that went away: the gap is filled with silence). Pure Python (no numpy on the test machines): the
+that went away: the gap is filled with silence). --absent HZ: over the
+whole file a tone of HZ must be at least ABSENT_DB below FREQ (another
+program's sound that must not be in the file). Pure Python (no numpy on the test machines): the
 spectrum is a Goertzel scan of the decoded audio at 8 kHz mono. Prints the
 figures; exit status 1 with a reason when a check fails."""
 import json
@@ -58,15 +61,25 @@ def goertzel_power(samples, rate, freq):
     return s1 * s1 + s2 * s2 - coeff * s1 * s2
 
 
+# A tone that leaked in is about as loud as the wanted one (both are played
+# at the same level); Opus's noise at another frequency is some 60 dB down.
+ABSENT_DB = 30
+
+
 def dbfs(samples):
     rms = math.sqrt(sum(x * x for x in samples) / len(samples)) / 32768
     return 20 * math.log10(rms) if rms > 0 else -200
 
 
 def main():
-    path, codec, want = sys.argv[1], sys.argv[2], float(sys.argv[3])
-    at = float(sys.argv[4]) if len(sys.argv) > 4 else None
-    silent_from = float(sys.argv[5]) if len(sys.argv) > 5 else None
+    args = sys.argv[1:]
+    absent = None
+    if args[:1] == ["--absent"]:
+        absent = float(args[1])
+        args = args[2:]
+    path, codec, want = args[0], args[1], float(args[2])
+    at = float(args[3]) if len(args) > 3 else None
+    silent_from = float(args[4]) if len(args) > 4 else None
     info = probe(path)
     audio = [s for s in info["streams"] if s["codec_type"] == "audio"]
     if len(audio) != 1:
@@ -103,6 +116,14 @@ def main():
     print("dominant frequency %d Hz" % best)
     if abs(best - want) > 10:
         sys.exit("FAIL: dominant frequency %d Hz, expected %g Hz" % (best, want))
+    if absent is not None:
+        wanted = goertzel_power(mono, rate, want)
+        other = goertzel_power(mono, rate, absent)
+        below = 10 * math.log10(wanted / other) if other > 0 else 200
+        print("%g Hz is %.1f dB below %g Hz over the whole file" % (absent, below, want))
+        if below < ABSENT_DB:
+            sys.exit("FAIL: %g Hz is in the file, only %.1f dB below %g Hz (want %d dB)" %
+                     (absent, below, want, ABSENT_DB))
     if silent_from is not None:
         tail = mono[int(silent_from * rate):]
         if len(tail) < rate // 2:

@@ -17,15 +17,15 @@ import sys
 RULES = {
     "common": (["frame.h", "frame_source.h"],
                ["server.h", "screen.h", "encoder.h", "recorder.h",
-                "screencopy_source.h", "copy_server.h", "audio_capture.h"]),
+                "screencopy_source.h", "copy_server.h", "audio_capture.h", "app_sink.h"]),
     "capture": (["server.h", "frame.h"], ["encoder.h", "recorder.h", "muxer.h",
                                           "screencopy_source.h", "copy_server.h"]),
     "encode": (["encoder.h", "frame.h", "audio_chunk.h"],
                ["server.h", "screen.h", "surface.h", "screencopy_source.h",
-                "audio_capture.h"]),
+                "audio_capture.h", "app_sink.h"]),
     # Audio capture (libpulse): common/ only; chunks leave through
     # common's audio_chunk.h, the recorder is not its to know.
-    "audio": (["audio_capture.h", "audio_chunk.h", "clock.h"],
+    "audio": (["audio_capture.h", "app_sink.h", "audio_chunk.h", "clock.h"],
               ["server.h", "screen.h", "encoder.h", "recorder.h", "muxer.h",
                "audio_track.h", "screencopy_source.h", "copy_server.h"]),
     # A client of another compositor: none of the nested compositor's

@@ -62,6 +62,26 @@ expect 2 1 "--audio=two words" out.mkv
 expect 2 1 --audio --audio=x out.mkv
 expect 2 1 --audio --stop
 [ ! -e out.mkv ] || fail "a refused --audio left out.mkv"
+# --app-audio: the sound of the COMMAND wl-record runs, so one is needed;
+# --mute-app goes with it; not yet beside --audio; refused where --audio is.
+expect 2 1 --app-audio out.mkv
+grep -q "^wl-record: --app-audio records the sound of the command wl-record runs" "$tmp/err" ||
+	fail "--app-audio without a command: $(cat "$tmp/err")"
+expect 2 1 --mute-app out.mkv -- true
+grep -q "^wl-record: --mute-app .*give --app-audio too" "$tmp/err" ||
+	fail "--mute-app alone: $(cat "$tmp/err")"
+expect 2 1 --app-audio --audio out.mkv -- true
+grep -q "^wl-record: --app-audio and --audio: two sources in one recording, not yet" "$tmp/err" ||
+	fail "--app-audio --audio: $(cat "$tmp/err")"
+expect 2 1 --app-audio --audio=x out.mkv -- true
+expect 2 1 --app-audio --screenshot -- true
+grep -q "^wl-record: --app-audio records sound with a video" "$tmp/err" ||
+	fail "--app-audio --screenshot: $(cat "$tmp/err")"
+expect 2 1 --app-audio out.png -- true
+expect 2 1 --app-audio --mute-app --stop
+expect 2 1 --app-audio --capture screencopy out.mkv
+[ ! -e out.mkv ] || fail "a refused --app-audio left out.mkv"
+[ ! -e out.png ] || fail "a refused --app-audio left out.png"
 # -o picks a monitor now: -o FILE gets a hint naming the new spellings.
 expect 2 1 -o out.mkv
 grep -q "^wl-record: -o picks a monitor now (like grim and wf-recorder); give the file as the argument or with -f$" "$tmp/err" ||
