@@ -110,10 +110,16 @@ bool recorder_submit(struct recorder *recorder, const struct frame *frame)
 	return loaded->submit(recorder, frame);
 }
 
-void recorder_submit_audio(struct recorder *recorder, const struct audio_chunk *chunk)
+void recorder_submit_audio(struct recorder *recorder, int source, const struct audio_chunk *chunk)
 {
 	assert(loaded);
-	loaded->submit_audio(recorder, chunk);
+	loaded->submit_audio(recorder, source, chunk);
+}
+
+void recorder_set_audio_title(struct recorder *recorder, int source, const char *title)
+{
+	assert(loaded);
+	loaded->set_audio_title(recorder, source, title);
 }
 
 bool recorder_request_still(struct recorder *recorder, const char *path,

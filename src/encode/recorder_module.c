@@ -10,6 +10,7 @@ static const struct recorder_api api = {
 	.create = recorder_create,
 	.submit = recorder_submit,
 	.submit_audio = recorder_submit_audio,
+	.set_audio_title = recorder_set_audio_title,
 	.request_still = recorder_request_still,
 	.get_fd = recorder_get_fd,
 	.failed = recorder_failed,
