@@ -21,6 +21,7 @@ enum {
 	OPT_TOGGLE,
 	OPT_NO_FULLSCREEN_SHELL, OPT_BACKGROUND, OPT_COMPOSE_ALL, OPT_STATS_FD,
 	OPT_CAPTURE, OPT_LIST_OUTPUTS, OPT_NO_CURSOR, OPT_AUDIO,
+	OPT_AUDIO_MIX, OPT_AUDIO_CODEC, OPT_AUDIO_BITRATE,
 };
 
 static const struct option long_options[] = {
@@ -30,6 +31,9 @@ static const struct option long_options[] = {
 	{ "list-outputs", no_argument, NULL, OPT_LIST_OUTPUTS },
 	{ "no-cursor", no_argument, NULL, OPT_NO_CURSOR },
 	{ "audio", optional_argument, NULL, OPT_AUDIO },
+	{ "audio-mix", no_argument, NULL, OPT_AUDIO_MIX },
+	{ "audio-codec", required_argument, NULL, OPT_AUDIO_CODEC },
+	{ "audio-bitrate", required_argument, NULL, OPT_AUDIO_BITRATE },
 	{ "screenshot", no_argument, NULL, 's' },
 	{ "size", required_argument, NULL, OPT_SIZE },
 	{ "fps", required_argument, NULL, OPT_FPS },
@@ -307,14 +311,34 @@ enum options_result options_parse(int argc, char **argv, struct options *options
 			options->no_cursor = true;
 			break;
 		case OPT_AUDIO:
-			if (options->audio)
-				return bad("%s", "--audio given twice: one source per recording for now");
 			if (optarg && !audio_source_valid(optarg))
 				return bad("invalid --audio '%s': expected a source name as `pactl list "
 					   "short sources` prints it (or --audio alone: what the "
 					   "desktop plays)", optarg);
+			for (int i = 0; i < options->audio_source_count; i++)
+				if (!options->audio_sources[i] == !optarg &&
+				    (!optarg || strcmp(options->audio_sources[i], optarg) == 0))
+					return optarg ? bad("--audio=%s given twice: a source is "
+							    "recorded once", optarg)
+						      : bad("%s", "--audio given twice: a source is "
+							    "recorded once");
+			if (options->audio_source_count == OPTIONS_MAX_AUDIO_SOURCES)
+				return bad("%s", "too many --audio: at most 4 sources");
 			options->audio = true;
-			options->audio_source = optarg;
+			options->audio_sources[options->audio_source_count++] = optarg;
+			break;
+		case OPT_AUDIO_MIX:
+			options->audio_mix = true;
+			break;
+		case OPT_AUDIO_CODEC: /* checked against the container before anything starts */
+			options->audio_codec = optarg;
+			break;
+		case OPT_AUDIO_BITRATE:
+			/* Opus takes 6 to 510 kb/s; AAC goes as high. */
+			if (!parse_bitrate(optarg, &options->audio_bitrate) ||
+			    options->audio_bitrate < 6000 || options->audio_bitrate > 510000)
+				return bad("invalid --audio-bitrate '%s': expected e.g. 96k or 128000, "
+					   "6k to 510k", optarg);
 			break;
 		case 's':
 			options->screenshot = true;
@@ -465,6 +489,12 @@ enum options_result options_parse(int argc, char **argv, struct options *options
 	    (options->capture == CAPTURE_LISTEN || options->command || options->socket_name))
 		return bad("%s", "-o and -g pick part of the desktop being copied: they do not "
 			   "go with --capture listen, --socket or a COMMAND");
+	if ((options->audio_mix || options->audio_codec || options->audio_bitrate) && !options->audio)
+		return bad("%s", options->audio_mix ? "--audio-mix needs two --audio sources or more"
+			   : options->audio_codec ? "--audio-codec needs --audio"
+			   : "--audio-bitrate needs --audio");
+	if (options->audio_mix && options->audio_source_count < 2)
+		return bad("%s", "--audio-mix needs two --audio sources or more");
 	if (options->audio && options->screenshot)
 		return bad("%s", "--audio records sound with a video: a still (--screenshot, "
 			   ".png) has none");

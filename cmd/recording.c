@@ -22,10 +22,18 @@
 
 #define STATUS_INTERVAL_MS 500
 
+/* One sound source: its chunks go to the recorder as source `index`. */
+struct recording_audio {
+	struct recorder *recorder;
+	int index;
+	struct audio_capture *capture;
+};
+
 struct recording {
 	struct app *app;
 	struct recorder *recorder;
-	struct audio_capture *audio; /* --audio: chunks go to the recorder */
+	struct recording_audio audio[RECORDER_MAX_AUDIO_SOURCES]; /* --audio, in order */
+	int audio_count;
 	struct frame_pacer pacer;
 	struct frame_sink sink;  /* on the screen's frame source */
 	struct frame newest;     /* kept: the picture a still is made of */
@@ -127,9 +135,12 @@ static void print_status(struct recording *recording)
 	int seconds = (int)elapsed;
 	char text[256];
 	char audio[160] = "";
-	if (recording->audio)
-		snprintf(audio, sizeof(audio), "  audio: %s%s", audio_capture_source(recording->audio),
-			 audio_capture_lost(recording->audio) ? " (lost)" : "");
+	for (int i = 0; i < recording->audio_count; i++) {
+		struct audio_capture *capture = recording->audio[i].capture;
+		size_t used = strlen(audio);
+		snprintf(audio + used, sizeof(audio) - used, "%s%s%s", i ? ", " : "  audio: ",
+			 audio_capture_source(capture), audio_capture_lost(capture) ? " (lost)" : "");
+	}
 	snprintf(text, sizeof(text), "wl-record: %02d:%02d:%02d  %" PRIu64 " %s  %.1f fps  %" PRIu64
 		 " dropped  %s  %s%s", seconds / 3600, seconds / 60 % 60, seconds % 60,
 		 stats.frames_encoded, plural(stats.frames_encoded, "frame", "frames"),
@@ -209,7 +220,31 @@ void recording_snap(struct recording *recording)
 /* On the audio capture's thread: the recorder copies and returns. */
 static void handle_audio(void *data, const struct audio_chunk *chunk)
 {
-	recorder_submit_audio(data, chunk);
+	struct recording_audio *audio = data;
+	recorder_submit_audio(audio->recorder, audio->index, chunk);
+}
+
+/* Starts the capture of recorder source `recording->audio_count`. */
+static bool start_audio(struct recording *recording, const char *source)
+{
+	struct recording_audio *audio = &recording->audio[recording->audio_count];
+	audio->recorder = recording->recorder;
+	audio->index = recording->audio_count;
+	audio->capture = audio_capture_start(source, handle_audio, audio);
+	if (!audio->capture)
+		return false;
+	recording->audio_count++;
+	recorder_set_audio_title(recording->recorder, audio->index,
+				 audio_capture_source(audio->capture));
+	LOG_INFO("audio: %s", audio_capture_source(audio->capture));
+	return true;
+}
+
+static void stop_audio(struct recording *recording)
+{
+	for (int i = 0; i < recording->audio_count; i++)
+		audio_capture_stop(recording->audio[i].capture);
+	recording->audio_count = 0;
 }
 
 struct recording *recording_create(struct app *app, bool *bad_config)
@@ -232,7 +267,10 @@ struct recording *recording_create(struct app *app, bool *bad_config)
 		.fps = options->fps,
 		.cfr = options->cfr,
 		.codec_params = options->codec_params,
-		.audio = options->audio,
+		.audio_sources = options->audio_source_count,
+		.audio_mix = options->audio_mix,
+		.audio_codec = options->audio_codec,
+		.audio_bitrate = options->audio_bitrate,
 	};
 	enum recorder_error error;
 	recording->recorder = recorder_create(&config, &error);
@@ -240,15 +278,11 @@ struct recording *recording_create(struct app *app, bool *bad_config)
 		*bad_config = error == RECORDER_ERROR_CONFIG;
 		goto fail;
 	}
-	if (options->audio) {
-		/* No server or no such source: one line, exit 1, no file (the
-		 * recorder removes its empty output). */
-		recording->audio = audio_capture_start(options->audio_source, handle_audio,
-						       recording->recorder);
-		if (!recording->audio)
+	/* No server or no such source: one line, exit 1, no file (the
+	 * recorder removes its empty output). */
+	for (int i = 0; i < options->audio_source_count; i++)
+		if (!start_audio(recording, options->audio_sources[i]))
 			goto fail;
-		LOG_INFO("audio: %s", audio_capture_source(recording->audio));
-	}
 	if (!frame_pacer_init(&recording->pacer, app->loop, &app->server->frame_clock.grid,
 			      consume_frame, recording))
 		goto fail;
@@ -307,15 +341,22 @@ int recording_finish(struct recording *recording)
 		}
 		log_status_clear();
 		/* No chunk reaches the recorder after this. */
-		struct audio_capture_stats audio_stats = { 0 };
-		char audio_source[256] = "";
-		if (recording->audio) {
-			audio_capture_get_stats(recording->audio, &audio_stats);
-			snprintf(audio_source, sizeof(audio_source), "%s",
-				 audio_capture_source(recording->audio));
-			audio_capture_stop(recording->audio);
-			recording->audio = NULL;
+		struct audio_capture_stats audio_stats[RECORDER_MAX_AUDIO_SOURCES] = { 0 };
+		char audio_names[RECORDER_MAX_AUDIO_SOURCES][128] = { 0 };
+		char audio_source[RECORDER_MAX_AUDIO_SOURCES * 160] = "";
+		uint64_t reanchors = 0;
+		int audio_count = recording->audio_count;
+		for (int i = 0; i < audio_count; i++) {
+			struct audio_capture *capture = recording->audio[i].capture;
+			audio_capture_get_stats(capture, &audio_stats[i]);
+			reanchors += audio_stats[i].reanchors;
+			snprintf(audio_names[i], sizeof(audio_names[i]), "%s",
+				 audio_capture_source(capture));
+			size_t used = strlen(audio_source);
+			snprintf(audio_source + used, sizeof(audio_source) - used, "%s%s",
+				 i ? " + " : "", audio_names[i]);
 		}
+		stop_audio(recording);
 		struct recorder_stats stats;
 		ret = recorder_finish(recording->recorder, end_ns, &stats);
 		stats_note_recording(&stats, (double)(now_ns - recording->start_ns) / 1e9);
@@ -332,19 +373,28 @@ int recording_finish(struct recording *recording)
 			LOG_ERR("%s: no frame was recorded%s",
 				path_for_people(recording->app->output_path),
 				recording->app->screencopy ? "" : ": nothing presented to wl-record");
-		if (ret == 0 && audio_source[0])
-			LOG_INFO("audio: %.1f s from %s (%s), %" PRIu64 " chunks, %.2f s of gaps "
+		char tracks[32] = "";
+		if (audio_count > 1)
+			snprintf(tracks, sizeof(tracks), stats.audio_tracks > 1 ? ", %d tracks" :
+				 ", mixed", stats.audio_tracks);
+		if (ret == 0 && audio_count)
+			LOG_INFO("audio: %.1f s from %s (%s%s), %" PRIu64 " chunks, %.2f s of gaps "
 				 "filled with silence, %.2f s dropped, %" PRIu64 " re-anchors",
 				 (double)stats.audio_frames / AUDIO_CHUNK_RATE, audio_source,
-				 stats.audio_encoder, stats.audio_chunks,
+				 stats.audio_encoder, tracks, stats.audio_chunks,
 				 (double)stats.audio_silence_frames / AUDIO_CHUNK_RATE,
-				 (double)stats.audio_dropped_frames / AUDIO_CHUNK_RATE,
-				 audio_stats.reanchors);
+				 (double)stats.audio_dropped_frames / AUDIO_CHUNK_RATE, reanchors);
+		for (int i = 0; ret == 0 && audio_count > 1 && i < audio_count; i++)
+			LOG_INFO("audio %d: %s, %.2f s of gaps filled with silence, %.2f s dropped, "
+				 "%" PRIu64 " re-anchors", i + 1, audio_names[i],
+				 (double)stats.audio_source_silence_frames[i] / AUDIO_CHUNK_RATE,
+				 (double)stats.audio_source_dropped_frames[i] / AUDIO_CHUNK_RATE,
+				 audio_stats[i].reanchors);
 		if (ret == 0 && stats.latency_p50_ms > 0)
 			LOG_DBG("commit to packet: median %.1f ms, 99th percentile %.1f ms",
 				stats.latency_p50_ms, stats.latency_p99_ms);
 	}
-	audio_capture_stop(recording->audio);
+	stop_audio(recording);
 	frame_pacer_finish(&recording->pacer);
 	frame_unref(&recording->newest);
 	free(recording);
