@@ -5,7 +5,11 @@
  *           sources' names; each source's silence counted on its own.
  *   mix:    one FLAC track (lossless, so the samples can be compared) that
  *           is the sum of both, sample-aligned, clipped at full scale.
- *   test-encode-audio-sources tracks|mix */
+ *   stalled: --audio-mix where source 1 never delivers anything, in real
+ *           time: the mixed track is encoded while the recording runs
+ *           (source 1 is silence after half a second), not held back
+ *           until the end.
+ *   test-encode-audio-sources tracks|mix|stalled */
 #include <math.h>
 #include <string.h>
 
@@ -104,8 +108,54 @@ static void check_mix(AVFormatContext *format, int stream)
 	avcodec_free_context(&decoder);
 }
 
+/* Source 0 plays for 1.5 s in real time, source 1 never; the mix must
+ * not wait for it beyond the half second after which a gap is silence. */
+static int test_stalled(void)
+{
+	struct recorder_config config = synth_config(synth_path("stalled.mkv"));
+	config.fps = 10;
+	config.audio_sources = 2;
+	config.audio_mix = true;
+	struct recorder *recorder = recorder_create(&config, NULL);
+	CHECK(recorder);
+	const int64_t base = clock_now_ns();
+	static float samples[CHUNK_FRAMES * AUDIO_CHUNK_CHANNELS];
+	int frames = 0;
+	for (int k = 0; k < 150; k++) {
+		for (int i = 0; i < CHUNK_FRAMES; i++)
+			samples[2 * i] = samples[2 * i + 1] = tone(440, (int64_t)k * CHUNK_FRAMES + i);
+		int64_t pts = base + k * CHUNK_MS * NS_PER_MS;
+		while (clock_now_ns() < pts)
+			nanosleep(&(struct timespec){0, 1000000}, NULL);
+		struct audio_chunk chunk = { .samples = samples, .frames = CHUNK_FRAMES,
+					     .pts_ns = pts };
+		recorder_submit_audio(recorder, 0, &chunk);
+		if (k % 10 == 0) { /* a frame every 100 ms: the encoder's pulse */
+			struct frame *frame = synth_frame(frames++, 160, 120, 0, pts);
+			recorder_submit(recorder, frame); /* a full queue drops it: fine */
+			synth_frame_free(frame);
+		}
+	}
+	struct recorder_stats running;
+	recorder_get_stats(recorder, &running);
+	printf("stalled: after 1.5 s, %llu frames of the mix encoded\n",
+	       (unsigned long long)running.audio_frames);
+	/* 1.5 s minus the 0.5 s wait minus an encoder frame: about 1 s. A
+	 * mix waiting for the silent source would have encoded nothing. */
+	CHECK(running.audio_frames >= (uint64_t)frames_of_ms(300));
+	struct recorder_stats stats;
+	CHECK(recorder_finish(recorder, base + 1500 * NS_PER_MS, &stats) == 0);
+	CHECK(llabs((long long)stats.audio_frames - frames_of_ms(1500)) <= 2);
+	/* Source 1 is all silence; source 0 none to speak of. */
+	CHECK(llabs((long long)stats.audio_source_silence_frames[1] - frames_of_ms(1500)) <= 4);
+	CHECK(stats.audio_source_silence_frames[0] < (uint64_t)frames_of_ms(50));
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
+	if (argc > 1 && strcmp(argv[1], "stalled") == 0)
+		return test_stalled();
 	bool mix = argc > 1 && strcmp(argv[1], "mix") == 0;
 	struct recorder_config config = synth_config(synth_path(mix ? "mix.mkv" : "tracks.mkv"));
 	config.fps = 10;
