@@ -290,11 +290,11 @@ int muxer_start(struct muxer *muxer, const AVCodecContext *encoder)
 		if (ret < 0)
 			return fail(muxer, "cannot describe the audio stream of", ret);
 		audio->time_base = muxer->audio_encoders[i]->time_base;
-		/* Matroska shows "title"; MP4 keeps only the handler's name. */
-		if (muxer->audio_titles[i]) {
-			av_dict_set(&audio->metadata, "title", muxer->audio_titles[i], 0);
-			av_dict_set(&audio->metadata, "handler_name", muxer->audio_titles[i], 0);
-		}
+		/* Matroska keeps a "title"; MP4 and MOV only the handler's name. */
+		if (muxer->audio_titles[i])
+			av_dict_set(&audio->metadata,
+				    muxer->fragmented_mov ? "handler_name" : "title",
+				    muxer->audio_titles[i], 0);
 		muxer->audio_streams[i] = audio;
 	}
 	ret = avformat_write_header(muxer->format, NULL);

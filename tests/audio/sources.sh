@@ -82,7 +82,9 @@ print("summary: audio_encoder %s, audio_tracks %s, audio_s %s, audio_silence_s %
 sources = 1 if mode in ("flac", "bitrate") else 2
 assert s["audio_tracks"] == (2 if mode.startswith("tracks") else 1)
 assert len(s["audio_source_silence_s"]) == sources
-assert abs(s["audio_s"] - s["duration_s"]) < 0.5
+# Audio starts with the first frame, which a loaded machine makes late:
+# audio-check.py compares it with the video; here, no more than the run.
+assert 1.5 < s["audio_s"] <= s["duration_s"] + 0.1, s["duration_s"]
 assert 0 <= s["audio_silence_s"] < 0.5
 assert s["audio_silence_s"] == max(s["audio_source_silence_s"])
 PY
