@@ -333,6 +333,7 @@ int recording_finish(struct recording *recording)
 
 	int ret = 0;
 	if (recording->recorder) {
+		recorder_end_audio_at(recording->recorder, end_ns);
 		/* The newest picture may still wait in the pacer; it belongs in the
 		 * file. The queue may be full: give the encoder a moment. */
 		if (!recorder_failed(recording->recorder)) {

@@ -104,6 +104,8 @@ static void drop_front(struct samples *samples, size_t frames)
 {
 	if (frames > samples->frames)
 		frames = samples->frames;
+	if (!frames)
+		return; /* maybe nothing allocated yet */
 	memmove(samples->data, samples->data + frames * CHANNELS,
 		(samples->frames - frames) * CHANNELS * sizeof(float));
 	samples->frames -= frames;
@@ -406,13 +408,20 @@ static size_t ready_frames(const struct audio_track *track)
 	return ready;
 }
 
-static int encode_full_frames(struct audio_track *track, struct muxer *muxer)
+/* Encodes whole encoder frames of what every lane has, up to `until_abs`
+ * (an absolute sample index). */
+static int encode_full_frames(struct audio_track *track, struct muxer *muxer, int64_t until_abs)
 {
 	size_t frame_size = track->context->frame_size > 0 ? (size_t)track->context->frame_size
 							   : 1024;
+	int64_t encoded_abs = track->lanes[0].next_abs -
+			      (int64_t)(track->lanes[0].work.frames - track->lanes[0].work_start);
 	int ret = 0;
-	while (ret >= 0 && ready_frames(track) >= frame_size)
+	while (ret >= 0 && ready_frames(track) >= frame_size &&
+	       until_abs - encoded_abs >= (int64_t)frame_size) {
 		ret = encode_frames(track, muxer, frame_size);
+		encoded_abs += (int64_t)frame_size;
+	}
 	for (int l = 0; l < track->lane_count; l++) {
 		struct lane *lane = &track->lanes[l];
 		drop_front(&lane->work, lane->work_start);
@@ -421,29 +430,35 @@ static int encode_full_frames(struct audio_track *track, struct muxer *muxer)
 	return ret;
 }
 
-int audio_track_encode(struct audio_track *track, struct muxer *muxer, int64_t origin_ns)
+int audio_track_encode(struct audio_track *track, struct muxer *muxer, int64_t origin_ns,
+		       int64_t until_ns)
 {
 	/* A gap that has lasted LIVE_GAP_NS becomes silence now: one instant
 	 * for every lane, so that they stay aligned. */
 	int64_t live_until = abs_index(clock_now_ns() - LIVE_GAP_NS);
+	/* As audio_track_finish() counts the end, to the sample. */
+	int64_t until_abs = until_ns == INT64_MAX ? INT64_MAX
+			    : abs_index(origin_ns) + abs_index(until_ns - origin_ns);
+	if (live_until > until_abs)
+		live_until = until_abs;
 	for (int l = 0; l < track->lane_count; l++) {
 		take_pending(&track->lanes[l], origin_ns);
 		lane_extend_to(&track->lanes[l], live_until, false);
 	}
-	return encode_full_frames(track, muxer);
+	return encode_full_frames(track, muxer, until_abs);
 }
 
 int audio_track_finish(struct audio_track *track, struct muxer *muxer, int64_t origin_ns,
 		       int64_t end_ns)
 {
-	int ret = audio_track_encode(track, muxer, origin_ns);
-	if (ret < 0)
-		return ret;
 	/* The audio ends with the video: silence to the end, or cut. */
 	int64_t end_abs = abs_index(origin_ns) + abs_index(end_ns - origin_ns);
+	int ret = audio_track_encode(track, muxer, origin_ns, end_ns);
+	if (ret < 0)
+		return ret;
 	for (int l = 0; l < track->lane_count; l++)
 		lane_extend_to(&track->lanes[l], end_abs, true);
-	ret = encode_full_frames(track, muxer);
+	ret = encode_full_frames(track, muxer, end_abs);
 	size_t rest = ready_frames(track);
 	if (ret >= 0 && rest > 0)
 		ret = encode_frames(track, muxer, rest); /* a short last frame */

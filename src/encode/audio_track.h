@@ -55,10 +55,12 @@ const char *audio_track_codec_name(const struct audio_track *track);
 void audio_track_submit(struct audio_track *track, int source, const struct audio_chunk *chunk);
 
 /* Encoder thread. Encodes what has arrived, placed from `origin_ns` (the
- * first video frame's time), and writes the packets to `muxer`. With
- * `end_ns`, the end: pads with silence (or cuts) to it and drains the
- * encoder. Returns 0 or a negative AVERROR (logged). */
-int audio_track_encode(struct audio_track *track, struct muxer *muxer, int64_t origin_ns);
+ * first video frame's time), up to `until_ns` (INT64_MAX: no limit; what is
+ * after it waits, to be cut by audio_track_finish()), and writes the
+ * packets to `muxer`. With `end_ns`, the end: pads with silence (or cuts)
+ * to it and drains the encoder. Returns 0 or a negative AVERROR (logged). */
+int audio_track_encode(struct audio_track *track, struct muxer *muxer, int64_t origin_ns,
+		       int64_t until_ns);
 int audio_track_finish(struct audio_track *track, struct muxer *muxer, int64_t origin_ns,
 		       int64_t end_ns);
 

@@ -43,6 +43,7 @@ struct recorder {
 	bool audio_mix;
 	pthread_mutex_t title_mutex;
 	char *audio_titles[RECORDER_MAX_AUDIO_SOURCES]; /* until the stream starts */
+	_Atomic int64_t audio_until_ns; /* recorder_end_audio_at(); INT64_MAX before */
 	char encoder_name[64];
 	int event_fd;
 	pthread_t thread;
@@ -405,7 +406,8 @@ static void *encoder_thread(void *data)
 		for (int t = 0; t < recorder->audio_tracks && recorder->started &&
 				!atomic_load(&recorder->failed); t++)
 			if (audio_track_encode(recorder->audio[t], recorder->muxer,
-					       recorder->first_pts_ns) < 0)
+					       recorder->first_pts_ns,
+					       atomic_load(&recorder->audio_until_ns)) < 0)
 				mark_failed(recorder);
 		write_pending_still(recorder);
 	}
@@ -493,6 +495,7 @@ struct recorder *recorder_create(const struct recorder_config *config, enum reco
 	pthread_mutex_init(&recorder->still_mutex, NULL);
 	pthread_mutex_init(&recorder->latency_mutex, NULL);
 	pthread_mutex_init(&recorder->title_mutex, NULL);
+	atomic_init(&recorder->audio_until_ns, INT64_MAX);
 	recorder->path = strdup(config->path);
 	recorder->to_stdout = strcmp(config->path, "-") == 0;
 	recorder->cfr = config->cfr;
@@ -603,6 +606,11 @@ void recorder_submit_audio(struct recorder *recorder, int source, const struct a
 	else
 		audio_track_submit(recorder->audio[source], 0, chunk);
 	frame_queue_kick(recorder->queue);
+}
+
+void recorder_end_audio_at(struct recorder *recorder, int64_t end_ns)
+{
+	atomic_store(&recorder->audio_until_ns, end_ns);
 }
 
 void recorder_set_audio_title(struct recorder *recorder, int source, const char *title)

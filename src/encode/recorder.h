@@ -109,6 +109,12 @@ bool recorder_submit(struct recorder *recorder, const struct frame *frame);
  * video (recorder_finish). */
 void recorder_submit_audio(struct recorder *recorder, int source, const struct audio_chunk *chunk);
 
+/* The recording ends at `end_ns` (CLOCK_MONOTONIC), to be given to
+ * recorder_finish() too: audio after it is no longer encoded while the
+ * caller waits for its last frames to be queued (else a full queue at the
+ * stop would let the audio run past the video's end). */
+void recorder_end_audio_at(struct recorder *recorder, int64_t end_ns);
+
 /* Names source `source` (e.g. the audio server's name for it): the title of
  * its track (Matroska "title", MP4 handler name); a mixed track is titled
  * with its sources' names joined by " + ". Only before the first frame is

@@ -116,6 +116,12 @@ void recorder_submit_audio(struct recorder *recorder, int source, const struct a
 	loaded->submit_audio(recorder, source, chunk);
 }
 
+void recorder_end_audio_at(struct recorder *recorder, int64_t end_ns)
+{
+	assert(loaded);
+	loaded->end_audio_at(recorder, end_ns);
+}
+
 void recorder_set_audio_title(struct recorder *recorder, int source, const char *title)
 {
 	assert(loaded);

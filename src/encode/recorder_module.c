@@ -11,6 +11,7 @@ static const struct recorder_api api = {
 	.submit = recorder_submit,
 	.submit_audio = recorder_submit_audio,
 	.set_audio_title = recorder_set_audio_title,
+	.end_audio_at = recorder_end_audio_at,
 	.request_still = recorder_request_still,
 	.get_fd = recorder_get_fd,
 	.failed = recorder_failed,

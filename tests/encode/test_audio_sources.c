@@ -9,7 +9,10 @@
  *           time: the mixed track is encoded while the recording runs
  *           (source 1 is silence after half a second), not held back
  *           until the end.
- *   test-encode-audio-sources tracks|mix|stalled */
+ *   end:    audio that came beyond the end the caller announced
+ *           (recorder_end_audio_at, before it waits for its last frames)
+ *           is not encoded, so the track is cut where the video ends.
+ *   test-encode-audio-sources tracks|mix|stalled|end */
 #include <math.h>
 #include <string.h>
 
@@ -152,10 +155,38 @@ static int test_stalled(void)
 	return 0;
 }
 
+/* 2 s of audio has come, the video ends at 1 s: 1 s of audio. */
+static int test_end(void)
+{
+	struct recorder_config config = synth_config(synth_path("end.mkv"));
+	config.fps = 10;
+	config.audio_sources = 1;
+	const int64_t base = clock_now_ns() + 60 * INT64_C(1000000000);
+	struct recorder *recorder = recorder_create(&config, NULL);
+	CHECK(recorder);
+	recorder_end_audio_at(recorder, base + 1000 * NS_PER_MS);
+	submit_tone(recorder, 0, 440, base, 0, 2000);
+	for (int i = 0; i < 10; i++) {
+		struct frame *frame = synth_frame(i, 160, 120, 0, base + i * 100 * NS_PER_MS);
+		while (!recorder_submit(recorder, frame)) {
+			CHECK(!recorder_failed(recorder));
+			nanosleep(&(struct timespec){0, 2000000}, NULL);
+		}
+		synth_frame_free(frame);
+	}
+	struct recorder_stats stats;
+	CHECK(recorder_finish(recorder, base + 1000 * NS_PER_MS, &stats) == 0);
+	printf("end: %llu frames of audio encoded\n", (unsigned long long)stats.audio_frames);
+	CHECK(llabs((long long)stats.audio_frames - frames_of_ms(1000)) <= 2);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1 && strcmp(argv[1], "stalled") == 0)
 		return test_stalled();
+	if (argc > 1 && strcmp(argv[1], "end") == 0)
+		return test_end();
 	bool mix = argc > 1 && strcmp(argv[1], "mix") == 0;
 	struct recorder_config config = synth_config(synth_path(mix ? "mix.mkv" : "tracks.mkv"));
 	config.fps = 10;
