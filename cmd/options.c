@@ -21,6 +21,7 @@ enum {
 	OPT_TOGGLE,
 	OPT_NO_FULLSCREEN_SHELL, OPT_BACKGROUND, OPT_COMPOSE_ALL, OPT_STATS_FD,
 	OPT_CAPTURE, OPT_LIST_OUTPUTS, OPT_NO_CURSOR, OPT_AUDIO, OPT_APP_AUDIO, OPT_MUTE_APP,
+	OPT_AUDIO_MIX, OPT_AUDIO_CODEC, OPT_AUDIO_BITRATE,
 };
 
 static const struct option long_options[] = {
@@ -32,6 +33,9 @@ static const struct option long_options[] = {
 	{ "audio", optional_argument, NULL, OPT_AUDIO },
 	{ "app-audio", no_argument, NULL, OPT_APP_AUDIO },
 	{ "mute-app", no_argument, NULL, OPT_MUTE_APP },
+	{ "audio-mix", no_argument, NULL, OPT_AUDIO_MIX },
+	{ "audio-codec", required_argument, NULL, OPT_AUDIO_CODEC },
+	{ "audio-bitrate", required_argument, NULL, OPT_AUDIO_BITRATE },
 	{ "screenshot", no_argument, NULL, 's' },
 	{ "size", required_argument, NULL, OPT_SIZE },
 	{ "fps", required_argument, NULL, OPT_FPS },
@@ -309,14 +313,34 @@ enum options_result options_parse(int argc, char **argv, struct options *options
 			options->no_cursor = true;
 			break;
 		case OPT_AUDIO:
-			if (options->audio)
-				return bad("%s", "--audio given twice: one source per recording for now");
 			if (optarg && !audio_source_valid(optarg))
 				return bad("invalid --audio '%s': expected a source name as `pactl list "
 					   "short sources` prints it (or --audio alone: what the "
 					   "desktop plays)", optarg);
+			for (int i = 0; i < options->audio_source_count; i++)
+				if (!options->audio_sources[i] == !optarg &&
+				    (!optarg || strcmp(options->audio_sources[i], optarg) == 0))
+					return optarg ? bad("--audio=%s given twice: a source is "
+							    "recorded once", optarg)
+						      : bad("%s", "--audio given twice: a source is "
+							    "recorded once");
+			if (options->audio_source_count == OPTIONS_MAX_AUDIO_SOURCES)
+				return bad("%s", "too many --audio: at most 4 sources");
 			options->audio = true;
-			options->audio_source = optarg;
+			options->audio_sources[options->audio_source_count++] = optarg;
+			break;
+		case OPT_AUDIO_MIX:
+			options->audio_mix = true;
+			break;
+		case OPT_AUDIO_CODEC: /* checked against the container before anything starts */
+			options->audio_codec = optarg;
+			break;
+		case OPT_AUDIO_BITRATE:
+			/* Opus takes 6 to 510 kb/s; AAC goes as high. */
+			if (!parse_bitrate(optarg, &options->audio_bitrate) ||
+			    options->audio_bitrate < 6000 || options->audio_bitrate > 510000)
+				return bad("invalid --audio-bitrate '%s': expected e.g. 96k or 128000, "
+					   "6k to 510k", optarg);
 			break;
 		case OPT_APP_AUDIO:
 			options->app_audio = true;
@@ -473,12 +497,22 @@ enum options_result options_parse(int argc, char **argv, struct options *options
 	    (options->capture == CAPTURE_LISTEN || options->command || options->socket_name))
 		return bad("%s", "-o and -g pick part of the desktop being copied: they do not "
 			   "go with --capture listen, --socket or a COMMAND");
-	/* --app-audio records sound as --audio does: refused where it is. */
-	const char *audio_option = options->app_audio ? "--app-audio" : "--audio";
-	if ((options->audio || options->app_audio) && options->screenshot)
+	/* --app-audio records sound as --audio does, as one more source (the
+	 * first track): refused where --audio is. */
+	bool any_audio = options->audio || options->app_audio;
+	int audio_sources = options->audio_source_count + (options->app_audio ? 1 : 0);
+	const char *audio_option = options->audio ? "--audio" : "--app-audio";
+	if ((options->audio_mix || options->audio_codec || options->audio_bitrate) && !any_audio)
+		return bad("%s", options->audio_mix ? "--audio-mix needs two sources or more "
+			   "(--audio, --app-audio)"
+			   : options->audio_codec ? "--audio-codec needs --audio or --app-audio"
+			   : "--audio-bitrate needs --audio or --app-audio");
+	if (options->audio_mix && audio_sources < 2)
+		return bad("%s", "--audio-mix needs two sources or more (--audio, --app-audio)");
+	if (any_audio && options->screenshot)
 		return bad("%s records sound with a video: a still (--screenshot, .png) has none",
 			   audio_option);
-	if ((options->audio || options->app_audio) && (options->snap || options->stop))
+	if (any_audio && (options->snap || options->stop))
 		return bad("%s is for a new recording, not for --snap or --stop", audio_option);
 	if (options->mute_app && !options->app_audio)
 		return bad("%s", "--mute-app keeps the sound --app-audio records from the speakers: "
@@ -486,8 +520,8 @@ enum options_result options_parse(int argc, char **argv, struct options *options
 	if (options->app_audio && !options->command)
 		return bad("%s", "--app-audio records the sound of the command wl-record runs: "
 			   "give it after '--'");
-	if (options->app_audio && options->audio)
-		return bad("%s", "--app-audio and --audio: two sources in one recording, not yet");
+	if (audio_sources > OPTIONS_MAX_AUDIO_SOURCES)
+		return bad("%s", "too many sources: at most 4 (--audio and --app-audio together)");
 	if (options->toggle && options->screenshot)
 		return bad("%s", "--toggle starts or stops a recording, not a still");
 	/* Binary video would scramble the terminal: almost always a mistake. */

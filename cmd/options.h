@@ -7,6 +7,7 @@
 #include "source_choice.h"
 
 #define OPTIONS_MAX_CODEC_PARAMS 32
+#define OPTIONS_MAX_AUDIO_SOURCES 4
 
 struct options {
 	const char *output;      /* FILE or -f, strftime patterns unexpanded; NULL when not given */
@@ -16,8 +17,14 @@ struct options {
 	int region_x, region_y, region_width, region_height;
 	bool no_cursor;          /* --no-cursor: leave the desktop's cursor out */
 	bool audio;              /* --audio[=SOURCE]: record sound too */
-	const char *audio_source; /* --audio=SOURCE; NULL: the default sink's monitor */
-	bool app_audio;          /* --app-audio: only COMMAND's sound, through a sink of its own */
+	/* Each --audio in order: a track each (or mixed); NULL: the default
+	 * sink's monitor. */
+	const char *audio_sources[OPTIONS_MAX_AUDIO_SOURCES];
+	int audio_source_count;
+	bool audio_mix;          /* --audio-mix: the sources in one track */
+	const char *audio_codec; /* --audio-codec; NULL: the container's */
+	int64_t audio_bitrate;   /* --audio-bitrate; 0: the codec's default */
+	bool app_audio;          /* --app-audio: COMMAND's sound, through a sink of its own */
 	bool mute_app;           /* --mute-app: and the user does not hear it meanwhile */
 	bool screenshot;         /* --screenshot, or an output ending in .png */
 	int width, height;       /* --size */

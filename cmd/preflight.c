@@ -64,7 +64,11 @@ int preflight_check(const struct app *app)
 		}
 	}
 	if (!options->screenshot) {
-		struct recorder_config config = { .path = path, .codec = options->codec };
+		struct recorder_config config = {
+			.path = path, .codec = options->codec,
+			.audio_sources = options->audio_source_count,
+			.audio_codec = options->audio_codec, .audio_bitrate = options->audio_bitrate,
+		};
 		switch (recorder_check(&config)) {
 		case RECORDER_ERROR_NONE:
 			break;

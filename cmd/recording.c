@@ -23,11 +23,19 @@
 
 #define STATUS_INTERVAL_MS 500
 
+/* One sound source: its chunks go to the recorder as source `index`. */
+struct recording_audio {
+	struct recorder *recorder;
+	int index;
+	struct audio_capture *capture;
+	char name[160]; /* what is recorded, for people */
+};
+
 struct recording {
 	struct app *app;
 	struct recorder *recorder;
-	struct audio_capture *audio; /* --audio: chunks go to the recorder */
-	char audio_name[160];    /* what is recorded, for people */
+	struct recording_audio audio[RECORDER_MAX_AUDIO_SOURCES]; /* --audio, in order */
+	int audio_count;
 	struct frame_pacer pacer;
 	struct frame_sink sink;  /* on the screen's frame source */
 	struct frame newest;     /* kept: the picture a still is made of */
@@ -128,13 +136,15 @@ static void print_status(struct recording *recording)
 	format_size(size, sizeof(size), stats.bytes_written);
 	int seconds = (int)elapsed;
 	char text[256];
-	char audio[64] = "";
-	if (recording->audio) {
+	char audio[160] = "";
+	int64_t now_ns = clock_now_ns();
+	for (int i = 0; i < recording->audio_count; i++) {
 		struct audio_capture_level level;
-		audio_capture_get_level(recording->audio, clock_now_ns(), &level);
+		audio_capture_get_level(recording->audio[i].capture, now_ns, &level);
 		char described[32];
 		audio_capture_describe_level(&level, described, sizeof(described));
-		snprintf(audio, sizeof(audio), "  audio: %s", described);
+		size_t used = strlen(audio);
+		snprintf(audio + used, sizeof(audio) - used, "%s%s", i ? ", " : "  audio: ", described);
 	}
 	/* The audio level before the encoder's name: on a narrow terminal the
 	 * line is cut, and the level is what changes. */
@@ -217,7 +227,33 @@ void recording_snap(struct recording *recording)
 /* On the audio capture's thread: the recorder copies and returns. */
 static void handle_audio(void *data, const struct audio_chunk *chunk)
 {
-	recorder_submit_audio(data, chunk);
+	struct recording_audio *audio = data;
+	recorder_submit_audio(audio->recorder, audio->index, chunk);
+}
+
+/* Starts the capture of recorder source `recording->audio_count`. */
+/* `name`: what the user is told is recorded; NULL: the source's name. */
+static bool start_audio(struct recording *recording, const char *source, const char *name)
+{
+	struct recording_audio *audio = &recording->audio[recording->audio_count];
+	audio->recorder = recording->recorder;
+	audio->index = recording->audio_count;
+	audio->capture = audio_capture_start(source, handle_audio, audio);
+	if (!audio->capture)
+		return false;
+	recording->audio_count++;
+	snprintf(audio->name, sizeof(audio->name), "%s",
+		 name ? name : audio_capture_source(audio->capture));
+	recorder_set_audio_title(recording->recorder, audio->index, audio->name);
+	LOG_INFO("audio: %s", audio->name);
+	return true;
+}
+
+static void stop_audio(struct recording *recording)
+{
+	for (int i = 0; i < recording->audio_count; i++)
+		audio_capture_stop(recording->audio[i].capture);
+	recording->audio_count = 0;
 }
 
 struct recording *recording_create(struct app *app, bool *bad_config)
@@ -240,7 +276,10 @@ struct recording *recording_create(struct app *app, bool *bad_config)
 		.fps = options->fps,
 		.cfr = options->cfr,
 		.codec_params = options->codec_params,
-		.audio = options->audio || app->app_sink,
+		.audio_sources = options->audio_source_count + (app->app_sink ? 1 : 0),
+		.audio_mix = options->audio_mix,
+		.audio_codec = options->audio_codec,
+		.audio_bitrate = options->audio_bitrate,
 	};
 	enum recorder_error error;
 	recording->recorder = recorder_create(&config, &error);
@@ -248,23 +287,18 @@ struct recording *recording_create(struct app *app, bool *bad_config)
 		*bad_config = error == RECORDER_ERROR_CONFIG;
 		goto fail;
 	}
-	if (options->audio || app->app_sink) {
-		/* No server or no such source: one line, exit 1, no file (the
-		 * recorder removes its empty output). --app-audio: the monitor
-		 * of the command's own output. */
-		const char *source = app->app_sink ? app_sink_monitor(app->app_sink)
-						   : options->audio_source;
-		recording->audio = audio_capture_start(source, handle_audio, recording->recorder);
-		if (!recording->audio)
+	/* No server or no such source: one line, exit 1, no file (the
+	 * recorder removes its empty output). --app-audio's source, the
+	 * monitor of the command's own output, is the first track. */
+	if (app->app_sink) {
+		char name[160];
+		snprintf(name, sizeof(name), "the command's own sound (%s)", app_sink_name(app->app_sink));
+		if (!start_audio(recording, app_sink_monitor(app->app_sink), name))
 			goto fail;
-		if (app->app_sink)
-			snprintf(recording->audio_name, sizeof(recording->audio_name),
-				 "the command's own sound (%s)", app_sink_name(app->app_sink));
-		else
-			snprintf(recording->audio_name, sizeof(recording->audio_name), "%s",
-				 audio_capture_source(recording->audio));
-		LOG_INFO("audio: %s", recording->audio_name);
 	}
+	for (int i = 0; i < options->audio_source_count; i++)
+		if (!start_audio(recording, options->audio_sources[i], NULL))
+			goto fail;
 	if (!frame_pacer_init(&recording->pacer, app->loop, &app->server->frame_clock.grid,
 			      consume_frame, recording))
 		goto fail;
@@ -315,6 +349,7 @@ int recording_finish(struct recording *recording)
 
 	int ret = 0;
 	if (recording->recorder) {
+		recorder_end_audio_at(recording->recorder, end_ns);
 		/* The newest picture may still wait in the pacer; it belongs in the
 		 * file. The queue may be full: give the encoder a moment. */
 		if (!recorder_failed(recording->recorder)) {
@@ -323,14 +358,23 @@ int recording_finish(struct recording *recording)
 		}
 		log_status_clear();
 		/* No chunk reaches the recorder after this. */
-		struct audio_capture_stats audio_stats = { 0 };
-		char audio_source[256] = "";
-		if (recording->audio) {
-			audio_capture_get_stats(recording->audio, &audio_stats);
-			snprintf(audio_source, sizeof(audio_source), "%s", recording->audio_name);
-			audio_capture_stop(recording->audio);
-			recording->audio = NULL;
+		struct audio_capture_stats audio_stats[RECORDER_MAX_AUDIO_SOURCES] = { 0 };
+		char audio_names[RECORDER_MAX_AUDIO_SOURCES][160] = { 0 };
+		/* " + " between the names, each at most 159 characters. */
+		char audio_source[RECORDER_MAX_AUDIO_SOURCES * 163 + 1] = "";
+		uint64_t reanchors = 0;
+		int audio_count = recording->audio_count;
+		for (int i = 0; i < audio_count; i++) {
+			struct audio_capture *capture = recording->audio[i].capture;
+			audio_capture_get_stats(capture, &audio_stats[i]);
+			reanchors += audio_stats[i].reanchors;
+			snprintf(audio_names[i], sizeof(audio_names[i]), "%s",
+				 recording->audio[i].name);
+			size_t used = strlen(audio_source);
+			snprintf(audio_source + used, sizeof(audio_source) - used, "%s%.159s",
+				 i ? " + " : "", audio_names[i]);
 		}
+		stop_audio(recording);
 		struct recorder_stats stats;
 		ret = recorder_finish(recording->recorder, end_ns, &stats);
 		stats_note_recording(&stats, (double)(now_ns - recording->start_ns) / 1e9);
@@ -347,19 +391,28 @@ int recording_finish(struct recording *recording)
 			LOG_ERR("%s: no frame was recorded%s",
 				path_for_people(recording->app->output_path),
 				recording->app->screencopy ? "" : ": nothing presented to wl-record");
-		if (ret == 0 && audio_source[0])
-			LOG_INFO("audio: %.1f s from %s (%s), %" PRIu64 " chunks, %.2f s of gaps "
+		char tracks[32] = "";
+		if (audio_count > 1)
+			snprintf(tracks, sizeof(tracks), stats.audio_tracks > 1 ? ", %d tracks" :
+				 ", mixed", stats.audio_tracks);
+		if (ret == 0 && audio_count)
+			LOG_INFO("audio: %.1f s from %s (%s%s), %" PRIu64 " chunks, %.2f s of gaps "
 				 "filled with silence, %.2f s dropped, %" PRIu64 " re-anchors",
 				 (double)stats.audio_frames / AUDIO_CHUNK_RATE, audio_source,
-				 stats.audio_encoder, stats.audio_chunks,
+				 stats.audio_encoder, tracks, stats.audio_chunks,
 				 (double)stats.audio_silence_frames / AUDIO_CHUNK_RATE,
-				 (double)stats.audio_dropped_frames / AUDIO_CHUNK_RATE,
-				 audio_stats.reanchors);
+				 (double)stats.audio_dropped_frames / AUDIO_CHUNK_RATE, reanchors);
+		for (int i = 0; ret == 0 && audio_count > 1 && i < audio_count; i++)
+			LOG_INFO("audio %d: %s, %.2f s of gaps filled with silence, %.2f s dropped, "
+				 "%" PRIu64 " re-anchors", i + 1, audio_names[i],
+				 (double)stats.audio_source_silence_frames[i] / AUDIO_CHUNK_RATE,
+				 (double)stats.audio_source_dropped_frames[i] / AUDIO_CHUNK_RATE,
+				 audio_stats[i].reanchors);
 		if (ret == 0 && stats.latency_p50_ms > 0)
 			LOG_DBG("commit to packet: median %.1f ms, 99th percentile %.1f ms",
 				stats.latency_p50_ms, stats.latency_p99_ms);
 	}
-	audio_capture_stop(recording->audio);
+	stop_audio(recording);
 	frame_pacer_finish(&recording->pacer);
 	frame_unref(&recording->newest);
 	free(recording);

@@ -78,6 +78,20 @@ static void put_number(FILE *out, const char *key, bool known, double value)
 		fprintf(out, ",\"%s\":null", key);
 }
 
+/* An array of `count` sample counts as seconds. */
+static void put_numbers(FILE *out, const char *key, bool known, const uint64_t *values, int count,
+			double per_second)
+{
+	if (!known) {
+		fprintf(out, ",\"%s\":null", key);
+		return;
+	}
+	fprintf(out, ",\"%s\":[", key);
+	for (int i = 0; i < count; i++)
+		fprintf(out, "%s%.3f", i ? "," : "", (double)values[i] / per_second);
+	fputc(']', out);
+}
+
 static void put_flag(FILE *out, const char *key, bool known, bool value)
 {
 	fprintf(out, ",\"%s\":%s", key, !known ? "null" : value ? "true" : "false");
@@ -184,7 +198,8 @@ void stats_write(const struct app *app)
 		put_number(out, "write_ms", written && run.still_write_ms >= 0, run.still_write_ms);
 		fputs(",\"dmabuf_frames\":null,\"dmabuf_frames_mapped\":null,\"hop_dmabuf_import\":null"
 		      ",\"hop_vaapi_map\":null,\"hop_scale_vaapi\":null", out);
-		fputs(",\"audio_encoder\":null,\"audio_s\":null,\"audio_silence_s\":null", out);
+		fputs(",\"audio_encoder\":null,\"audio_s\":null,\"audio_silence_s\":null"
+		      ",\"audio_tracks\":null,\"audio_source_silence_s\":null", out);
 	} else {
 		const struct recorder_stats *stats = &run.recording;
 		bool known = run.have_recording;
@@ -214,6 +229,12 @@ void stats_write(const struct app *app)
 		put_number(out, "audio_s", audio, (double)stats->audio_frames / AUDIO_CHUNK_RATE);
 		put_number(out, "audio_silence_s", audio,
 			   (double)stats->audio_silence_frames / AUDIO_CHUNK_RATE);
+		/* Several sources: the tracks in the file (1 with --audio-mix),
+		 * and each source's silence, in --audio order (audio_silence_s
+		 * is the most of these). */
+		put_count(out, "audio_tracks", audio, (uint64_t)stats->audio_tracks);
+		put_numbers(out, "audio_source_silence_s", audio, stats->audio_source_silence_frames,
+			    audio ? stats->audio_sources : 0, AUDIO_CHUNK_RATE);
 	}
 	fputs("}\n", out);
 	if (fclose(out) != 0) {

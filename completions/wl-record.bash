@@ -55,6 +55,14 @@ _wl_record()
 		COMPREPLY=($(compgen -W "3 4 5" -- "$cur"))
 		return
 		;;
+	--audio-codec)
+		COMPREPLY=($(compgen -W "opus aac flac" -- "$cur"))
+		return
+		;;
+	--audio-bitrate)
+		COMPREPLY=($(compgen -W "64k 96k 128k 160k 192k" -- "$cur"))
+		return
+		;;
 	-g | --geometry | --socket | --timeout | --delay | --duration | --frames | --bitrate | --crf | -p | --codec-param)
 		return
 		;;
@@ -63,7 +71,7 @@ _wl_record()
 	if [[ $cur == -* ]]; then
 		COMPREPLY=($(compgen -W '-f --file -o --output -g --geometry --list-outputs --no-cursor -s --screenshot --delay --timeout --duration
 			--frames --stats-fd --capture --socket --size --fps --codec --device --bitrate --crf -p
-			--codec-param --cfr --audio --app-audio --mute-app -y --overwrite --list-encoders --stop --snap --toggle --pid-file
+			--codec-param --cfr --audio --audio-mix --audio-codec --audio-bitrate --app-audio --mute-app -y --overwrite --list-encoders --stop --snap --toggle --pid-file
 			--no-fullscreen-shell --background --compose-all
 			-v --verbose -q --quiet -h --help -V --version --' -- "$cur"))
 		return

@@ -43,7 +43,10 @@ complete -c wl-record -s o -l output -x -a '(wl-record --list-outputs 2>/dev/nul
 complete -c wl-record -s g -l geometry -x -d 'Record this region, X,Y WxH (slurp)'
 complete -c wl-record -l list-outputs -d "List the desktop's monitors"
 complete -c wl-record -l no-cursor -d 'Leave the pointer out'
-complete -c wl-record -l audio -f -a '(pactl list short sources 2>/dev/null | string split -f2 \t)' -d 'Record sound: what the desktop plays, or =SOURCE'
+complete -c wl-record -l audio -f -a '(pactl list short sources 2>/dev/null | string split -f2 \t)' -d 'Record sound: what the desktop plays, or =SOURCE (again: one more track)'
+complete -c wl-record -l audio-mix -d 'All the --audio sources in one track'
+complete -c wl-record -l audio-codec -x -a 'opus aac flac' -d 'Audio codec'
+complete -c wl-record -l audio-bitrate -x -a '64k 96k 128k 160k 192k' -d 'Audio bit rate, e.g. 96k'
 complete -c wl-record -l app-audio -d 'Record only the sound of COMMAND'
 complete -c wl-record -l mute-app -d 'With --app-audio: do not play it meanwhile'
 complete -c wl-record -s s -l screenshot -d 'Take one PNG still and exit'

@@ -2,7 +2,9 @@
 #include "audio_track.h"
 
 #include <errno.h>
+#include <math.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,22 +33,34 @@ struct samples {
 	size_t frames, capacity;
 };
 
-struct audio_track {
-	AVCodecContext *context;
-	AVFrame *frame;
-	AVPacket *packet;
-
+/* One source placed on the timeline. */
+struct lane {
 	pthread_mutex_t mutex; /* the capture's side */
 	struct samples pending;
 	bool any;
 	int64_t pending_end;   /* absolute sample index of the end of what came */
-	struct audio_track_stats stats; /* under the mutex */
+	struct audio_track_stats stats; /* under the mutex; frames_encoded unused */
 
 	/* Encoder thread. */
 	struct samples work;
 	size_t work_start;     /* frames of `work` already encoded */
 	bool started;
 	int64_t next_abs;      /* absolute sample index of the end of `work` */
+};
+
+struct audio_track {
+	AVCodecContext *context;
+	AVFrame *frame;
+	AVPacket *packet;
+	struct muxer *muxer;   /* attached to */
+	int stream;            /* its audio stream there */
+	atomic_uint_fast64_t frames_encoded;
+
+	int lane_count;
+	struct lane lanes[AUDIO_TRACK_MAX_SOURCES];
+
+	/* Encoder thread. */
+	struct samples mixed;  /* the lanes' sum, one encoder frame */
 	int64_t encoded;       /* frames given to the encoder: the next pts */
 };
 
@@ -90,17 +104,46 @@ static void drop_front(struct samples *samples, size_t frames)
 {
 	if (frames > samples->frames)
 		frames = samples->frames;
+	if (!frames)
+		return; /* maybe nothing allocated yet */
 	memmove(samples->data, samples->data + frames * CHANNELS,
 		(samples->frames - frames) * CHANNELS * sizeof(float));
 	samples->frames -= frames;
 }
 
-struct audio_track *audio_track_create(const char *path, bool global_header)
+static void lane_free(struct lane *lane)
 {
-	const char *name = muxer_audio_encoder(path);
-	const AVCodec *codec = avcodec_find_encoder_by_name(name);
+	free(lane->pending.data);
+	free(lane->work.data);
+	pthread_mutex_destroy(&lane->mutex);
+}
+
+/* The encoder's sample format among those we can fill: float (Opus, AAC),
+ * else 16-bit (FLAC: 16 bits are what the desktop plays). */
+static enum AVSampleFormat pick_format(const AVCodec *codec)
+{
+	static const enum AVSampleFormat wanted[] = {
+		AV_SAMPLE_FMT_FLT, AV_SAMPLE_FMT_FLTP, AV_SAMPLE_FMT_S16,
+	};
+	for (size_t i = 0; i < sizeof(wanted) / sizeof(wanted[0]); i++)
+		for (const enum AVSampleFormat *format = codec->sample_fmts;
+		     format && *format != AV_SAMPLE_FMT_NONE; format++)
+			if (*format == wanted[i])
+				return *format;
+	return AV_SAMPLE_FMT_NONE;
+}
+
+struct audio_track *audio_track_create(const char *encoder, int64_t bitrate, bool global_header,
+				       int sources)
+{
+	if (sources < 1 || sources > AUDIO_TRACK_MAX_SOURCES) {
+		LOG_ERR("--audio: %d sources for one track (1 to %d)", sources,
+			AUDIO_TRACK_MAX_SOURCES);
+		return NULL;
+	}
+	const AVCodec *codec = avcodec_find_encoder_by_name(encoder);
 	if (!codec) {
-		LOG_ERR("--audio: this FFmpeg has no %s encoder", name);
+		LOG_ERR("--audio: this FFmpeg has no %s encoder", encoder);
 		return NULL;
 	}
 	struct audio_track *track = calloc(1, sizeof(*track));
@@ -108,7 +151,10 @@ struct audio_track *audio_track_create(const char *path, bool global_header)
 		LOG_ERRNO("audio track");
 		return NULL;
 	}
-	pthread_mutex_init(&track->mutex, NULL);
+	track->stream = -1;
+	track->lane_count = sources;
+	for (int i = 0; i < sources; i++)
+		pthread_mutex_init(&track->lanes[i].mutex, NULL);
 	track->context = avcodec_alloc_context3(codec);
 	track->frame = av_frame_alloc();
 	track->packet = av_packet_alloc();
@@ -120,24 +166,20 @@ struct audio_track *audio_track_create(const char *path, bool global_header)
 	context->sample_rate = RATE;
 	av_channel_layout_default(&context->ch_layout, CHANNELS);
 	context->time_base = (AVRational){1, RATE};
-	context->bit_rate = strcmp(name, "aac") == 0 ? 160000 : 128000;
-	context->sample_fmt = AV_SAMPLE_FMT_NONE;
-	for (const enum AVSampleFormat *format = codec->sample_fmts; format && *format != -1;
-	     format++) {
-		if (*format == AV_SAMPLE_FMT_FLT || *format == AV_SAMPLE_FMT_FLTP) {
-			context->sample_fmt = *format;
-			break;
-		}
-	}
+	if (bitrate > 0)
+		context->bit_rate = bitrate;
+	else
+		context->bit_rate = strcmp(encoder, "aac") == 0 ? 160000 : 128000;
+	context->sample_fmt = pick_format(codec);
 	if (context->sample_fmt == AV_SAMPLE_FMT_NONE) {
-		LOG_ERR("--audio: %s takes no float samples", name);
+		LOG_ERR("--audio: %s takes no float or 16-bit samples", encoder);
 		goto fail;
 	}
 	if (global_header)
 		context->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
 	int ret = avcodec_open2(context, codec, NULL);
 	if (ret < 0) {
-		LOG_ERR("--audio: cannot open the %s encoder: %s", name, av_err2str(ret));
+		LOG_ERR("--audio: cannot open the %s encoder: %s", encoder, av_err2str(ret));
 		goto fail;
 	}
 	return track;
@@ -146,9 +188,11 @@ fail:
 	return NULL;
 }
 
-const AVCodecContext *audio_track_context(const struct audio_track *track)
+bool audio_track_attach(struct audio_track *track, struct muxer *muxer)
 {
-	return track->context;
+	track->stream = muxer_add_audio(muxer, track->context);
+	track->muxer = muxer;
+	return track->stream >= 0;
 }
 
 const char *audio_track_codec_name(const struct audio_track *track)
@@ -156,38 +200,41 @@ const char *audio_track_codec_name(const struct audio_track *track)
 	return track->context->codec->name;
 }
 
-void audio_track_submit(struct audio_track *track, const struct audio_chunk *chunk)
+void audio_track_submit(struct audio_track *track, int source, const struct audio_chunk *chunk)
 {
+	if (source < 0 || source >= track->lane_count)
+		return;
+	struct lane *lane = &track->lanes[source];
 	const float *data = chunk->samples;
 	size_t frames = chunk->frames;
 	int64_t at = abs_index(chunk->pts_ns);
 	int64_t tolerance = abs_index(AUDIO_TRACK_TOLERANCE_NS);
-	pthread_mutex_lock(&track->mutex);
-	track->stats.chunks++;
-	if (!track->any) {
-		track->pending_end = at;
-		track->any = true;
+	pthread_mutex_lock(&lane->mutex);
+	lane->stats.chunks++;
+	if (!lane->any) {
+		lane->pending_end = at;
+		lane->any = true;
 	}
-	int64_t gap = at - track->pending_end;
+	int64_t gap = at - lane->pending_end;
 	if (gap > tolerance) {
-		if (append(&track->pending, NULL, (size_t)gap)) {
-			track->stats.silence_frames += (uint64_t)gap;
-			track->pending_end += gap;
+		if (append(&lane->pending, NULL, (size_t)gap)) {
+			lane->stats.silence_frames += (uint64_t)gap;
+			lane->pending_end += gap;
 		}
 	} else if (gap < -tolerance) {
 		size_t skip = (size_t)-gap < frames ? (size_t)-gap : frames;
 		data += skip * CHANNELS;
 		frames -= skip;
-		track->stats.dropped_frames += skip;
+		lane->stats.dropped_frames += skip;
 	}
-	if (append(&track->pending, data, frames))
-		track->pending_end += (int64_t)frames;
-	if (track->pending.frames > PENDING_MAX_FRAMES) {
-		size_t excess = track->pending.frames - PENDING_MAX_FRAMES / 2;
-		drop_front(&track->pending, excess);
-		track->stats.dropped_frames += excess;
+	if (append(&lane->pending, data, frames))
+		lane->pending_end += (int64_t)frames;
+	if (lane->pending.frames > PENDING_MAX_FRAMES) {
+		size_t excess = lane->pending.frames - PENDING_MAX_FRAMES / 2;
+		drop_front(&lane->pending, excess);
+		lane->stats.dropped_frames += excess;
 	}
-	pthread_mutex_unlock(&track->mutex);
+	pthread_mutex_unlock(&lane->mutex);
 }
 
 static int write_packets(struct audio_track *track, struct muxer *muxer)
@@ -200,13 +247,66 @@ static int write_packets(struct audio_track *track, struct muxer *muxer)
 			LOG_ERR("audio encoder: %s", av_err2str(ret));
 			return ret;
 		}
-		ret = muxer_write_audio(muxer, track->packet, track->context->time_base);
+		ret = muxer_write_audio(muxer, track->stream, track->packet,
+					track->context->time_base);
 		if (ret < 0)
 			return ret;
 	}
 }
 
-/* Encodes `frames` frames from the front of the unencoded work. */
+/* The next `frames` frames of the track: one source's own samples, or the
+ * sources summed. The sum is at unity gain, clipped at full scale: each
+ * source sounds as loud as in a track of its own, as when the desktop plays
+ * them together (which also sums them); scaling by 1/n would make every
+ * source quieter all the time to spare the moments when several are loud
+ * at once, and a limiter would pump. */
+static const float *next_samples(struct audio_track *track, size_t frames)
+{
+	struct lane *first = &track->lanes[0];
+	const float *own = first->work.data + first->work_start * CHANNELS;
+	if (track->lane_count == 1)
+		return own;
+	track->mixed.frames = 0;
+	if (!append(&track->mixed, own, frames))
+		return NULL;
+	float *sum = track->mixed.data;
+	size_t values = frames * CHANNELS;
+	for (int l = 1; l < track->lane_count; l++) {
+		const struct lane *lane = &track->lanes[l];
+		const float *from = lane->work.data + lane->work_start * CHANNELS;
+		for (size_t i = 0; i < values; i++)
+			sum[i] += from[i];
+	}
+	for (size_t i = 0; i < values; i++)
+		sum[i] = sum[i] > 1.0f ? 1.0f : sum[i] < -1.0f ? -1.0f : sum[i];
+	return sum;
+}
+
+static void fill_frame(AVFrame *frame, const float *from, size_t frames)
+{
+	switch (frame->format) {
+	case AV_SAMPLE_FMT_FLT:
+		memcpy(frame->data[0], from, frames * CHANNELS * sizeof(float));
+		break;
+	case AV_SAMPLE_FMT_FLTP:
+		for (int c = 0; c < CHANNELS; c++) {
+			float *plane = (float *)frame->data[c];
+			for (size_t i = 0; i < frames; i++)
+				plane[i] = from[i * CHANNELS + c];
+		}
+		break;
+	default: { /* AV_SAMPLE_FMT_S16 (pick_format) */
+		int16_t *to = (int16_t *)frame->data[0];
+		for (size_t i = 0; i < frames * CHANNELS; i++) {
+			float v = from[i] * 32767.0f;
+			to[i] = (int16_t)lrintf(v > 32767.0f ? 32767.0f : v < -32768.0f ? -32768.0f : v);
+		}
+		break;
+	}
+	}
+}
+
+/* Encodes `frames` frames from the front of every lane's unencoded work. */
 static int encode_frames(struct audio_track *track, struct muxer *muxer, size_t frames)
 {
 	AVFrame *frame = track->frame;
@@ -217,20 +317,14 @@ static int encode_frames(struct audio_track *track, struct muxer *muxer, size_t 
 	int ret = av_channel_layout_copy(&frame->ch_layout, &track->context->ch_layout);
 	if (ret >= 0)
 		ret = av_frame_get_buffer(frame, 0);
+	const float *from = ret >= 0 ? next_samples(track, frames) : NULL;
+	if (ret >= 0 && !from)
+		ret = AVERROR(ENOMEM);
 	if (ret < 0) {
 		LOG_ERR("audio frame: %s", av_err2str(ret));
 		return ret;
 	}
-	const float *from = track->work.data + track->work_start * CHANNELS;
-	if (track->context->sample_fmt == AV_SAMPLE_FMT_FLT) {
-		memcpy(frame->data[0], from, frames * CHANNELS * sizeof(float));
-	} else {
-		for (int c = 0; c < CHANNELS; c++) {
-			float *plane = (float *)frame->data[c];
-			for (size_t i = 0; i < frames; i++)
-				plane[i] = from[i * CHANNELS + c];
-		}
-	}
+	fill_frame(frame, from, frames);
 	frame->pts = track->encoded;
 	ret = avcodec_send_frame(track->context, frame);
 	if (ret < 0) {
@@ -238,107 +332,136 @@ static int encode_frames(struct audio_track *track, struct muxer *muxer, size_t 
 		return ret;
 	}
 	track->encoded += (int64_t)frames;
-	track->work_start += frames;
-	pthread_mutex_lock(&track->mutex);
-	track->stats.frames_encoded += frames;
-	pthread_mutex_unlock(&track->mutex);
+	for (int l = 0; l < track->lane_count; l++)
+		track->lanes[l].work_start += frames;
+	atomic_fetch_add(&track->frames_encoded, frames);
 	return write_packets(track, muxer);
 }
 
 /* Moves what the capture sent into the work buffer, placed after what is
  * there: silence for a gap, the overlap dropped. */
-static void take_pending(struct audio_track *track, int64_t origin_ns)
+static void take_pending(struct lane *lane, int64_t origin_ns)
 {
-	pthread_mutex_lock(&track->mutex);
+	pthread_mutex_lock(&lane->mutex);
 	/* What came before the first frame is not the file's: not counted. */
-	bool first = !track->started;
+	bool first = !lane->started;
 	if (first) {
-		track->next_abs = abs_index(origin_ns);
-		track->started = true;
+		lane->next_abs = abs_index(origin_ns);
+		lane->started = true;
 	}
-	if (track->pending.frames) {
-		int64_t start = track->pending_end - (int64_t)track->pending.frames;
-		const float *data = track->pending.data;
-		size_t frames = track->pending.frames;
-		if (start > track->next_abs) {
-			size_t gap = (size_t)(start - track->next_abs);
-			if (append(&track->work, NULL, gap)) {
-				track->stats.silence_frames += gap;
-				track->next_abs = start;
+	if (lane->pending.frames) {
+		int64_t start = lane->pending_end - (int64_t)lane->pending.frames;
+		const float *data = lane->pending.data;
+		size_t frames = lane->pending.frames;
+		if (start > lane->next_abs) {
+			size_t gap = (size_t)(start - lane->next_abs);
+			if (append(&lane->work, NULL, gap)) {
+				lane->stats.silence_frames += gap;
+				lane->next_abs = start;
 			}
-		} else if (start < track->next_abs) {
-			size_t skip = (size_t)(track->next_abs - start);
+		} else if (start < lane->next_abs) {
+			size_t skip = (size_t)(lane->next_abs - start);
 			if (skip > frames)
 				skip = frames;
 			data += skip * CHANNELS;
 			frames -= skip;
 			if (!first)
-				track->stats.dropped_frames += skip;
+				lane->stats.dropped_frames += skip;
 		}
-		if (append(&track->work, data, frames))
-			track->next_abs += (int64_t)frames;
-		track->pending.frames = 0;
+		if (append(&lane->work, data, frames))
+			lane->next_abs += (int64_t)frames;
+		lane->pending.frames = 0;
 	}
-	pthread_mutex_unlock(&track->mutex);
+	pthread_mutex_unlock(&lane->mutex);
 }
 
-static int encode_full_frames(struct audio_track *track, struct muxer *muxer)
+/* Silence (or a cut) so that the lane's work ends at `end_abs`; with `cut`
+ * false, only silence. */
+static void lane_extend_to(struct lane *lane, int64_t end_abs, bool cut)
+{
+	if (end_abs > lane->next_abs) {
+		size_t gap = (size_t)(end_abs - lane->next_abs);
+		if (!append(&lane->work, NULL, gap))
+			return;
+		lane->next_abs = end_abs;
+		pthread_mutex_lock(&lane->mutex);
+		lane->stats.silence_frames += gap;
+		pthread_mutex_unlock(&lane->mutex);
+	} else if (cut && end_abs < lane->next_abs) {
+		size_t unencoded = lane->work.frames - lane->work_start;
+		size_t excess = (size_t)(lane->next_abs - end_abs);
+		lane->work.frames -= excess < unencoded ? excess : unencoded;
+		lane->next_abs = end_abs;
+	}
+}
+
+/* Frames every lane has: what can be encoded (mixed) now. */
+static size_t ready_frames(const struct audio_track *track)
+{
+	size_t ready = SIZE_MAX;
+	for (int l = 0; l < track->lane_count; l++) {
+		const struct lane *lane = &track->lanes[l];
+		size_t have = lane->work.frames - lane->work_start;
+		if (have < ready)
+			ready = have;
+	}
+	return ready;
+}
+
+/* Encodes whole encoder frames of what every lane has, up to `until_abs`
+ * (an absolute sample index). */
+static int encode_full_frames(struct audio_track *track, struct muxer *muxer, int64_t until_abs)
 {
 	size_t frame_size = track->context->frame_size > 0 ? (size_t)track->context->frame_size
 							   : 1024;
+	int64_t encoded_abs = track->lanes[0].next_abs -
+			      (int64_t)(track->lanes[0].work.frames - track->lanes[0].work_start);
 	int ret = 0;
-	while (ret >= 0 && track->work.frames - track->work_start >= frame_size)
+	while (ret >= 0 && ready_frames(track) >= frame_size &&
+	       until_abs - encoded_abs >= (int64_t)frame_size) {
 		ret = encode_frames(track, muxer, frame_size);
-	drop_front(&track->work, track->work_start);
-	track->work_start = 0;
+		encoded_abs += (int64_t)frame_size;
+	}
+	for (int l = 0; l < track->lane_count; l++) {
+		struct lane *lane = &track->lanes[l];
+		drop_front(&lane->work, lane->work_start);
+		lane->work_start = 0;
+	}
 	return ret;
 }
 
-/* A gap that has lasted LIVE_GAP_NS becomes silence now. */
-static void fill_live_gap(struct audio_track *track)
+int audio_track_encode(struct audio_track *track, struct muxer *muxer, int64_t origin_ns,
+		       int64_t until_ns)
 {
-	int64_t until = abs_index(clock_now_ns() - LIVE_GAP_NS);
-	if (until <= track->next_abs)
-		return;
-	size_t gap = (size_t)(until - track->next_abs);
-	if (!append(&track->work, NULL, gap))
-		return;
-	track->next_abs = until;
-	pthread_mutex_lock(&track->mutex);
-	track->stats.silence_frames += gap;
-	pthread_mutex_unlock(&track->mutex);
-}
-
-int audio_track_encode(struct audio_track *track, struct muxer *muxer, int64_t origin_ns)
-{
-	take_pending(track, origin_ns);
-	fill_live_gap(track);
-	return encode_full_frames(track, muxer);
+	/* A gap that has lasted LIVE_GAP_NS becomes silence now: one instant
+	 * for every lane, so that they stay aligned. */
+	int64_t live_until = abs_index(clock_now_ns() - LIVE_GAP_NS);
+	/* As audio_track_finish() counts the end, to the sample. */
+	int64_t until_abs = until_ns == INT64_MAX ? INT64_MAX
+			    : abs_index(origin_ns) + abs_index(until_ns - origin_ns);
+	if (live_until > until_abs)
+		live_until = until_abs;
+	for (int l = 0; l < track->lane_count; l++) {
+		take_pending(&track->lanes[l], origin_ns);
+		lane_extend_to(&track->lanes[l], live_until, false);
+	}
+	return encode_full_frames(track, muxer, until_abs);
 }
 
 int audio_track_finish(struct audio_track *track, struct muxer *muxer, int64_t origin_ns,
 		       int64_t end_ns)
 {
-	int ret = audio_track_encode(track, muxer, origin_ns);
-	if (ret < 0)
-		return ret;
 	/* The audio ends with the video: silence to the end, or cut. */
 	int64_t end_abs = abs_index(origin_ns) + abs_index(end_ns - origin_ns);
-	if (end_abs > track->next_abs) {
-		size_t gap = (size_t)(end_abs - track->next_abs);
-		if (append(&track->work, NULL, gap)) {
-			pthread_mutex_lock(&track->mutex);
-			track->stats.silence_frames += gap;
-			pthread_mutex_unlock(&track->mutex);
-			track->next_abs = end_abs;
-		}
-	} else if (end_abs < track->next_abs) {
-		size_t cut = (size_t)(track->next_abs - end_abs);
-		track->work.frames = cut < track->work.frames ? track->work.frames - cut : 0;
-	}
-	ret = encode_full_frames(track, muxer);
-	if (ret >= 0 && track->work.frames > 0)
-		ret = encode_frames(track, muxer, track->work.frames); /* a short last frame */
+	int ret = audio_track_encode(track, muxer, origin_ns, end_ns);
+	if (ret < 0)
+		return ret;
+	for (int l = 0; l < track->lane_count; l++)
+		lane_extend_to(&track->lanes[l], end_abs, true);
+	ret = encode_full_frames(track, muxer, end_abs);
+	size_t rest = ready_frames(track);
+	if (ret >= 0 && rest > 0)
+		ret = encode_frames(track, muxer, rest); /* a short last frame */
 	if (ret < 0)
 		return ret;
 	ret = avcodec_send_frame(track->context, NULL);
@@ -349,11 +472,16 @@ int audio_track_finish(struct audio_track *track, struct muxer *muxer, int64_t o
 	return write_packets(track, muxer);
 }
 
-void audio_track_get_stats(struct audio_track *track, struct audio_track_stats *stats)
+void audio_track_get_stats(struct audio_track *track, int source, struct audio_track_stats *stats)
 {
-	pthread_mutex_lock(&track->mutex);
-	*stats = track->stats;
-	pthread_mutex_unlock(&track->mutex);
+	memset(stats, 0, sizeof(*stats));
+	if (source >= 0 && source < track->lane_count) {
+		struct lane *lane = &track->lanes[source];
+		pthread_mutex_lock(&lane->mutex);
+		*stats = lane->stats;
+		pthread_mutex_unlock(&lane->mutex);
+	}
+	stats->frames_encoded = atomic_load(&track->frames_encoded);
 }
 
 void audio_track_destroy(struct audio_track *track)
@@ -363,8 +491,8 @@ void audio_track_destroy(struct audio_track *track)
 	avcodec_free_context(&track->context);
 	av_frame_free(&track->frame);
 	av_packet_free(&track->packet);
-	free(track->pending.data);
-	free(track->work.data);
-	pthread_mutex_destroy(&track->mutex);
+	for (int l = 0; l < track->lane_count; l++)
+		lane_free(&track->lanes[l]);
+	free(track->mixed.data);
 	free(track);
 }

@@ -4,7 +4,10 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -13,12 +16,17 @@
 
 #include "log.h"
 
+#define MAX_AUDIO_STREAMS 8
+
 struct muxer {
 	char *path;
 	AVFormatContext *format;
 	AVStream *stream;
-	AVStream *audio_stream;
-	const AVCodecContext *audio_encoder; /* until muxer_start() */
+	int audio_count;
+	AVStream *audio_streams[MAX_AUDIO_STREAMS];
+	/* Until muxer_start(): */
+	const AVCodecContext *audio_encoders[MAX_AUDIO_STREAMS];
+	char *audio_titles[MAX_AUDIO_STREAMS];
 	AVPacket *held;       /* last packet, waiting for its duration */
 	bool has_held;
 	bool started;
@@ -27,23 +35,41 @@ struct muxer {
 	_Atomic int64_t bytes_written;
 };
 
+/* The sound codecs we offer: --audio-codec NAME, and FFmpeg's encoder. */
+struct audio_codec {
+	const char *name;
+	const char *encoder;
+};
+
+static const struct audio_codec audio_codecs[] = {
+	{"opus", "libopus"},
+	{"aac", "aac"},
+	{"flac", "flac"},
+};
+
 struct container {
 	const char *extension;
 	const char *format_name;
+	const char *label;    /* for people */
 	bool fragmented;
-	const char *audio_encoder; /* FFmpeg's name: Opus where it fits, else AAC */
+	/* What it holds, the default first: Opus where it fits, else AAC.
+	 * Found by writing a header with FFmpeg 5.1, not by
+	 * avformat_query_codec(), which says yes to Opus and FLAC in MOV and
+	 * to FLAC in MP4 (refused: "experimental", "only supported in MP4"). */
+	const char *audio[4];
 };
 
 static const struct container containers[] = {
-	{".mkv", "matroska", false, "libopus"},
-	{".mp4", "mp4", true, "aac"},
-	{".mov", "mov", true, "aac"},
-	{".webm", "webm", false, "libopus"},
+	{".mkv", "matroska", "Matroska", false, {"opus", "aac", "flac"}},
+	{".mp4", "mp4", "MP4", true, {"aac", "opus"}},
+	{".mov", "mov", "MOV", true, {"aac"}},
+	{".webm", "webm", "WebM", false, {"opus"}},
 };
 
 static const struct container *container_for_path(const char *path)
 {
-	static const struct container stdout_container = {"-", "matroska", false, "libopus"};
+	static const struct container stdout_container = {"-", "matroska", "Matroska", false,
+								  {"opus", "aac", "flac"}};
 	if (strcmp(path, "-") == 0)
 		return &stdout_container;
 	const char *dot = strrchr(path, '.');
@@ -77,10 +103,48 @@ enum AVCodecID muxer_default_codec(const char *path)
 									 : AV_CODEC_ID_H264;
 }
 
-const char *muxer_audio_encoder(const char *path)
+static const struct audio_codec *find_audio_codec(const char *name)
 {
+	for (size_t i = 0; i < sizeof(audio_codecs) / sizeof(audio_codecs[0]); i++)
+		if (strcasecmp(name, audio_codecs[i].name) == 0)
+			return &audio_codecs[i];
+	return NULL;
+}
+
+static bool container_holds(const struct container *container, const char *codec)
+{
+	for (size_t i = 0; i < sizeof(container->audio) / sizeof(container->audio[0]); i++)
+		if (container->audio[i] && strcmp(container->audio[i], codec) == 0)
+			return true;
+	return false;
+}
+
+const char *muxer_audio_encoder(const char *path, const char *codec)
+{
+	static const struct container fallback = {"", "", "", false, {"opus"}};
 	const struct container *container = container_for_path(path);
-	return container ? container->audio_encoder : "libopus";
+	if (!container)
+		container = &fallback;
+	const struct audio_codec *wanted = find_audio_codec(codec ? codec : container->audio[0]);
+	if (!wanted) {
+		char names[64] = "";
+		for (size_t i = 0; i < sizeof(audio_codecs) / sizeof(audio_codecs[0]); i++)
+			snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
+				 i ? ", " : "", audio_codecs[i].name);
+		LOG_ERR("unknown --audio-codec '%s': expected %s", codec, names);
+		return NULL;
+	}
+	if (!container_holds(container, wanted->name)) {
+		char names[64] = "";
+		for (size_t i = 0; i < sizeof(container->audio) / sizeof(container->audio[0]) &&
+				   container->audio[i]; i++)
+			snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
+				 i ? " or " : "", container->audio[i]);
+		LOG_ERR("--audio-codec %s: %s holds %s (.mkv holds opus, aac and flac)",
+			wanted->name, container->label, names);
+		return NULL;
+	}
+	return wanted->encoder;
 }
 
 /* The container for `path`, checked to hold `codec_id` (NONE: any); logs. */
@@ -218,22 +282,26 @@ int muxer_start(struct muxer *muxer, const AVCodecContext *encoder)
 		muxer->stream->time_base = (AVRational){1, 90000};
 	if (encoder->framerate.num > 0)
 		muxer->stream->avg_frame_rate = encoder->framerate;
-	if (muxer->audio_encoder) {
-		muxer->audio_stream = avformat_new_stream(muxer->format, NULL);
-		if (!muxer->audio_stream)
+	for (int i = 0; i < muxer->audio_count; i++) {
+		AVStream *audio = avformat_new_stream(muxer->format, NULL);
+		if (!audio)
 			return fail(muxer, "cannot add the audio stream to", AVERROR(ENOMEM));
-		ret = avcodec_parameters_from_context(muxer->audio_stream->codecpar,
-						      muxer->audio_encoder);
+		ret = avcodec_parameters_from_context(audio->codecpar, muxer->audio_encoders[i]);
 		if (ret < 0)
 			return fail(muxer, "cannot describe the audio stream of", ret);
-		muxer->audio_stream->time_base = muxer->audio_encoder->time_base;
+		audio->time_base = muxer->audio_encoders[i]->time_base;
+		/* Matroska keeps a "title"; MP4 and MOV only the handler's name. */
+		if (muxer->audio_titles[i])
+			av_dict_set(&audio->metadata,
+				    muxer->fragmented_mov ? "handler_name" : "title",
+				    muxer->audio_titles[i], 0);
+		muxer->audio_streams[i] = audio;
 	}
 	ret = avformat_write_header(muxer->format, NULL);
 	if (ret < 0)
 		return fail(muxer, "cannot write the header of", ret);
 	if (muxer->format->pb->error < 0)
 		return fail(muxer, "cannot write the header of", muxer->format->pb->error);
-	muxer->audio_encoder = NULL;
 	muxer->started = true;
 	muxer->bytes_written = avio_tell(muxer->format->pb);
 	return 0;
@@ -254,7 +322,7 @@ static int write_held(struct muxer *muxer, int64_t next_pts)
 	/* av_write_frame() takes the packet's reference; the held slot is
 	 * free again either way. */
 	/* With audio, libavformat interleaves the two streams by time. */
-	int ret = muxer->audio_stream ? av_interleaved_write_frame(muxer->format, packet)
+	int ret = muxer->audio_count ? av_interleaved_write_frame(muxer->format, packet)
 				      : av_write_frame(muxer->format, packet);
 	av_packet_unref(packet);
 	if (ret < 0)
@@ -287,19 +355,32 @@ int muxer_write(struct muxer *muxer, AVPacket *packet, AVRational time_base)
 	return 0;
 }
 
-void muxer_add_audio(struct muxer *muxer, const AVCodecContext *audio_encoder)
+int muxer_add_audio(struct muxer *muxer, const AVCodecContext *audio_encoder)
 {
-	muxer->audio_encoder = audio_encoder;
+	if (muxer->started || muxer->audio_count == MAX_AUDIO_STREAMS)
+		return -1;
+	muxer->audio_encoders[muxer->audio_count] = audio_encoder;
+	return muxer->audio_count++;
 }
 
-int muxer_write_audio(struct muxer *muxer, AVPacket *packet, AVRational time_base)
+void muxer_set_audio_title(struct muxer *muxer, int index, const char *title)
 {
-	if (muxer->failed || !muxer->audio_stream) {
+	if (muxer->started || index < 0 || index >= muxer->audio_count)
+		return;
+	free(muxer->audio_titles[index]);
+	muxer->audio_titles[index] = title ? strdup(title) : NULL;
+}
+
+int muxer_write_audio(struct muxer *muxer, int index, AVPacket *packet, AVRational time_base)
+{
+	if (muxer->failed || index < 0 || index >= muxer->audio_count ||
+	    !muxer->audio_streams[index]) {
 		av_packet_unref(packet);
 		return muxer->failed ? AVERROR(EIO) : AVERROR_BUG;
 	}
-	av_packet_rescale_ts(packet, time_base, muxer->audio_stream->time_base);
-	packet->stream_index = muxer->audio_stream->index;
+	AVStream *stream = muxer->audio_streams[index];
+	av_packet_rescale_ts(packet, time_base, stream->time_base);
+	packet->stream_index = stream->index;
 	int ret = av_interleaved_write_frame(muxer->format, packet);
 	av_packet_unref(packet);
 	if (ret < 0)
@@ -350,6 +431,8 @@ void muxer_destroy(struct muxer *muxer)
 		avformat_free_context(muxer->format);
 	}
 	av_packet_free(&muxer->held);
+	for (int i = 0; i < muxer->audio_count; i++)
+		free(muxer->audio_titles[i]);
 	free(muxer->path);
 	free(muxer);
 }

@@ -6,7 +6,8 @@
 
 #include <libavcodec/avcodec.h>
 
-/* libavformat output of one video stream, and optionally one audio stream. The container comes from the file
+/* libavformat output of one video stream, and optionally audio streams
+ * (up to 8, in the order added). The container comes from the file
  * extension: .mkv, .mp4, .mov (both fragmented, so an interrupted file still
  * plays), .webm (VP8/VP9/AV1 only), or "-" for Matroska on stdout.
  *
@@ -21,9 +22,12 @@ struct muxer;
  * .webm, H.264 otherwise. */
 enum AVCodecID muxer_default_codec(const char *path);
 
-/* The FFmpeg encoder of a recording's sound into `path`: libopus for
- * Matroska (and stdout) and WebM, aac for MP4 and MOV. */
-const char *muxer_audio_encoder(const char *path);
+/* The FFmpeg encoder of a recording's sound into `path` in `codec`
+ * (--audio-codec: "opus", "aac", "flac"; NULL: the container's default,
+ * Opus for Matroska (and stdout) and WebM, AAC for MP4 and MOV). NULL, with
+ * one line logged, for a codec we do not know or the container cannot hold
+ * (MP4: aac, opus; MOV: aac; WebM: opus; Matroska: all). */
+const char *muxer_audio_encoder(const char *path, const char *codec);
 
 /* True when the extension names a known container that can hold `codec_id`
  * (AV_CODEC_ID_NONE: any codec); otherwise logs one line and returns false.
@@ -45,13 +49,19 @@ bool muxer_wants_global_header(const struct muxer *muxer);
 int muxer_start(struct muxer *muxer, const AVCodecContext *encoder);
 
 /* Before muxer_start(): the recording also has an audio stream from this
- * opened encoder (kept by reference until muxer_start()). Packets of both
- * streams are then interleaved by libavformat. */
-void muxer_add_audio(struct muxer *muxer, const AVCodecContext *audio_encoder);
+ * opened encoder (kept by reference until muxer_start()). Packets of all
+ * streams are then interleaved by libavformat. Returns the stream's index
+ * for muxer_write_audio(), -1 when there are too many. */
+int muxer_add_audio(struct muxer *muxer, const AVCodecContext *audio_encoder);
 
-/* Takes an audio packet whose timestamps are in `time_base`, written as it
- * comes (its duration is the encoder's). Returns 0 or a negative AVERROR. */
-int muxer_write_audio(struct muxer *muxer, AVPacket *packet, AVRational time_base);
+/* Before muxer_start(): the audio stream's title (Matroska "title", MP4
+ * handler name), e.g. its source. Copied. */
+void muxer_set_audio_title(struct muxer *muxer, int index, const char *title);
+
+/* Takes a packet of audio stream `index` whose timestamps are in
+ * `time_base`, written as it comes (its duration is the encoder's).
+ * Returns 0 or a negative AVERROR. */
+int muxer_write_audio(struct muxer *muxer, int index, AVPacket *packet, AVRational time_base);
 
 /* The stream time base, valid after muxer_start() (Matroska: 1/1000). */
 AVRational muxer_time_base(const struct muxer *muxer);

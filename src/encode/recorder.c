@@ -37,7 +37,13 @@ struct recorder {
 	struct frame_queue *queue;
 	struct encoder *encoder;
 	struct muxer *muxer;
-	struct audio_track *audio; /* with config.audio */
+	/* With config.audio_sources: a track per source, or one mixing them. */
+	struct audio_track *audio[RECORDER_MAX_AUDIO_SOURCES];
+	int audio_tracks, audio_sources;
+	bool audio_mix;
+	pthread_mutex_t title_mutex;
+	char *audio_titles[RECORDER_MAX_AUDIO_SOURCES]; /* until the stream starts */
+	_Atomic int64_t audio_until_ns; /* recorder_end_audio_at(); INT64_MAX before */
 	char encoder_name[64];
 	int event_fd;
 	pthread_t thread;
@@ -131,6 +137,25 @@ static int send_current(struct recorder *recorder, int64_t pts)
 	return 0;
 }
 
+/* The tracks' titles: their source's name, or the mixed ones' joined. */
+static void name_audio_tracks(struct recorder *recorder)
+{
+	pthread_mutex_lock(&recorder->title_mutex);
+	for (int t = 0; t < recorder->audio_tracks; t++) {
+		char title[512] = "";
+		for (int s = 0; s < recorder->audio_sources; s++) {
+			if ((recorder->audio_mix ? 0 : s) != t || !recorder->audio_titles[s])
+				continue;
+			size_t used = strlen(title);
+			snprintf(title + used, sizeof(title) - used, "%s%s", used ? " + " : "",
+				 recorder->audio_titles[s]);
+		}
+		if (title[0])
+			muxer_set_audio_title(recorder->muxer, t, title);
+	}
+	pthread_mutex_unlock(&recorder->title_mutex);
+}
+
 static int start_stream(struct recorder *recorder, const struct frame *frame)
 {
 	recorder->first_pts_ns = frame->pts_ns;
@@ -140,6 +165,7 @@ static int start_stream(struct recorder *recorder, const struct frame *frame)
 			       muxer_wants_global_header(recorder->muxer));
 	if (ret < 0)
 		return ret;
+	name_audio_tracks(recorder);
 	/* The header needs the size and the codec's extradata, known only now. */
 	ret = muxer_start(recorder->muxer, encoder_context(recorder->encoder));
 	if (ret < 0)
@@ -291,8 +317,9 @@ static int finish_stream(struct recorder *recorder)
 	if (recorder->cfr && end < recorder->next_slot)
 		end = recorder->next_slot;
 	/* The audio ends where the video does. */
-	if (ret >= 0 && recorder->audio && recorder->started && !atomic_load(&recorder->failed))
-		ret = audio_track_finish(recorder->audio, recorder->muxer, recorder->first_pts_ns,
+	for (int t = 0; t < recorder->audio_tracks && ret >= 0 && recorder->started &&
+			!atomic_load(&recorder->failed); t++)
+		ret = audio_track_finish(recorder->audio[t], recorder->muxer, recorder->first_pts_ns,
 					 recorder->first_pts_ns +
 					 av_rescale_q(end, recorder->time_base,
 						      (AVRational){1, 1000000000}));
@@ -376,9 +403,12 @@ static void *encoder_thread(void *data)
 			recorder->held = frame;
 		}
 		/* Audio waits for the first frame: its time is the file's zero. */
-		if (recorder->audio && recorder->started && !atomic_load(&recorder->failed) &&
-		    audio_track_encode(recorder->audio, recorder->muxer, recorder->first_pts_ns) < 0)
-			mark_failed(recorder);
+		for (int t = 0; t < recorder->audio_tracks && recorder->started &&
+				!atomic_load(&recorder->failed); t++)
+			if (audio_track_encode(recorder->audio[t], recorder->muxer,
+					       recorder->first_pts_ns,
+					       atomic_load(&recorder->audio_until_ns)) < 0)
+				mark_failed(recorder);
 		write_pending_still(recorder);
 	}
 	if (finish_stream(recorder) < 0)
@@ -394,7 +424,11 @@ static void recorder_destroy(struct recorder *recorder)
 	if (!recorder)
 		return;
 	muxer_destroy(recorder->muxer);
-	audio_track_destroy(recorder->audio);
+	for (int t = 0; t < recorder->audio_tracks; t++)
+		audio_track_destroy(recorder->audio[t]);
+	for (int s = 0; s < recorder->audio_sources; s++)
+		free(recorder->audio_titles[s]);
+	pthread_mutex_destroy(&recorder->title_mutex);
 	encoder_destroy(recorder->encoder);
 	frame_queue_destroy(recorder->queue);
 	av_frame_free(&recorder->current);
@@ -460,6 +494,8 @@ struct recorder *recorder_create(const struct recorder_config *config, enum reco
 	recorder->event_fd = -1;
 	pthread_mutex_init(&recorder->still_mutex, NULL);
 	pthread_mutex_init(&recorder->latency_mutex, NULL);
+	pthread_mutex_init(&recorder->title_mutex, NULL);
+	atomic_init(&recorder->audio_until_ns, INT64_MAX);
 	recorder->path = strdup(config->path);
 	recorder->to_stdout = strcmp(config->path, "-") == 0;
 	recorder->cfr = config->cfr;
@@ -498,12 +534,29 @@ struct recorder *recorder_create(const struct recorder_config *config, enum reco
 		*error = bad_config ? RECORDER_ERROR_CONFIG : RECORDER_ERROR_RUNTIME;
 		goto fail;
 	}
-	if (config->audio) {
-		recorder->audio = audio_track_create(config->path,
-						     muxer_wants_global_header(recorder->muxer));
-		if (!recorder->audio)
+	if (config->audio_sources > 0) {
+		const char *audio_encoder = muxer_audio_encoder(config->path, config->audio_codec);
+		if (!audio_encoder || config->audio_sources > RECORDER_MAX_AUDIO_SOURCES ||
+		    config->audio_bitrate < 0) {
+			*error = RECORDER_ERROR_CONFIG;
 			goto fail;
-		muxer_add_audio(recorder->muxer, audio_track_context(recorder->audio));
+		}
+		recorder->audio_sources = config->audio_sources;
+		recorder->audio_mix = config->audio_mix && config->audio_sources > 1;
+		int tracks = recorder->audio_mix ? 1 : config->audio_sources;
+		for (int t = 0; t < tracks; t++) {
+			recorder->audio[t] = audio_track_create(
+				audio_encoder, config->audio_bitrate,
+				muxer_wants_global_header(recorder->muxer),
+				recorder->audio_mix ? config->audio_sources : 1);
+			if (!recorder->audio[t])
+				goto fail;
+			recorder->audio_tracks = t + 1;
+			if (!audio_track_attach(recorder->audio[t], recorder->muxer)) {
+				LOG_ERR("--audio: too many audio tracks");
+				goto fail;
+			}
+		}
 	}
 	recorder->queue = frame_queue_create(config->queue_depth > 0 ? config->queue_depth
 								     : DEFAULT_QUEUE_DEPTH,
@@ -544,12 +597,31 @@ bool recorder_submit(struct recorder *recorder, const struct frame *frame)
 	return true;
 }
 
-void recorder_submit_audio(struct recorder *recorder, const struct audio_chunk *chunk)
+void recorder_submit_audio(struct recorder *recorder, int source, const struct audio_chunk *chunk)
 {
-	if (!recorder->audio || atomic_load(&recorder->failed))
+	if (source < 0 || source >= recorder->audio_sources || atomic_load(&recorder->failed))
 		return;
-	audio_track_submit(recorder->audio, chunk);
+	if (recorder->audio_mix)
+		audio_track_submit(recorder->audio[0], source, chunk);
+	else
+		audio_track_submit(recorder->audio[source], 0, chunk);
 	frame_queue_kick(recorder->queue);
+}
+
+void recorder_end_audio_at(struct recorder *recorder, int64_t end_ns)
+{
+	atomic_store(&recorder->audio_until_ns, end_ns);
+}
+
+void recorder_set_audio_title(struct recorder *recorder, int source, const char *title)
+{
+	if (source < 0 || source >= recorder->audio_sources)
+		return;
+	char *copy = title ? strdup(title) : NULL;
+	pthread_mutex_lock(&recorder->title_mutex);
+	free(recorder->audio_titles[source]);
+	recorder->audio_titles[source] = copy;
+	pthread_mutex_unlock(&recorder->title_mutex);
 }
 
 bool recorder_request_still(struct recorder *recorder, const char *path,
@@ -600,15 +672,27 @@ void recorder_get_stats(struct recorder *recorder, struct recorder_stats *stats)
 	stats->frames_encoded = atomic_load(&recorder->frames_encoded);
 	stats->bytes_written = (uint64_t)muxer_bytes_written(recorder->muxer);
 	snprintf(stats->encoder, sizeof(stats->encoder), "%s", recorder->encoder_name);
-	if (recorder->audio) {
-		struct audio_track_stats audio;
-		audio_track_get_stats(recorder->audio, &audio);
+	if (recorder->audio_tracks) {
 		snprintf(stats->audio_encoder, sizeof(stats->audio_encoder), "%s",
-			 audio_track_codec_name(recorder->audio));
-		stats->audio_chunks = audio.chunks;
-		stats->audio_frames = audio.frames_encoded;
-		stats->audio_silence_frames = audio.silence_frames;
-		stats->audio_dropped_frames = audio.dropped_frames;
+			 audio_track_codec_name(recorder->audio[0]));
+		stats->audio_tracks = recorder->audio_tracks;
+		stats->audio_sources = recorder->audio_sources;
+	}
+	for (int s = 0; s < recorder->audio_sources; s++) {
+		struct audio_track_stats audio;
+		if (recorder->audio_mix)
+			audio_track_get_stats(recorder->audio[0], s, &audio);
+		else
+			audio_track_get_stats(recorder->audio[s], 0, &audio);
+		stats->audio_chunks += audio.chunks;
+		/* Every track is as long: they start and end with the video. */
+		if (audio.frames_encoded > stats->audio_frames)
+			stats->audio_frames = audio.frames_encoded;
+		if (audio.silence_frames > stats->audio_silence_frames)
+			stats->audio_silence_frames = audio.silence_frames;
+		stats->audio_dropped_frames += audio.dropped_frames;
+		stats->audio_source_silence_frames[s] = audio.silence_frames;
+		stats->audio_source_dropped_frames[s] = audio.dropped_frames;
 	}
 	pthread_mutex_lock(&recorder->latency_mutex);
 	if (recorder->latency_count) {

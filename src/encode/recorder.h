@@ -24,8 +24,15 @@ struct recorder_config {
 	const char *const *codec_params; /* "KEY=VALUE" strings, NULL-terminated, may be NULL */
 	int queue_depth;           /* frames that may wait for the encoder, 0 = default */
 	bool overwrite;            /* replace an existing file (default: refuse) */
-	bool audio;                /* an audio stream, from recorder_submit_audio() */
+	/* Sound, from recorder_submit_audio(): */
+	int audio_sources;         /* 0: none; up to RECORDER_MAX_AUDIO_SOURCES */
+	bool audio_mix;            /* the sources summed into one track; else a track
+				    * each, in the order of their numbers */
+	const char *audio_codec;   /* "opus", "aac", "flac"; NULL: the container's */
+	int64_t audio_bitrate;     /* bits per second; 0: the codec's default */
 };
+
+#define RECORDER_MAX_AUDIO_SOURCES 8
 
 struct recorder_stats {
 	uint64_t frames_submitted; /* offered by the compositor side */
@@ -33,12 +40,20 @@ struct recorder_stats {
 	uint64_t frames_encoded;   /* given to the encoder (CFR repeats included) */
 	uint64_t bytes_written;
 	char encoder[64];          /* e.g. "libx264" or "h264_vaapi" */
-	/* With config.audio: */
-	char audio_encoder[16];    /* "libopus" or "aac" */
-	uint64_t audio_chunks;     /* received from the capture */
-	uint64_t audio_frames;     /* sample frames encoded, silence included */
-	uint64_t audio_silence_frames; /* of those, silence filling gaps */
-	uint64_t audio_dropped_frames; /* overlapping (what came before the first frame is not counted) */
+	/* With config.audio_sources: */
+	char audio_encoder[16];    /* "libopus", "aac" or "flac" */
+	int audio_tracks;          /* audio streams in the file */
+	int audio_sources;
+	uint64_t audio_chunks;     /* received from the captures, all sources */
+	uint64_t audio_frames;     /* sample frames encoded per track (all tracks
+				    * are as long), silence included */
+	uint64_t audio_silence_frames; /* of those, silence filling gaps: the most
+					* any one source needed */
+	uint64_t audio_dropped_frames; /* overlapping, all sources (what came before
+					* the first frame is not counted) */
+	/* Per source, in their order: */
+	uint64_t audio_source_silence_frames[RECORDER_MAX_AUDIO_SOURCES];
+	uint64_t audio_source_dropped_frames[RECORDER_MAX_AUDIO_SOURCES];
 	double latency_p50_ms;     /* commit to encoded packet, median; 0 when unknown (CFR) */
 	double latency_p99_ms;
 	/* Set by recorder_finish() only: */
@@ -66,7 +81,8 @@ enum recorder_error {
 
 /* What can be checked before anything starts, without opening a device or
  * the file: the container is known from the extension, the codec exists and
- * fits the container. Logs one line; RECORDER_ERROR_CONFIG when refused. */
+ * fits the container, and so does the audio codec (a lossless one takes no
+ * audio bitrate). Logs one line; RECORDER_ERROR_CONFIG when refused. */
 enum recorder_error recorder_check(const struct recorder_config *config);
 
 /* `error` (may be NULL) tells which kind of failure a NULL return was. */
@@ -84,12 +100,26 @@ struct recorder *recorder_create(const struct recorder_config *config, enum reco
  * scaled to the stream size. */
 bool recorder_submit(struct recorder *recorder, const struct frame *frame);
 
-/* With config.audio: takes a chunk of audio (audio_chunk.h), placed in the
- * file by its pts on the video's clock (time zero: the first frame). Called
- * on the audio capture's thread: copies under a mutex and wakes the encoder
- * thread, which encodes it (Opus in Matroska/WebM, AAC in MP4/MOV). Gaps
- * become silence and the audio ends with the video (recorder_finish). */
-void recorder_submit_audio(struct recorder *recorder, const struct audio_chunk *chunk);
+/* With config.audio_sources: takes a chunk of audio (audio_chunk.h) of
+ * source `source` (0 to audio_sources - 1), placed in the file by its pts
+ * on the video's clock (time zero: the first frame). Called on that audio
+ * capture's thread: copies under a mutex and wakes the encoder thread,
+ * which encodes it (Opus in Matroska/WebM, AAC in MP4/MOV, or
+ * config.audio_codec). Gaps become silence and the audio ends with the
+ * video (recorder_finish). */
+void recorder_submit_audio(struct recorder *recorder, int source, const struct audio_chunk *chunk);
+
+/* The recording ends at `end_ns` (CLOCK_MONOTONIC), to be given to
+ * recorder_finish() too: audio after it is no longer encoded while the
+ * caller waits for its last frames to be queued (else a full queue at the
+ * stop would let the audio run past the video's end). */
+void recorder_end_audio_at(struct recorder *recorder, int64_t end_ns);
+
+/* Names source `source` (e.g. the audio server's name for it): the title of
+ * its track (Matroska "title", MP4 handler name); a mixed track is titled
+ * with its sources' names joined by " + ". Only before the first frame is
+ * submitted (the header is written then); copied. */
+void recorder_set_audio_title(struct recorder *recorder, int source, const char *title);
 
 /* Asks the encoder thread to write `picture` (the screen now) as a PNG at
  * `path`. Both are copied here (a dmabuf picture by reference), so the PNG

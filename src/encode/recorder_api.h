@@ -19,6 +19,8 @@ struct recorder_api {
 	__typeof__(&recorder_create) create;
 	__typeof__(&recorder_submit) submit;
 	__typeof__(&recorder_submit_audio) submit_audio;
+	__typeof__(&recorder_set_audio_title) set_audio_title;
+	__typeof__(&recorder_end_audio_at) end_audio_at;
 	__typeof__(&recorder_request_still) request_still;
 	__typeof__(&recorder_get_fd) get_fd;
 	__typeof__(&recorder_failed) failed;

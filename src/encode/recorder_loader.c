@@ -110,10 +110,22 @@ bool recorder_submit(struct recorder *recorder, const struct frame *frame)
 	return loaded->submit(recorder, frame);
 }
 
-void recorder_submit_audio(struct recorder *recorder, const struct audio_chunk *chunk)
+void recorder_submit_audio(struct recorder *recorder, int source, const struct audio_chunk *chunk)
 {
 	assert(loaded);
-	loaded->submit_audio(recorder, chunk);
+	loaded->submit_audio(recorder, source, chunk);
+}
+
+void recorder_end_audio_at(struct recorder *recorder, int64_t end_ns)
+{
+	assert(loaded);
+	loaded->end_audio_at(recorder, end_ns);
+}
+
+void recorder_set_audio_title(struct recorder *recorder, int source, const char *title)
+{
+	assert(loaded);
+	loaded->set_audio_title(recorder, source, title);
 }
 
 bool recorder_request_still(struct recorder *recorder, const char *path,

@@ -13,6 +13,9 @@
 #                          --app-audio removes them (their owner is dead)
 #   app-audio.sh pw-play   as audible, the command plays with pw-play, a
 #                          native PipeWire client (PIPEWIRE_NODE)
+#   app-audio.sh with-audio --app-audio --mute-app --audio=speakers.monitor:
+#                          two tracks, the command's (440 only) first,
+#                          then the speakers' (880 only)
 #   app-audio.sh no-output no sound output but the server's stand-in
 #                          (auto_null, which goes when wl-record's sink
 #                          comes): no loopback (it would feed the sink into
@@ -21,10 +24,10 @@
 . "$(dirname "$TEST_LIB")/../audio/audio-lib.sh"
 CHECK=$(dirname "$TEST_LIB")/../audio/audio-check.py
 
-mode=${1:?audible, muted, sigterm, sigint, killed, pw-play or no-output}
+mode=${1:?audible, muted, sigterm, sigint, killed, pw-play, with-audio or no-output}
 player=paplay
 case $mode in
-audible | muted | sigterm | sigint | killed | no-output) ;;
+audible | muted | sigterm | sigint | killed | no-output | with-audio) ;;
 pw-play)
 	player=pw-play
 	command -v pw-play >/dev/null || skip "pw-play is not installed (Debian: pipewire-bin)"
@@ -85,7 +88,7 @@ record() {
 
 # check_file NAME: 440 Hz in the file, the other program's 880 Hz not.
 check_file() {
-	local absent=(--absent 880)
+	local absent=(--absent=880)
 	[ "$mode" != no-output ] || absent=()
 	python3 "$CHECK" "${absent[@]}" "$TEST_DIR/$1.mkv" opus 440 ||
 		fail "the audio of $1.mkv is wrong"
@@ -103,6 +106,17 @@ loopback_loaded() {
 }
 
 case $mode in
+with-audio)
+	# Muted, so that the speakers' monitor holds the other program only.
+	record out --duration 3 --mute-app --audio=speakers.monitor
+	wait_exit "$record_pid" 30
+	[ "$EXIT_STATUS" = 0 ] || fail "wl-record exited $EXIT_STATUS"
+	check_nothing_left
+	python3 "$CHECK" --streams=2 --stream=0 --without=880 "$TEST_DIR/out.mkv" opus 440 ||
+		fail "the first track is not the command's sound alone"
+	python3 "$CHECK" --streams=2 --stream=1 --without=440 "$TEST_DIR/out.mkv" opus 880 ||
+		fail "the second track is not the speakers' sound alone"
+	;;
 audible | muted | pw-play)
 	flags=(--duration 3)
 	[ "$mode" = muted ] && flags+=(--mute-app)

@@ -1,17 +1,25 @@
 #!/usr/bin/env python3
 """Checks the audio of a recording:
-    audio-check.py [--absent HZ] FILE CODEC FREQ [AT [SILENT_FROM]]
+  audio-check.py [OPTIONS] FILE CODEC FREQ [AT [SILENT_FROM]]
 
-The file must have one audio stream of CODEC (opus, aac), 48 kHz stereo,
+The file must have one audio stream of CODEC (opus, aac, flac), 48 kHz stereo,
 lasting as long as the video (within 0.5 s); in its middle second the
 strongest frequency must be FREQ +- 10 Hz, at a level well above silence
 (RMS above -40 dBFS). AT: the second analysed starts there instead (s);
 SILENT_FROM: from there to the end the audio must be silent (a server
-that went away: the gap is filled with silence). --absent HZ: over the
-whole file a tone of HZ must be at least ABSENT_DB below FREQ (another
-program's sound that must not be in the file). Pure Python (no numpy on the test machines): the
+that went away: the gap is filled with silence). Pure Python (no numpy on the test machines): the
 spectrum is a Goertzel scan of the decoded audio at 8 kHz mono. Prints the
-figures; exit status 1 with a reason when a check fails."""
+figures; exit status 1 with a reason when a check fails.
+
+OPTIONS (before FILE):
+  --streams=N     the file has N audio streams (default 1)
+  --stream=I      check audio stream I (from 0; default 0)
+  --with=HZ       HZ is there too, within 12 dB of FREQ (a mix)
+  --without=HZ    HZ is absent: more than 30 dB below FREQ (another track's)
+  --absent=HZ     over the whole file, HZ is ABSENT_DB below FREQ (another
+                  program's sound that must not be in the file)
+  --title=TEXT    the stream's title (Matroska) or handler name (MP4) is TEXT
+  --kbps=LO-HI    the stream's bytes over its length: LO to HI kbit/s"""
 import json
 import math
 import struct
@@ -42,8 +50,11 @@ def video_end(path):
     return end
 
 
+STREAM = 0
+
+
 def decode(path, rate, channels):
-    out = subprocess.run(["ffmpeg", "-v", "error", "-i", path, "-map", "0:a:0",
+    out = subprocess.run(["ffmpeg", "-v", "error", "-i", path, "-map", "0:a:%d" % STREAM,
                           "-f", "s16le", "-ac", str(channels), "-ar", str(rate), "-"],
                          check=True, capture_output=True)
     data = out.stdout
@@ -71,20 +82,37 @@ def dbfs(samples):
     return 20 * math.log10(rms) if rms > 0 else -200
 
 
+def stream_kbps(path, seconds):
+    out = subprocess.run(["ffprobe", "-v", "error", "-select_streams", "a:%d" % STREAM,
+                          "-show_entries", "packet=size", "-of", "json", path],
+                         check=True, capture_output=True, text=True)
+    size = sum(int(packet["size"]) for packet in json.loads(out.stdout)["packets"])
+    return size * 8 / seconds / 1000
+
+
 def main():
+    global STREAM
+    options = {}
     args = sys.argv[1:]
-    absent = None
-    if args[:1] == ["--absent"]:
-        absent = float(args[1])
-        args = args[2:]
+    while args and args[0].startswith("--"):
+        key, _, value = args.pop(0)[2:].partition("=")
+        options[key] = value
+    STREAM = int(options.get("stream", 0))
     path, codec, want = args[0], args[1], float(args[2])
     at = float(args[3]) if len(args) > 3 else None
     silent_from = float(args[4]) if len(args) > 4 else None
     info = probe(path)
     audio = [s for s in info["streams"] if s["codec_type"] == "audio"]
-    if len(audio) != 1:
-        sys.exit("FAIL: %d audio streams in %s" % (len(audio), path))
-    stream = audio[0]
+    if len(audio) != int(options.get("streams", 1)):
+        sys.exit("FAIL: %d audio streams in %s, expected %s" %
+                 (len(audio), path, options.get("streams", 1)))
+    stream = audio[STREAM]
+    tags = stream.get("tags", {})
+    title = tags.get("title", tags.get("handler_name"))
+    print("audio stream %d: %s, title %r" % (STREAM, stream["codec_name"], title))
+    if "title" in options and title != options["title"]:
+        sys.exit("FAIL: audio stream %d is titled %r, expected %r" %
+                 (STREAM, title, options["title"]))
     if stream["codec_name"] != codec:
         sys.exit("FAIL: audio codec %s, expected %s" % (stream["codec_name"], codec))
     if int(stream["sample_rate"]) != 48000 or int(stream["channels"]) != 2:
@@ -114,9 +142,33 @@ def main():
     best = max((best + d for d in range(-20, 21)),
                key=lambda f: goertzel_power(window, rate, f))
     print("dominant frequency %d Hz" % best)
-    if abs(best - want) > 10:
-        sys.exit("FAIL: dominant frequency %d Hz, expected %g Hz" % (best, want))
-    if absent is not None:
+    # A mix: both tones are about as loud, either may dominate.
+    expected = [want] + ([float(options["with"])] if "with" in options else [])
+    if min(abs(best - hz) for hz in expected) > 10:
+        sys.exit("FAIL: dominant frequency %d Hz, expected %s Hz" %
+                 (best, " or ".join("%g" % hz for hz in expected)))
+    peak = goertzel_power(window, rate, best)
+    for key in ("with", "without"):
+        if key not in options:
+            continue
+        hz = float(options[key])
+        if key == "with" and abs(best - hz) <= 10:
+            hz = want  # the other tone of the two is the one to look for
+        power = max(goertzel_power(window, rate, hz + d) for d in range(-3, 4))
+        relative = 10 * math.log10(power / peak) if power > 0 else -200
+        print("%g Hz: %.1f dB below %d Hz" % (hz, -relative, best))
+        if key == "with" and relative < -12:
+            sys.exit("FAIL: %g Hz is %.1f dB below %d Hz: not mixed in" % (hz, -relative, best))
+        if key == "without" and relative > -30:
+            sys.exit("FAIL: %g Hz is there (%.1f dB below %d Hz)" % (hz, -relative, best))
+    if "kbps" in options:
+        low, high = (float(x) for x in options["kbps"].split("-"))
+        kbps = stream_kbps(path, audio_seconds)
+        print("audio stream %d: %.1f kbit/s" % (STREAM, kbps))
+        if not low <= kbps <= high:
+            sys.exit("FAIL: %.1f kbit/s, expected %g to %g" % (kbps, low, high))
+    if "absent" in options:
+        absent = float(options["absent"])
         wanted = goertzel_power(mono, rate, want)
         other = goertzel_power(mono, rate, absent)
         below = 10 * math.log10(wanted / other) if other > 0 else 200

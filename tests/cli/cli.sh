@@ -59,21 +59,52 @@ expect 2 1 --audio out.png
 expect 2 1 --audio= out.mkv
 grep -q "invalid --audio ''" "$tmp/err" || fail "--audio=: $(cat "$tmp/err")"
 expect 2 1 "--audio=two words" out.mkv
-expect 2 1 --audio --audio=x out.mkv
+# Several --audio are several sources (a track each, or --audio-mix), each
+# once, up to 4; --audio-codec and --audio-bitrate go with --audio, the codec
+# must fit the container (checked before anything starts).
+expect 2 1 --audio --audio out.mkv
+grep -q "^wl-record: --audio given twice" "$tmp/err" || fail "--audio --audio: $(cat "$tmp/err")"
+expect 2 1 --audio=x --audio=y --audio=x out.mkv
+grep -q "^wl-record: --audio=x given twice" "$tmp/err" || fail "--audio=x twice: $(cat "$tmp/err")"
+expect 2 1 --audio --audio=a --audio=b --audio=c --audio=d out.mkv
+grep -q "at most 4 sources" "$tmp/err" || fail "five --audio: $(cat "$tmp/err")"
+expect 2 1 --audio-mix out.mkv
+expect 2 1 --audio --audio-mix out.mkv
+grep -q "^wl-record: --audio-mix needs two sources or more" "$tmp/err" ||
+	fail "--audio-mix with one source: $(cat "$tmp/err")"
+expect 2 1 --audio-codec opus out.mkv
+grep -q "^wl-record: --audio-codec needs --audio" "$tmp/err" || fail "--audio-codec alone: $(cat "$tmp/err")"
+expect 2 1 --audio-bitrate 96k out.mkv
+grep -q "^wl-record: --audio-bitrate needs --audio" "$tmp/err" || fail "--audio-bitrate alone: $(cat "$tmp/err")"
+expect 2 1 --audio --audio-bitrate 1k out.mkv
+grep -q "invalid --audio-bitrate '1k'" "$tmp/err" || fail "--audio-bitrate 1k: $(cat "$tmp/err")"
+expect 2 1 --audio --audio-bitrate 900k out.mkv
+expect 2 1 --audio --audio-bitrate x out.mkv
+expect 2 1 --audio --audio-codec mp3 out.mkv
+grep -q "unknown --audio-codec 'mp3'" "$tmp/err" || fail "--audio-codec mp3: $(cat "$tmp/err")"
+expect 2 1 --audio --audio-codec flac out.mp4
+grep -q -- "--audio-codec flac: MP4 holds aac or opus" "$tmp/err" || fail "flac in MP4: $(cat "$tmp/err")"
+expect 2 1 --audio --audio-codec opus out.mov
+expect 2 1 --audio --audio-codec aac out.webm
+expect 2 1 --audio --audio-codec flac --audio-bitrate 64k out.mkv
+grep -q -- "--audio-bitrate: flac is lossless" "$tmp/err" || fail "flac with a bitrate: $(cat "$tmp/err")"
 expect 2 1 --audio --stop
 [ ! -e out.mkv ] || fail "a refused --audio left out.mkv"
 # --app-audio: the sound of the COMMAND wl-record runs, so one is needed;
-# --mute-app goes with it; not yet beside --audio; refused where --audio is.
+# --mute-app goes with it; refused where --audio is.
 expect 2 1 --app-audio out.mkv
 grep -q "^wl-record: --app-audio records the sound of the command wl-record runs" "$tmp/err" ||
 	fail "--app-audio without a command: $(cat "$tmp/err")"
 expect 2 1 --mute-app out.mkv -- true
 grep -q "^wl-record: --mute-app .*give --app-audio too" "$tmp/err" ||
 	fail "--mute-app alone: $(cat "$tmp/err")"
-expect 2 1 --app-audio --audio out.mkv -- true
-grep -q "^wl-record: --app-audio and --audio: two sources in one recording, not yet" "$tmp/err" ||
-	fail "--app-audio --audio: $(cat "$tmp/err")"
-expect 2 1 --app-audio --audio=x out.mkv -- true
+# With --audio, the command's sound is one more source: a track, or mixed.
+expect 2 1 --app-audio --audio --audio=a --audio=b --audio=c out.mkv -- true
+grep -q "^wl-record: too many sources: at most 4" "$tmp/err" ||
+	fail "--app-audio and four --audio: $(cat "$tmp/err")"
+expect 2 1 --app-audio --audio-mix out.mkv -- true
+grep -q "^wl-record: --audio-mix needs two sources or more" "$tmp/err" ||
+	fail "--app-audio --audio-mix alone: $(cat "$tmp/err")"
 expect 2 1 --app-audio --screenshot -- true
 grep -q "^wl-record: --app-audio records sound with a video" "$tmp/err" ||
 	fail "--app-audio --screenshot: $(cat "$tmp/err")"

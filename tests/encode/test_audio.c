@@ -26,7 +26,7 @@ static void submit_tone(struct recorder *recorder, int64_t from_ns, int chunks)
 		}
 		struct audio_chunk chunk = { .samples = samples, .frames = CHUNK_FRAMES,
 					     .pts_ns = from_ns + k * CHUNK_MS * NS_PER_MS };
-		recorder_submit_audio(recorder, &chunk);
+		recorder_submit_audio(recorder, 0, &chunk);
 	}
 }
 
@@ -42,7 +42,7 @@ int main(int argc, char **argv)
 	snprintf(name, sizeof(name), "audio.%s", container);
 	struct recorder_config config = synth_config(synth_path(name));
 	config.fps = 10;
-	config.audio = true;
+	config.audio_sources = 1;
 	/* In the future: no gap is overdue while the test runs (a gap older
 	 * than half a second by the real clock is filled as it happens). */
 	const int64_t base = clock_now_ns() + 60 * INT64_C(1000000000);
