@@ -51,7 +51,7 @@ if ldd "$BIN" | grep -q libavcodec; then
 fi
 # --help: one screen, grouped.
 help=$("$BIN" --help)
-[ "$(wc -l <<<"$help")" -le 45 ] || fail "--help is $(wc -l <<<"$help") lines long"
+[ "$(wc -l <<<"$help")" -le 46 ] || fail "--help is $(wc -l <<<"$help") lines long"
 for group in Output: Connection Encoding: "A running recording"; do
 	grep -q "^$group" <<<"$help" || fail "--help has no group '$group'"
 done
