@@ -11,7 +11,9 @@
 #      aspect kept, bars where they belong; the file keeps its size;
 #   3. closing the window (swaymsg kill) ends wl-record with status 0, a
 #      complete file with the colours in order, and the hosted app ended;
-#   4. sway killed during a recording: one line, status 1, a playable file.
+#   4. the window at the recording's size shows exactly the presenter's
+#      pattern; sway killed during that recording: one line, status 1, a
+#      playable file with the pattern's frames in order.
 . "$TEST_LIB"
 . "$SWAY_LIB"
 : "${WINDOW_CHECK:?WINDOW_CHECK must point at tests/window/window-check.py}"
@@ -121,19 +123,44 @@ frames=$(grep -o '^[0-9]* frames' "$TEST_DIR/video-check.log" | cut -d' ' -f1)
 log "closed: $(cat "$TEST_DIR/video-check.log")"
 log "$(grep -- '--window:' "$TEST_DIR/record.log" | tail -n 1)"
 
-# 4. The desktop dies during a recording.
+# 4. The pattern, shown 1:1 (the window's content at the recording's size:
+# exactly the presenter's pixels, through copies into the shm buffers),
+# then the desktop dies during the recording.
 start record2 "${as_user[@]}" "$WL_RECORD" --window --size $PICTURE "$USER_DIR/crash.mkv" -- \
-	"$PRESENTER" --size $PICTURE --colour-steps ff0000@0 --hold-ms 60000
+	"$PRESENTER" --size $PICTURE --frames 20 --interval-ms 50 --hold-ms 60000
 RECORD2_PID=$STARTED_PID
 wait_until 20 "the second window" window_shown
-wait_until 20 "red in the second window" shows ff0000
+# resize_content W H: the window's content W x H (what sway adds for its
+# border and title bar is measured, then taken into account).
+resize_content() {
+	local x y w h rest
+	sway_msg "[app_id=wl-record] floating enable, resize set width $1 px height $2 px" >/dev/null ||
+		fail "swaymsg could not resize the window"
+	sleep 0.3
+	read -r x y w h rest < <(window_info)
+	sway_msg "[app_id=wl-record] resize set width $((2 * $1 - w)) px height $((2 * $2 - h)) px" \
+		>/dev/null
+}
+resize_content $PW $PH
+wait_until 20 "the presenter's last frame" log_has record2 "committed 20 frames"
+shows_last_pattern() {
+	local x y w h rest
+	read -r x y w h rest < <(window_info) || return 1
+	[ "$w" -eq $PW ] && [ "$h" -eq $PH ] || return 1
+	"${as_user[@]}" grim "$USER_DIR/screen.png" 2>"$TEST_DIR/grim.log" || return 1
+	"$PNG_CHECK" "$USER_DIR/screen.png" --size 800x600 --pattern 19 \
+		--pattern-rect "$x,$y,${PW}x$PH" >"$TEST_DIR/last-check.txt" 2>&1 ||
+		{ cat "$TEST_DIR/last-check.txt" >>"$TEST_DIR/screen-checks.log"; return 1; }
+}
+wait_until 20 "the pattern's last frame 1:1 in the window" shows_last_pattern
+log "1:1: $(window_info | cut -d' ' -f1-4) shows pattern frame 19 exactly"
 kill -KILL "$SWAY_PID"
 wait_exit "$RECORD2_PID" 30
 [ "$EXIT_STATUS" -eq 1 ] || fail "wl-record whose desktop died exited $EXIT_STATUS, not 1"
 [ "$(grep -c "the desktop closed the window's connection" "$TEST_DIR/record2.log")" -eq 1 ] ||
 	fail "not one line about the desktop going: $(cat "$TEST_DIR/record2.log")"
 ffprobe_check "$USER_DIR/crash.mkv"
-"$PYTHON" "$WINDOW_CHECK" video "$USER_DIR/crash.mkv" $((PW / 2)) $((PH / 2)) ff0000 \
+"$VIDEO_CHECK" "$USER_DIR/crash.mkv" --size $PICTURE --pattern --end-repeat --min-frames 2 --max-frames 20 \
 	>"$TEST_DIR/crash-check.log" 2>&1 || { cat "$TEST_DIR/crash-check.log"; fail "the crash file"; }
-log "desktop killed: $(grep -v '^wl-record: wrote' "$TEST_DIR/record2.log" | tr '\n' ' ')"
+log "desktop killed: $(grep -v -e '^wl-record: wrote' -e '^presenter' "$TEST_DIR/record2.log" | tr '\n' ' ')"
 pass
