@@ -684,6 +684,8 @@ bool desktop_window_open(struct desktop_window *window, struct wl_event_loop *lo
 	window->events = *events;
 	window->picture_width = width;
 	window->picture_height = height;
+	/* The first picture is all new to the desktop. */
+	window->commit_damage_all = true;
 	xdg_wm_base_add_listener(window->wm_base, &wm_base_listener, window);
 	window->surface = wl_compositor_create_surface(window->compositor);
 	window->picture_surface = window->surface;
