@@ -14,6 +14,7 @@ struct frame_source;
 struct screencopy_source;
 struct copy_server;
 struct app_sink;
+struct desktop_window;
 
 /* Exit statuses. */
 #define EXIT_OK 0
@@ -55,6 +56,8 @@ struct app {
 	struct screencopy_source *screencopy; /* NULL when hosting */
 	/* ext-image-copy-capture on the hosted display (NULL when copying). */
 	struct copy_server *copy_server;
+	/* --window: the recording shown on the desktop (NULL without). */
+	struct desktop_window *window;
 };
 
 /* Whether the writer may replace output_path: -y, or the file is the empty

@@ -28,6 +28,7 @@
 #include "shm.h"
 #include "source_setup.h"
 #include "stats.h"
+#include "window_setup.h"
 
 void app_stop(struct app *app, int status, const char *reason)
 {
@@ -253,6 +254,9 @@ static int run(const struct options *options)
 		goto out;
 	app.status = EXIT_FAILED;
 
+	/* The desktop first, while WAYLAND_DISPLAY is still its name. */
+	if (!window_setup_connect(&app))
+		goto out;
 	/* Before the server: a forced source that cannot be had is one line. */
 	if (!source_setup(&app))
 		goto out;
@@ -321,6 +325,9 @@ static int run(const struct options *options)
 		wl_signal_add(&app.server->screen.events.presenter_gone, &app.presenter_gone);
 	}
 
+	if (!window_setup_open(&app))
+		goto out;
+
 	if (options->command) {
 		app.child = child_spawn(options->command, app.server->socket_name,
 					strcmp(app.output_path, "-") == 0,
@@ -357,6 +364,7 @@ out:
 	screenshot_destroy(app.screenshot);
 	app.screenshot = NULL;
 	source_teardown(&app);
+	window_setup_teardown(&app);
 	/* Before the display: its clients' capture objects become inert. */
 	copy_server_destroy(app.copy_server);
 	app.copy_server = NULL;

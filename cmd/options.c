@@ -22,6 +22,7 @@ enum {
 	OPT_NO_FULLSCREEN_SHELL, OPT_BACKGROUND, OPT_COMPOSE_ALL, OPT_STATS_FD,
 	OPT_CAPTURE, OPT_LIST_OUTPUTS, OPT_NO_CURSOR, OPT_AUDIO, OPT_APP_AUDIO, OPT_MUTE_APP,
 	OPT_AUDIO_MIX, OPT_AUDIO_CODEC, OPT_AUDIO_BITRATE,
+	OPT_WINDOW,
 };
 
 static const struct option long_options[] = {
@@ -61,6 +62,7 @@ static const struct option long_options[] = {
 	{ "compose-all", no_argument, NULL, OPT_COMPOSE_ALL },
 	{ "stats-fd", required_argument, NULL, OPT_STATS_FD },
 	{ "capture", required_argument, NULL, OPT_CAPTURE },
+	{ "window", no_argument, NULL, OPT_WINDOW },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
@@ -261,6 +263,23 @@ static bool looks_like_file(const char *arg)
 	return false;
 }
 
+/* --window shows a hosted COMMAND's recording as it is made. */
+static enum options_result check_window(const struct options *options)
+{
+	if (options->snap || options->stop)
+		return bad("%s", "--window is for a new recording, not for --snap or --stop");
+	if (options->screenshot)
+		return bad("%s", "--window shows a recording as it is made: a still (--screenshot, "
+			   ".png) has none");
+	if (capture_method_copies(options->capture))
+		return bad("%s", "--window shows a hosted COMMAND; --capture screencopy (ext-image-copy, "
+			   "wlr-screencopy) copies the desktop the window would be on");
+	if (!options->command)
+		return bad("%s", "--window needs an app to host: give it after '--' "
+			   "(wl-record --window demo.mkv -- APP)");
+	return OPTIONS_RUN;
+}
+
 enum options_result options_parse(int argc, char **argv, struct options *options)
 {
 	*options = (struct options){
@@ -434,6 +453,9 @@ enum options_result options_parse(int argc, char **argv, struct options *options
 		case OPT_COMPOSE_ALL:
 			options->compose_all = true;
 			break;
+		case OPT_WINDOW:
+			options->window = true;
+			break;
 		case OPT_STATS_FD:
 			if (!parse_int64(optarg, 0, INT_MAX, &i64))
 				return bad("invalid --stats-fd '%s': expected a file descriptor number", optarg);
@@ -524,6 +546,11 @@ enum options_result options_parse(int argc, char **argv, struct options *options
 		return bad("%s", "too many sources: at most 4 (--audio and --app-audio together)");
 	if (options->toggle && options->screenshot)
 		return bad("%s", "--toggle starts or stops a recording, not a still");
+	if (options->window) {
+		enum options_result window_check = check_window(options);
+		if (window_check != OPTIONS_RUN)
+			return window_check;
+	}
 	/* Binary video would scramble the terminal: almost always a mistake. */
 	if (options->output && strcmp(options->output, "-") == 0 && !options->screenshot &&
 	    !options->snap && !options->stop && !options->list_encoders && isatty(STDOUT_FILENO))

@@ -50,6 +50,7 @@ struct options {
 	bool no_fullscreen_shell; /* --no-fullscreen-shell: offer xdg-shell only */
 	uint32_t background;     /* --background: XRGB8888 behind xdg-shell windows */
 	bool compose_all;        /* --compose-all: every toplevel, not only the newest */
+	bool window;             /* --window: show the hosted COMMAND in a window on the desktop */
 	enum capture_method capture; /* --capture */
 	int stats_fd;            /* --stats-fd: the JSON summary goes there; -1 when not given */
 	char **command;          /* after "--", NULL-terminated; NULL when none */

@@ -17,7 +17,8 @@ import sys
 RULES = {
     "common": (["frame.h", "frame_source.h"],
                ["server.h", "screen.h", "encoder.h", "recorder.h",
-                "screencopy_source.h", "copy_server.h", "audio_capture.h", "app_sink.h"]),
+                "screencopy_source.h", "copy_server.h", "audio_capture.h", "app_sink.h",
+                "desktop_window.h"]),
     "capture": (["server.h", "frame.h"], ["encoder.h", "recorder.h", "muxer.h",
                                           "screencopy_source.h", "copy_server.h"]),
     "encode": (["encoder.h", "frame.h", "audio_chunk.h"],
@@ -40,6 +41,12 @@ RULES = {
                     ["server.h", "screen.h", "surface.h", "shm.h", "buffer.h",
                      "sigbus_guard.h", "encoder.h", "recorder.h",
                      "screencopy_source.h"]),
+    # --window: a client of the user's desktop, a frame sink like the
+    # others; the nested compositor, the encoder and the other clients'
+    # headers are not its to know.
+    "window": (["desktop_window.h", "frame_source.h", "xdg-shell-client-protocol.h"],
+               ["server.h", "screen.h", "surface.h", "shm.h", "encoder.h", "recorder.h",
+                "screencopy_source.h", "copy_server.h", "audio_capture.h"]),
 }
 
 

@@ -173,6 +173,26 @@ if command -v script >/dev/null; then
 else
 	echo "script(1) missing: the '-' on a terminal case is not run"
 fi
+# --window hosts COMMAND in a window on the desktop: it needs a COMMAND, a
+# recording (not a still, not --snap/--stop) and no desktop copy.
+expect 2 1 --window out.mkv
+grep -q "^wl-record: --window needs an app to host" "$tmp/err" || fail "--window alone: $(cat "$tmp/err")"
+expect 2 1 --window --socket w out.mkv
+expect 2 1 --window out.png -- true
+grep -q "a still (--screenshot, .png) has none" "$tmp/err" || fail "--window .png: $(cat "$tmp/err")"
+expect 2 1 --window --screenshot -- true
+expect 2 1 --window --capture screencopy out.mkv
+grep -q "copies the desktop the window would be on" "$tmp/err" || fail "--window screencopy: $(cat "$tmp/err")"
+expect 2 1 --window --capture wlr-screencopy out.mkv -- true
+expect 2 1 --window --stop
+# No desktop to open it on: one line before COMMAND runs, no file.
+expect 1 1 --window "$tmp/win.mkv" -- touch "$tmp/ran"
+grep -q "^wl-record: --window: WAYLAND_DISPLAY is not set" "$tmp/err" || fail "--window without a desktop: $(cat "$tmp/err")"
+WAYLAND_DISPLAY=no-such-desktop expect 1 1 --window "$tmp/win.mkv" -- touch "$tmp/ran"
+grep -q "^wl-record: --window: WAYLAND_DISPLAY=no-such-desktop: cannot connect" "$tmp/err" ||
+	fail "--window with an unreachable desktop: $(cat "$tmp/err")"
+[ ! -e "$tmp/ran" ] || fail "COMMAND ran although --window had no desktop"
+[ ! -e "$tmp/win.mkv" ] || fail "--window without a desktop left a file"
 # Asking a running instance when none runs.
 expect 1 1 --snap
 

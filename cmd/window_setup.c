@@ -1,0 +1,83 @@
+#define LOG_MODULE ""
+#include "window_setup.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app.h"
+#include "desktop_window.h"
+#include "log.h"
+#include "server.h"
+#include "stats.h"
+
+bool window_setup_connect(struct app *app)
+{
+	if (!app->options->window)
+		return true;
+	const char *display = getenv("WAYLAND_DISPLAY");
+	if (!display || !display[0]) {
+		LOG_ERR("--window: WAYLAND_DISPLAY is not set: no desktop to open the window on");
+		return false;
+	}
+	char why[256];
+	app->window = desktop_window_connect(display, why, sizeof(why));
+	if (!app->window) {
+		LOG_ERR("--window: WAYLAND_DISPLAY=%s: %s", display, why);
+		return false;
+	}
+	const char *limits = desktop_window_limits(app->window);
+	if (limits[0])
+		LOG_DBG("--window: %s", limits);
+	return true;
+}
+
+static void handle_window_closed(void *data)
+{
+	app_stop(data, EXIT_OK, "the window was closed");
+}
+
+static void handle_window_gone(void *data, const char *why)
+{
+	struct app *app = data;
+	if (app->stopping)
+		return;
+	stats_note_stop(why);
+	LOG_ERR("%s: the recording stops", why);
+	app_stop(app, EXIT_FAILED, NULL);
+}
+
+bool window_setup_open(struct app *app)
+{
+	if (!app->window)
+		return true;
+	const char *command = app->options->command[0];
+	const char *slash = strrchr(command, '/');
+	char title[256];
+	snprintf(title, sizeof(title), "\u25cf REC \u2014 %s", slash ? slash + 1 : command);
+	struct desktop_window_events events = {
+		.closed = handle_window_closed,
+		.gone = handle_window_gone,
+		.data = app,
+	};
+	if (!desktop_window_open(app->window, app->loop, title, app->server->screen.width,
+				 app->server->screen.height, &events))
+		return false;
+	desktop_window_connect_source(app->window, app->source);
+	return true;
+}
+
+void window_setup_teardown(struct app *app)
+{
+	if (!app->window)
+		return;
+	struct desktop_window_stats stats;
+	desktop_window_get_stats(app->window, &stats);
+	LOG_DBG("--window: %" PRIu64 " frames, %" PRIu64 " pictures shown, %" PRIu64
+		" frames replaced before the desktop took them, %" PRIu64
+		" draws put off for want of a free buffer", stats.frames_received,
+		stats.pictures_shown, stats.frames_not_shown, stats.waits_for_buffer);
+	desktop_window_destroy(app->window);
+	app->window = NULL;
+}
