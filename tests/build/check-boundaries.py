@@ -17,9 +17,11 @@ import sys
 RULES = {
     "common": (["frame.h", "frame_source.h"],
                ["server.h", "screen.h", "encoder.h", "recorder.h",
-                "screencopy_source.h", "copy_server.h", "audio_capture.h"]),
-    "capture": (["server.h", "frame.h"], ["encoder.h", "recorder.h", "muxer.h",
-                                          "screencopy_source.h", "copy_server.h"]),
+                "screencopy_source.h", "copy_server.h", "audio_capture.h",
+                "sigbus_guard.h"]),
+    "capture": (["server.h", "frame.h", "sigbus_guard.h"],
+                ["encoder.h", "recorder.h", "muxer.h", "screencopy_source.h",
+                 "copy_server.h"]),
     "encode": (["encoder.h", "frame.h", "audio_chunk.h"],
                ["server.h", "screen.h", "surface.h", "screencopy_source.h",
                 "audio_capture.h"]),
@@ -33,6 +35,9 @@ RULES = {
     "screencopy": (["screencopy_source.h", "frame.h"],
                    ["server.h", "screen.h", "surface.h", "shm.h", "encoder.h",
                     "recorder.h"]),
+    # The SIGBUS guard: libc and common/'s log only.
+    "sigbus": (["sigbus_guard.h", "log.h"],
+               ["server.h", "encoder.h", "recorder.h", "screencopy_source.h"]),
     # Serves ext-image-copy-capture as a frame sink: common/ and the
     # protocol code only; the compositor's wl_shm reaches it through
     # common's shm_writer.h.
