@@ -42,6 +42,7 @@ struct options {
 	uint32_t background;     /* --background: XRGB8888 behind xdg-shell windows */
 	bool compose_all;        /* --compose-all: every toplevel, not only the newest */
 	enum capture_method capture; /* --capture */
+	const char *pipewire_node; /* --capture pipewire=NODE */
 	int stats_fd;            /* --stats-fd: the JSON summary goes there; -1 when not given */
 	char **command;          /* after "--", NULL-terminated; NULL when none */
 };

@@ -331,7 +331,7 @@ int recording_finish(struct recording *recording)
 		if (ret < 0 && stats.frames_submitted == 0 && recording->app->running)
 			LOG_ERR("%s: no frame was recorded%s",
 				path_for_people(recording->app->output_path),
-				recording->app->screencopy ? "" : ": nothing presented to wl-record");
+				app_is_hosting(recording->app) ? ": nothing presented to wl-record" : "");
 		if (ret == 0 && audio_source[0])
 			LOG_INFO("audio: %.1f s from %s (%s), %" PRIu64 " chunks, %.2f s of gaps "
 				 "filled with silence, %.2f s dropped, %" PRIu64 " re-anchors",
