@@ -31,9 +31,10 @@
 /* How long the start-up round trip to PipeWire may take. */
 #define CONNECT_TIMEOUT_MS 5000
 
-/* A Header pts further than this from now is not a CLOCK_MONOTONIC time
- * (a producer counting from its own start, say). */
+/* A Header pts older than this, or later than now, is not a CLOCK_MONOTONIC
+ * time of this machine (a producer counting from its own start, say). */
 #define PTS_PLAUSIBLE_NS (2LL * 1000000000LL)
+#define PTS_FUTURE_NS 1000000LL /* rounding by the producer */
 
 #define MAX_DAMAGE_REGIONS 16
 #define CURSOR_MAX_SIZE 256
@@ -564,7 +565,7 @@ static int64_t frame_time(struct pipewire_source *source, struct spa_buffer *buf
 {
 	struct spa_meta_header *header = spa_buffer_find_meta_data(buffer, SPA_META_Header,
 								   sizeof(*header));
-	if (header && header->pts > now - PTS_PLAUSIBLE_NS && header->pts <= now + PTS_PLAUSIBLE_NS)
+	if (header && header->pts > now - PTS_PLAUSIBLE_NS && header->pts <= now + PTS_FUTURE_NS)
 		return header->pts;
 	if (header && !source->warned_pts) {
 		source->warned_pts = true;

@@ -3,6 +3,7 @@
 #   producer-killed  the producer dies mid-recording: one line, exit 1 as
 #                    for any source that ends, and the file is complete
 #                    and playable up to then;
+#   pipewire-killed  PipeWire itself dies: the same;
 #   no-server        PipeWire is not running: one line at start, exit 1,
 #                    no file left;
 #   missing-node     a node that is not there: one line naming the video
@@ -48,6 +49,22 @@ producer-killed)
 	[ "$n" = 1 ] || fail "$n lines about the end, expected one"
 	grep -E "went away|disconnected|failed" "$TEST_DIR/record.log" | sed "s/^/$TEST_NAME: /"
 	# Finished properly: it decodes, its frames are the producer's.
+	python3 "$CHECK" "$out" "$TEST_DIR/producer.log" memfd || fail "$out is not complete"
+	;;
+pipewire-killed)
+	start_pipewire
+	start producer "$PRODUCER" wlr-test-video
+	wait_until 10 "the producer's node" node_exists wlr-test-video
+	start record "$WL_RECORD" --capture pipewire=wlr-test-video "$out"
+	record_pid=$STARTED_PID
+	wait_until 15 "the producer's first frames" producer_frames 12
+	kill -KILL "$PIPEWIRE_PID"
+	wait_exit "$record_pid" 15
+	[ "$EXIT_STATUS" = 1 ] || fail "wl-record exited $EXIT_STATUS after PipeWire went, not 1"
+	n=$(grep -c -E "went away|disconnected|failed" "$TEST_DIR/record.log")
+	[ "$n" = 1 ] || fail "$n lines about the end, expected one: $(cat "$TEST_DIR/record.log")"
+	log_has record "PipeWire went away" || fail "no line saying PipeWire went"
+	grep -E "went away" "$TEST_DIR/record.log" | sed "s/^/$TEST_NAME: /"
 	python3 "$CHECK" "$out" "$TEST_DIR/producer.log" memfd || fail "$out is not complete"
 	;;
 no-server)
