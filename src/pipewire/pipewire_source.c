@@ -95,7 +95,13 @@ struct pipewire_source {
 	struct frame_damage damage;
 	struct frame_damage last_crop;
 	struct cursor_state cursor;
-	struct frame_damage last_cursor; /* where the cursor was drawn last (empty: nowhere) */
+	uint64_t cursor_changes, cursor_drawn; /* Cursor metadata seen, and drawn */
+	/* The last frame handed on (referenced), and what its cursor covers:
+	 * a buffer that only moves the cursor (no picture, as producers send
+	 * for cursor_mode metadata) becomes that picture with the cursor moved. */
+	struct picture *last_picture;
+	pixman_image_t *under;         /* CURSOR_MAX_SIZE square */
+	struct frame_damage under_rect; /* where, in the last picture (empty: nowhere) */
 	int64_t last_pts_ns;
 	bool warned_pts, warned_size, warned_full;
 
@@ -542,6 +548,7 @@ static void note_metadata(struct pipewire_source *source, struct spa_buffer *buf
 	source->cursor.visible = source->cursor.bitmap != NULL;
 	source->cursor.x = cursor->position.x - cursor->hotspot.x;
 	source->cursor.y = cursor->position.y - cursor->hotspot.y;
+	source->cursor_changes++;
 }
 
 /* The VideoCrop rectangle within the buffer, or the whole buffer. */
@@ -580,7 +587,79 @@ static bool same_rect(const struct frame_damage *a, const struct frame_damage *b
 	return a->x1 == b->x1 && a->y1 == b->y1 && a->x2 == b->x2 && a->y2 == b->y2;
 }
 
-/* Copies the newest buffer's picture out and hands it to the sinks. */
+/* Draws the cursor into `image` (a picture cut to `crop`), keeping what
+ * it covers; where it was drawn (empty: nowhere). */
+static struct frame_damage draw_cursor(struct pipewire_source *source, pixman_image_t *image,
+				       const struct frame_damage *crop)
+{
+	struct frame_damage bounds = { 0, 0, pixman_image_get_width(image),
+				       pixman_image_get_height(image) };
+	source->under_rect = (struct frame_damage){ 0 };
+	source->cursor_drawn = source->cursor_changes;
+	if (!source->cursor.visible || source->selection.no_cursor)
+		return source->under_rect;
+	if (!source->under) {
+		source->under = pixman_image_create_bits(PIXMAN_x8r8g8b8, CURSOR_MAX_SIZE,
+							 CURSOR_MAX_SIZE, NULL, 0);
+		if (!source->under)
+			return source->under_rect;
+	}
+	int width = pixman_image_get_width(source->cursor.bitmap);
+	int height = pixman_image_get_height(source->cursor.bitmap);
+	struct frame_damage at = { source->cursor.x - crop->x1, source->cursor.y - crop->y1,
+				   source->cursor.x - crop->x1 + width,
+				   source->cursor.y - crop->y1 + height };
+	struct frame_damage covered = at;
+	frame_damage_clip(&covered, &bounds);
+	if (covered.x1 >= covered.x2 || covered.y1 >= covered.y2)
+		return source->under_rect;
+	pixman_image_composite32(PIXMAN_OP_SRC, image, NULL, source->under, covered.x1,
+				 covered.y1, 0, 0, 0, 0, covered.x2 - covered.x1,
+				 covered.y2 - covered.y1);
+	pixman_image_composite32(PIXMAN_OP_OVER, source->cursor.bitmap, NULL, image, 0, 0, 0, 0,
+				 at.x1, at.y1, width, height);
+	source->under_rect = covered;
+	return covered;
+}
+
+/* Draws the cursor into `picture` and hands it on. `damage` (when known) is
+ * what changed in the picture apart from the cursor, in its coordinates:
+ * where the cursor was and is is added. */
+static void hand_on(struct pipewire_source *source, struct picture *picture,
+		    const struct frame_damage *crop, int64_t pts, bool damage_known,
+		    struct frame_damage damage)
+{
+	struct frame_damage old_cursor = source->under_rect;
+	struct frame_damage new_cursor = draw_cursor(source, picture->image, crop);
+	struct frame frame = {
+		.format = FRAME_XRGB8888,
+		.data = (uint8_t *)pixman_image_get_data(picture->image),
+		.width = pixman_image_get_width(picture->image),
+		.height = pixman_image_get_height(picture->image),
+		.stride = pixman_image_get_stride(picture->image),
+		.pts_ns = pts,
+		.damage_known = damage_known,
+		.picture_impl = &picture_pool_picture,
+		.picture = picture,
+	};
+	if (damage_known) {
+		frame_damage_union(&damage, &old_cursor);
+		frame_damage_union(&damage, &new_cursor);
+		frame.damage = damage;
+	}
+	if (source->last_pts_ns && frame.pts_ns < source->last_pts_ns)
+		frame.pts_ns = source->last_pts_ns; /* never back in time */
+	source->last_pts_ns = frame.pts_ns;
+	picture_pool_picture.ref(picture);
+	if (source->last_picture)
+		picture_pool_picture.unref(source->last_picture);
+	source->last_picture = picture;
+	source->last_crop = *crop;
+	source->delivered = true;
+	frame_source_emit(&source->frames, &frame);
+}
+
+/* Copies a buffer's picture out and hands it to the sinks. */
 static void deliver(struct pipewire_source *source, struct pw_buffer *pw_buffer, int64_t now)
 {
 	struct spa_buffer *buffer = pw_buffer->buffer;
@@ -588,8 +667,6 @@ static void deliver(struct pipewire_source *source, struct pw_buffer *pw_buffer,
 	struct spa_data *d = &buffer->datas[0];
 	if (!mapping || !source->have_format || !d->chunk)
 		return;
-	if (d->chunk->size == 0 || (d->chunk->flags & SPA_CHUNK_FLAG_CORRUPTED))
-		return; /* metadata only, or a picture the producer disowns */
 	const uint8_t *base = mapping->base ? mapping->base + d->mapoffset : d->data;
 	size_t extent = d->maxsize;
 	int stride = d->chunk->stride ? d->chunk->stride : source->width * 4;
@@ -633,54 +710,51 @@ static void deliver(struct pipewire_source *source, struct pw_buffer *pw_buffer,
 		return;
 	}
 
-	struct frame frame = {
-		.format = FRAME_XRGB8888,
-		.data = (uint8_t *)pixman_image_get_data(picture->image),
-		.width = width,
-		.height = height,
-		.stride = pixman_image_get_stride(picture->image),
-		.pts_ns = frame_time(source, buffer, now),
-		.picture_impl = &picture_pool_picture,
-		.picture = picture,
-	};
+	/* The producer's damage since our last copy, moved into the cut picture. */
 	struct frame_damage bounds = { 0, 0, width, height };
-	struct frame_damage cursor = { 0 };
-	if (source->cursor.visible && !source->selection.no_cursor) {
-		int cw = pixman_image_get_width(source->cursor.bitmap);
-		int ch = pixman_image_get_height(source->cursor.bitmap);
-		cursor = (struct frame_damage){ source->cursor.x - crop.x1, source->cursor.y - crop.y1,
-						source->cursor.x - crop.x1 + cw,
-						source->cursor.y - crop.y1 + ch };
-		pixman_image_composite32(PIXMAN_OP_OVER, source->cursor.bitmap, NULL, picture->image,
-					 0, 0, 0, 0, cursor.x1, cursor.y1, cw, ch);
-		frame_damage_clip(&cursor, &bounds);
-	}
-	/* The damage is what changed since the last frame handed on: the
-	 * producer's (moved into the cut picture), and where the cursor was
-	 * and is. */
-	frame.damage_known = source->delivered && source->damage_known &&
-			     same_rect(&crop, &source->last_crop);
-	if (frame.damage_known) {
-		struct frame_damage damage = {
+	bool damage_known = source->delivered && source->damage_known &&
+			    same_rect(&crop, &source->last_crop);
+	struct frame_damage damage = { 0 };
+	if (damage_known && source->damage.x1 < source->damage.x2 &&
+	    source->damage.y1 < source->damage.y2) {
+		damage = (struct frame_damage){
 			source->damage.x1 - crop.x1, source->damage.y1 - crop.y1,
 			source->damage.x2 - crop.x1, source->damage.y2 - crop.y1,
 		};
-		if (source->damage.x1 >= source->damage.x2 || source->damage.y1 >= source->damage.y2)
-			damage = (struct frame_damage){ 0 };
 		frame_damage_clip(&damage, &bounds);
-		frame_damage_union(&damage, &cursor);
-		frame_damage_union(&damage, &source->last_cursor);
-		frame.damage = damage;
 	}
-	if (source->last_pts_ns && frame.pts_ns < source->last_pts_ns)
-		frame.pts_ns = source->last_pts_ns; /* never back in time */
-	source->last_pts_ns = frame.pts_ns;
-	source->last_cursor = cursor;
-	source->last_crop = crop;
-	source->delivered = true;
 	source->damage_known = true;
 	source->damage = (struct frame_damage){ 0 };
-	frame_source_emit(&source->frames, &frame);
+	hand_on(source, picture, &crop, frame_time(source, buffer, now), damage_known, damage);
+}
+
+/* A buffer that only moved the cursor: the last picture again, the cursor
+ * where it is now. The producer's damage, if any, waits for its next
+ * picture. */
+static void redraw_cursor(struct pipewire_source *source, int64_t pts)
+{
+	struct picture *last = source->last_picture;
+	if (!last)
+		return;
+	int width = pixman_image_get_width(last->image);
+	int height = pixman_image_get_height(last->image);
+	struct picture *picture = picture_pool_get(&source->pictures, width, height);
+	if (!picture)
+		return;
+	pixman_image_composite32(PIXMAN_OP_SRC, last->image, NULL, picture->image, 0, 0, 0, 0, 0,
+				 0, width, height);
+	struct frame_damage *under = &source->under_rect;
+	if (under->x1 < under->x2 && under->y1 < under->y2)
+		pixman_image_composite32(PIXMAN_OP_SRC, source->under, NULL, picture->image, 0, 0, 0,
+					 0, under->x1, under->y1, under->x2 - under->x1,
+					 under->y2 - under->y1);
+	hand_on(source, picture, &source->last_crop, pts, true, (struct frame_damage){ 0 });
+}
+
+static bool has_picture(const struct pw_buffer *buffer)
+{
+	const struct spa_data *d = &buffer->buffer->datas[0];
+	return d->chunk && d->chunk->size && !(d->chunk->flags & SPA_CHUNK_FLAG_CORRUPTED);
 }
 
 static void stream_process(void *data)
@@ -688,18 +762,27 @@ static void stream_process(void *data)
 	struct pipewire_source *source = data;
 	int64_t now = clock_now_ns();
 	struct pw_buffer *newest = NULL, *buffer;
-	/* Only the newest picture matters; older ones go straight back. */
+	int64_t cursor_pts = now;
+	/* Only the newest picture matters; the others go straight back, their
+	 * damage and cursor noted. */
 	while ((buffer = pw_stream_dequeue_buffer(source->stream))) {
 		note_metadata(source, buffer->buffer);
+		if (!has_picture(buffer)) {
+			cursor_pts = frame_time(source, buffer->buffer, now);
+			pw_stream_queue_buffer(source->stream, buffer);
+			continue;
+		}
 		if (newest)
 			pw_stream_queue_buffer(source->stream, newest);
 		newest = buffer;
 	}
-	if (!newest)
-		return;
-	if (!source->ending)
+	if (!source->ending && newest)
 		deliver(source, newest, now);
-	pw_stream_queue_buffer(source->stream, newest);
+	else if (!source->ending && source->cursor_drawn != source->cursor_changes &&
+		 source->have_format)
+		redraw_cursor(source, cursor_pts);
+	if (newest)
+		pw_stream_queue_buffer(source->stream, newest);
 }
 
 static void stream_state_changed(void *data, enum pw_stream_state old,
@@ -807,7 +890,11 @@ void pipewire_source_destroy(struct pipewire_source *source)
 		pw_loop_leave(source->loop);
 		pw_loop_destroy(source->loop);
 	}
+	if (source->last_picture)
+		picture_pool_picture.unref(source->last_picture);
 	picture_pool_finish(&source->pictures);
+	if (source->under)
+		pixman_image_unref(source->under);
 	if (source->cursor.bitmap)
 		pixman_image_unref(source->cursor.bitmap);
 	for (size_t i = 0; i < source->node_count; i++)

@@ -13,7 +13,8 @@ lines) within a frame period of the recording's 60 fps grid.
 MODE adds: crop (256x192, its corners the frame's colour, not the black
 outside the crop), damage (the producer declared only the left half
 changed: the right half lags behind), cursor / no-cursor (the cursor's
-orange square drawn, or not), still (the file lasts until the stop,
+orange square drawn, or not), cursor-moves (buffers without a picture
+that move the cursor: it moves over the last picture), still (the file lasts until the stop,
 --stop-ns, though the producer stopped sending)."""
 import argparse
 import json
@@ -163,7 +164,7 @@ def main():
               f"{len(frames) - 2} frames")
         if lagging < (len(frames) - 2) // 2:
             fail("the right half follows the left though the damage left it out")
-    if args.mode in ("cursor", "no-cursor"):
+    if args.mode in ("cursor", "no-cursor", "cursor-moves"):
         # producer.c: position (100,80), hotspot (8,8), the orange square at
         # (8..24) of the 32x32 bitmap: (100..116, 80..96) of the picture.
         inside = pixel(last_frame, width, 108, 88)
@@ -175,6 +176,37 @@ def main():
             fail(f"no cursor drawn: {inside} at (108,88), not orange")
         if args.mode == "no-cursor" and colour_number(inside) != colour_number(background):
             fail(f"{inside} at (108,88) with --no-cursor, not the picture's {background}")
+    if args.mode == "cursor-moves":
+        # After 10 frames the producer only moves the cursor (buffers
+        # without a picture): the file must show it moving over the last
+        # picture, one orange square each time, nothing left where it was.
+        moves = set()
+        with open(args.producer_log) as f:
+            for line in f:
+                parts = line.split()
+                if len(parts) == 3 and parts[0] == "cursor":
+                    moves.add(int(parts[2]))
+        if len(moves) < 5:
+            fail(f"the producer moved the cursor only {len(moves)} times")
+        places = []
+        for frame in frames:
+            orange = [x for x in range(width) if all(
+                abs(a - b) <= TOLERANCE for a, b in zip(pixel(frame, width, x, 88), (255, 128, 0)))]
+            if not orange:
+                fail("a frame without the cursor")
+            if orange[-1] - orange[0] > 20 or not 12 <= len(orange) <= 20:
+                fail(f"the cursor is not one 16-pixel square on row 88: {orange}")
+            places.append(orange[0])
+        drawn = set(places)
+        wrong = [x for x in drawn if not any(abs(x - m) <= 2 for m in moves | {100})]
+        if wrong:
+            fail(f"the cursor drawn at x {wrong}, where the producer never put it")
+        first_place = pixel(last_frame, width, 104, 88)
+        if colour_number(first_place) != colour_number(background):
+            fail(f"{first_place} at (104,88): the cursor's first place was not cleared")
+        print(f"check.py: the cursor drawn at {len(drawn)} places: {sorted(drawn)}")
+        if len(drawn) < 5:
+            fail(f"the cursor moved {len(moves)} times, the file shows {len(drawn)} places")
     if args.mode == "still":
         if args.stop_ns is None:
             fail("still needs --stop-ns")

@@ -23,7 +23,12 @@
  *   --delay-odd-ms MS  odd frames are queued MS ms after their pts was
  *                 taken: their time must come from the header, not from
  *                 when they arrive.
- *   --still-after N  sends N frames and then nothing (a still screen). */
+ *   --still-after N  sends N frames and then nothing (a still screen).
+ *   --cursor-only-after N  (with --cursor) after N frames, buffers without
+ *                 a picture (chunk size 0) that only move the cursor: 10
+ *                 pixels right each time (x = 110..250, then from 110
+ *                 again), the bitmap not sent again; each is a line
+ *                 "cursor PTS_NS X" on stdout. */
 
 #include <fcntl.h>
 #include <getopt.h>
@@ -55,6 +60,8 @@ struct producer {
 	bool dmabuf, cursor, crop, lie_damage;
 	int delay_odd_ms;
 	long still_after; /* -1: never */
+	long cursor_only_after; /* -1: never */
+	uint64_t cursor_moves;
 	double fps;
 	uint64_t index;
 	bool streaming;
@@ -101,7 +108,7 @@ static void fill(const struct producer *p, uint8_t *data, uint32_t rgb)
 	}
 }
 
-static void set_cursor(struct spa_buffer *buffer)
+static void set_cursor(struct spa_buffer *buffer, int position_x, bool with_bitmap)
 {
 	struct spa_meta_cursor *cursor = spa_buffer_find_meta_data(buffer, SPA_META_Cursor,
 								   sizeof(*cursor));
@@ -109,11 +116,13 @@ static void set_cursor(struct spa_buffer *buffer)
 		return;
 	cursor->id = 1;
 	cursor->flags = 0;
-	cursor->position.x = 100;
+	cursor->position.x = position_x;
 	cursor->position.y = 80;
 	cursor->hotspot.x = 8;
 	cursor->hotspot.y = 8;
-	cursor->bitmap_offset = sizeof(*cursor);
+	cursor->bitmap_offset = with_bitmap ? sizeof(*cursor) : 0;
+	if (!with_bitmap)
+		return;
 	struct spa_meta_bitmap *bitmap = SPA_PTROFF(cursor, cursor->bitmap_offset,
 						    struct spa_meta_bitmap);
 	bitmap->format = SPA_VIDEO_FORMAT_BGRA;
@@ -158,6 +167,24 @@ static void on_process(void *data)
 		return;
 	}
 	int64_t pts = now_ns();
+	if (p->cursor_only_after >= 0 && p->index >= (uint64_t)p->cursor_only_after) {
+		/* Nothing new but the cursor's place: no picture, no damage. */
+		int x = 110 + (int)(p->cursor_moves++ % 15) * 10;
+		struct spa_meta_header *h = spa_buffer_find_meta_data(buffer, SPA_META_Header,
+								      sizeof(*h));
+		if (h)
+			h->pts = pts;
+		struct spa_meta *damage = spa_buffer_find_meta(buffer, SPA_META_VideoDamage);
+		if (damage && damage->size >= sizeof(struct spa_meta_region))
+			((struct spa_meta_region *)spa_meta_first(damage))->region =
+				SPA_REGION(0, 0, 0, 0);
+		set_cursor(buffer, x, false);
+		d->chunk->size = 0;
+		printf("cursor %" PRId64 " %d\n", pts, x);
+		fflush(stdout);
+		pw_stream_queue_buffer(p->stream, b);
+		return;
+	}
 	fill(p, d->data, palette_colour(p->index));
 	struct spa_meta_header *header = spa_buffer_find_meta_data(buffer, SPA_META_Header,
 								   sizeof(*header));
@@ -174,7 +201,7 @@ static void on_process(void *data)
 		crop->region = p->crop ? SPA_REGION(16, 16, 256, 192)
 				       : SPA_REGION(0, 0, (uint32_t)p->width, (uint32_t)p->height);
 	if (p->cursor)
-		set_cursor(buffer);
+		set_cursor(buffer, 100, true);
 	d->chunk->offset = 0;
 	d->chunk->stride = p->stride;
 	d->chunk->size = (uint32_t)(p->stride * p->height);
@@ -299,7 +326,7 @@ static void on_signal(void *data, int sig)
 int main(int argc, char **argv)
 {
 	struct producer p = { .width = 320, .height = 240, .format = SPA_VIDEO_FORMAT_BGRx,
-			      .fps = 10, .still_after = -1 };
+			      .fps = 10, .still_after = -1, .cursor_only_after = -1 };
 	static const struct option longopts[] = {
 		{ "fps", required_argument, NULL, 'f' },
 		{ "size", required_argument, NULL, 's' },
@@ -310,6 +337,7 @@ int main(int argc, char **argv)
 		{ "lie-damage", no_argument, NULL, 'l' },
 		{ "delay-odd-ms", required_argument, NULL, 'D' },
 		{ "still-after", required_argument, NULL, 'S' },
+		{ "cursor-only-after", required_argument, NULL, 'O' },
 		{ 0 },
 	};
 	int opt;
@@ -327,6 +355,7 @@ int main(int argc, char **argv)
 		case 'l': p.lie_damage = true; break;
 		case 'D': p.delay_odd_ms = atoi(optarg); break;
 		case 'S': p.still_after = atol(optarg); break;
+		case 'O': p.cursor_only_after = atol(optarg); break;
 		default: return 2;
 		}
 	}

@@ -4,7 +4,8 @@
 # dmabuf-rgbx (RGBx in sealed memfds offered as LINEAR DmaBuf), timestamps
 # (odd frames queued 60 ms after their pts: the file must follow the
 # Header pts), damage (a damage that leaves out a half that changed: it is
-# honoured), crop, cursor, no-cursor, still (the producer stops sending:
+# honoured), crop, cursor, no-cursor, cursor-moves (buffers that only
+# move the cursor), still (the producer stops sending:
 # the file still ends at the stop).
 . "$TEST_LIB"
 . "$(dirname "$0")/pipewire-lib.sh"
@@ -21,6 +22,7 @@ damage) producer_args=(--lie-damage) ;;
 crop) producer_args=(--crop) ;;
 cursor) producer_args=(--cursor) ;;
 no-cursor) producer_args=(--cursor) record_args=(--no-cursor) ;;
+cursor-moves) producer_args=(--cursor --cursor-only-after 10) ;;
 still) producer_args=(--still-after 8) ;;
 *) fail "unknown mode $mode" ;;
 esac
