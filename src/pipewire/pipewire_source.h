@@ -19,9 +19,11 @@
  * bitmap drawn in; the buffer goes back to the producer within the call.
  * The frame's time is the Header metadata's pts when it is a
  * CLOCK_MONOTONIC time, else when the buffer was taken; its damage is the
- * VideoDamage metadata's (unknown without it). A producer that sends
- * nothing while its picture is still costs nothing: the pacer repeats the
- * last frame. */
+ * VideoDamage metadata's (unknown without it). The Cursor position is
+ * taken in buffer coordinates (before the crop); a buffer without a
+ * picture that only moves the cursor gives the last picture again with
+ * the cursor moved. A producer that sends nothing while its picture is
+ * still costs nothing: the recording still ends at its stop. */
 struct pipewire_source;
 
 /* How a capture ended; the source sends no frame after this. */
