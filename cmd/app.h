@@ -12,6 +12,7 @@ struct screenshot;
 struct recording;
 struct frame_source;
 struct screencopy_source;
+struct pipewire_source;
 struct copy_server;
 struct app_sink;
 struct desktop_window;
@@ -54,6 +55,7 @@ struct app {
 	 * screen, or the desktop copied through `screencopy`. */
 	struct frame_source *source;
 	struct screencopy_source *screencopy; /* NULL when hosting */
+	struct pipewire_source *pipewire;     /* --capture pipewire=NODE */
 	/* ext-image-copy-capture on the hosted display (NULL when copying). */
 	struct copy_server *copy_server;
 	/* --window: the recording shown on the desktop (NULL without). */
@@ -65,6 +67,13 @@ struct app {
 static inline bool app_may_replace_output(const struct app *app)
 {
 	return app->options->overwrite || app->output_reserved;
+}
+
+/* Whether frames come from the hosted screen, not from the desktop copied
+ * or a PipeWire node. */
+static inline bool app_is_hosting(const struct app *app)
+{
+	return !app->screencopy && !app->pipewire;
 }
 
 /* Ends the main loop; the first call decides the reason and status. */

@@ -20,7 +20,7 @@ void print_help(FILE *out)
 "      --stats-fd N         when done, a JSON summary line on fd N (for scripts)\n"
 "\n"
 "Connection (Weston's screen-share: none needed, WAYLAND_SERVER_SOCKET is used):\n"
-"      --capture HOW        screencopy, ext-image-copy, wlr-screencopy or listen\n"
+"      --capture HOW        screencopy, listen, pipewire=NODE (see man wl-record)\n"
 "  -o, --output NAME        the desktop's monitor to record (default: the first)\n"
 "  -g, --geometry 'X,Y WxH' only that region (logical, as slurp prints it)\n"
 "      --list-outputs       list the monitors; --no-cursor: leave the pointer out\n"

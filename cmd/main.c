@@ -271,7 +271,7 @@ static int run(const struct options *options)
 	app.loop = app.server->loop;
 	if (!install_signals(&app))
 		goto out;
-	if (!app.screencopy)
+	if (app_is_hosting(&app))
 		app.source = screen_frame_source(&app.server->screen);
 
 	/* The sink first: a bad setting is refused before anything listens. */
@@ -306,7 +306,7 @@ static int run(const struct options *options)
 
 	/* A hosted session can be captured by other tools too, beside the
 	 * sink above (connected after it: the recording gets each frame first). */
-	if (!app.screencopy) {
+	if (app_is_hosting(&app)) {
 		app.copy_server = copy_server_create(app.server->display, shm_buffer_writer(),
 						     app.server->screen.width,
 						     app.server->screen.height);
@@ -315,8 +315,8 @@ static int run(const struct options *options)
 		copy_server_connect(app.copy_server, app.source);
 	}
 
-	if (app.screencopy) {
-		if (!source_start_screencopy(&app))
+	if (!app_is_hosting(&app)) {
+		if (!source_start(&app))
 			goto out;
 	} else {
 		if (!connect_clients(&app))

@@ -465,9 +465,16 @@ enum options_result options_parse(int argc, char **argv, struct options *options
 			options->stats_fd = (int)i64;
 			break;
 		case OPT_CAPTURE:
-			if (!capture_method_parse(optarg, &options->capture))
-				return bad("invalid --capture '%s': expected screencopy, "
-					   "ext-image-copy, wlr-screencopy or listen", optarg);
+			if (strncmp(optarg, "pipewire=", strlen("pipewire=")) == 0) {
+				options->capture = CAPTURE_PIPEWIRE;
+				options->pipewire_node = optarg + strlen("pipewire=");
+				if (!options->pipewire_node[0])
+					return bad("%s", "--capture pipewire=NODE: give the node's id, "
+						   "name or serial");
+			} else if (!capture_method_parse(optarg, &options->capture)) {
+				return bad("invalid --capture '%s': expected screencopy, ext-image-copy, "
+					   "wlr-screencopy, listen or pipewire=NODE", optarg);
+			}
 			break;
 		case 'v':
 			options->verbosity = 1;
@@ -514,6 +521,10 @@ enum options_result options_parse(int argc, char **argv, struct options *options
 	if (capture_method_copies(options->capture) && (options->command || options->socket_name))
 		return bad("%s", "--capture screencopy (ext-image-copy, wlr-screencopy) copies the "
 			   "desktop: it hosts no COMMAND and opens no --socket");
+	if (options->capture == CAPTURE_PIPEWIRE &&
+	    (options->command || options->socket_name || options->output_name || options->region))
+		return bad("%s", "--capture pipewire=NODE records a PipeWire node: it hosts no "
+			   "COMMAND, opens no --socket and takes no -o or -g");
 	/* They pick part of the desktop: only a copied desktop has one. */
 	if ((options->output_name || options->region) &&
 	    (options->capture == CAPTURE_LISTEN || options->command || options->socket_name))

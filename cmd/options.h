@@ -52,6 +52,7 @@ struct options {
 	bool compose_all;        /* --compose-all: every toplevel, not only the newest */
 	bool window;             /* --window: show the hosted COMMAND in a window on the desktop */
 	enum capture_method capture; /* --capture */
+	const char *pipewire_node; /* --capture pipewire=NODE */
 	int stats_fd;            /* --stats-fd: the JSON summary goes there; -1 when not given */
 	char **command;          /* after "--", NULL-terminated; NULL when none */
 };

@@ -390,7 +390,7 @@ int recording_finish(struct recording *recording)
 		if (ret < 0 && stats.frames_submitted == 0 && recording->app->running)
 			LOG_ERR("%s: no frame was recorded%s",
 				path_for_people(recording->app->output_path),
-				recording->app->screencopy ? "" : ": nothing presented to wl-record");
+				app_is_hosting(recording->app) ? ": nothing presented to wl-record" : "");
 		char tracks[32] = "";
 		if (audio_count > 1)
 			snprintf(tracks, sizeof(tracks), stats.audio_tracks > 1 ? ", %d tracks" :

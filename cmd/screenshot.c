@@ -238,7 +238,7 @@ struct screenshot *screenshot_create(struct app *app)
 	if (!screenshot)
 		return NULL;
 	screenshot->app = app;
-	screenshot->settles = app->screencopy == NULL;
+	screenshot->settles = app_is_hosting(app);
 	screenshot->timeout = wl_event_loop_add_timer(app->loop, handle_timeout, screenshot);
 	screenshot->delay = wl_event_loop_add_timer(app->loop, handle_delay, screenshot);
 	screenshot->settle = wl_event_loop_add_timer(app->loop, handle_settle, screenshot);

@@ -65,6 +65,11 @@ void source_choose(const struct source_request *request, source_probe_fn probe, 
 			      ? request->wayland_display : NULL;
 	char why[256] = "";
 
+	if (request->capture == CAPTURE_PIPEWIRE) {
+		choice->kind = SOURCE_PIPEWIRE;
+		snprintf(choice->reason, sizeof(choice->reason), "--capture pipewire=");
+		return;
+	}
 	if (capture_method_copies(request->capture) || request->desktop_part) {
 		const char *forced = forced_name(request);
 		unsigned allowed = allowed_protocols(request->capture);

@@ -13,6 +13,7 @@ enum capture_method {
 	CAPTURE_EXT_COPY,        /* the same through ext-image-copy-capture only */
 	CAPTURE_WLR_SCREENCOPY,  /* the same through wlr-screencopy only */
 	CAPTURE_LISTEN,          /* host: wait for a compositor to present to us */
+	CAPTURE_PIPEWIRE,        /* a PipeWire video node (pipewire=NODE, parsed by options.c) */
 };
 
 /* "screencopy", "ext-image-copy", "wlr-screencopy", "listen" (or "auto");
@@ -28,6 +29,7 @@ bool capture_method_copies(enum capture_method method);
 enum source_kind {
 	SOURCE_HOST,
 	SOURCE_SCREENCOPY,
+	SOURCE_PIPEWIRE,   /* --capture pipewire=NODE */
 };
 
 struct source_request {

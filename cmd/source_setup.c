@@ -6,6 +6,7 @@
 
 #include "app.h"
 #include "log.h"
+#include "pipewire_source.h"
 #include "screencopy_source.h"
 #include "source_choice.h"
 #include "stats.h"
@@ -44,6 +45,21 @@ bool source_setup(struct app *app)
 	if (choice.failed) {
 		LOG_ERR("%s", choice.reason);
 		return false;
+	}
+	if (choice.kind == SOURCE_PIPEWIRE) {
+		struct pipewire_selection selection = {
+			.node = options->pipewire_node,
+			.no_cursor = options->no_cursor,
+		};
+		char why[320];
+		app->pipewire = pipewire_source_connect(&selection, why, sizeof(why));
+		if (!app->pipewire) {
+			LOG_ERR("%s", why);
+			return false;
+		}
+		LOG_INFO("recording %s", pipewire_source_describe(app->pipewire));
+		app->source = pipewire_frame_source(app->pipewire);
+		return true;
 	}
 	if (choice.kind == SOURCE_SCREENCOPY) {
 		struct screencopy_selection selection = {
@@ -110,7 +126,7 @@ int source_list_outputs(void)
 	return fflush(stdout) == 0 ? EXIT_OK : EXIT_FAILED;
 }
 
-static void handle_screencopy_ended(void *data, const char *why)
+static void handle_source_ended(void *data, const char *why)
 {
 	struct app *app = data;
 	if (app->stopping)
@@ -120,13 +136,17 @@ static void handle_screencopy_ended(void *data, const char *why)
 	app_stop(app, EXIT_FAILED, NULL);
 }
 
-bool source_start_screencopy(struct app *app)
+bool source_start(struct app *app)
 {
-	return screencopy_source_start(app->screencopy, app->loop, handle_screencopy_ended, app);
+	if (app->pipewire)
+		return pipewire_source_start(app->pipewire, app->loop, handle_source_ended, app);
+	return screencopy_source_start(app->screencopy, app->loop, handle_source_ended, app);
 }
 
 void source_teardown(struct app *app)
 {
 	screencopy_source_destroy(app->screencopy);
 	app->screencopy = NULL;
+	pipewire_source_destroy(app->pipewire);
+	app->pipewire = NULL;
 }

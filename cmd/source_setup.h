@@ -7,15 +7,18 @@ struct app;
 
 /* Chooses where frames come from (source_choice.h) and says so. When it is
  * the desktop on WAYLAND_DISPLAY, sets app->screencopy (connected, not yet
- * copying) and app->source; otherwise the hosted screen will be the source.
+ * copying) and app->source; for --capture pipewire=NODE, app->pipewire (the
+ * node found, not yet linked) and app->source; otherwise the hosted screen
+ * will be the source. False too when PipeWire or the node is not there.
  * False when --capture screencopy cannot be done, or -o/-g name no part of
  * the desktop (logged; app->status EXIT_USAGE for a region no output
  * holds). */
 bool source_setup(struct app *app);
 
-/* Starts copying the desktop; its end (the compositor failed, went away or
- * removed the output) stops the app with a failure. */
-bool source_start_screencopy(struct app *app);
+/* Starts copying the desktop, or reading the PipeWire node; its end (the
+ * compositor failed, went away or removed the output; the stream failed,
+ * the node or PipeWire went away) stops the app with a failure. */
+bool source_start(struct app *app);
 
 /* --list-outputs: the outputs of the desktop on WAYLAND_DISPLAY, one a
  * line, on stdout. An exit status. */

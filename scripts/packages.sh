@@ -20,6 +20,7 @@ BUILD_PACKAGES=(
 	libavcodec-dev libavformat-dev libavutil-dev libswscale-dev libavfilter-dev libyuv-dev
 	libva-dev libdrm-dev libegl-dev libgles-dev libgbm-dev scdoc
 	libpulse-dev  # --audio (src/audio): PulseAudio and pipewire-pulse alike
+	libpipewire-0.3-dev  # --capture pipewire=NODE (src/pipewire)
 )
 
 # apt_install PACKAGE...: installs as root; does nothing for other users or

@@ -18,12 +18,13 @@ RULES = {
     "common": (["frame.h", "frame_source.h"],
                ["server.h", "screen.h", "encoder.h", "recorder.h",
                 "screencopy_source.h", "copy_server.h", "audio_capture.h", "app_sink.h",
-                "desktop_window.h"]),
-    "capture": (["server.h", "frame.h"], ["encoder.h", "recorder.h", "muxer.h",
-                                          "screencopy_source.h", "copy_server.h"]),
+                "desktop_window.h", "pipewire_source.h", "sigbus_guard.h"]),
+    "capture": (["server.h", "frame.h", "sigbus_guard.h"],
+                ["encoder.h", "recorder.h", "muxer.h", "screencopy_source.h",
+                 "copy_server.h", "pipewire_source.h"]),
     "encode": (["encoder.h", "frame.h", "audio_chunk.h"],
                ["server.h", "screen.h", "surface.h", "screencopy_source.h",
-                "audio_capture.h", "app_sink.h"]),
+                "audio_capture.h", "app_sink.h", "pipewire_source.h"]),
     # Audio capture (libpulse): common/ only; chunks leave through
     # common's audio_chunk.h, the recorder is not its to know.
     "audio": (["audio_capture.h", "app_sink.h", "audio_chunk.h", "clock.h"],
@@ -34,6 +35,16 @@ RULES = {
     "screencopy": (["screencopy_source.h", "frame.h"],
                    ["server.h", "screen.h", "surface.h", "shm.h", "encoder.h",
                     "recorder.h"]),
+    # A PipeWire node as a frame source: common/ and the SIGBUS guard
+    # only; none of the compositor's, the desktop client's or the encoder's.
+    "pipewire": (["pipewire_source.h", "frame_source.h", "sigbus_guard.h"],
+                 ["server.h", "screen.h", "surface.h", "shm.h", "encoder.h",
+                  "recorder.h", "screencopy_source.h", "copy_server.h",
+                  "audio_capture.h"]),
+    # The SIGBUS guard: libc and common/'s log only.
+    "sigbus": (["sigbus_guard.h", "log.h"],
+               ["server.h", "encoder.h", "recorder.h", "screencopy_source.h",
+                "pipewire_source.h"]),
     # Serves ext-image-copy-capture as a frame sink: common/ and the
     # protocol code only; the compositor's wl_shm reaches it through
     # common's shm_writer.h.

@@ -1,4 +1,4 @@
-#define LOG_MODULE "capture"
+#define LOG_MODULE "sigbus"
 #include "sigbus_guard.h"
 
 #include <errno.h>
