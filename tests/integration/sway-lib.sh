@@ -2,7 +2,7 @@
 # (sourced after lib.sh). sway refuses to run as root: as root, sway and
 # everything that talks to it run as 'nobody' through setpriv, in a
 # private home and XDG_RUNTIME_DIR under $TEST_DIR (skip when that cannot
-# be had). The same set-up as tests/screencopy/sway.sh.
+# be had).
 #
 #   start_sway CONFIG_FILE
 # sets SWAY_PID, DISPLAY_NAME (sway's socket), USER_DIR (writable by that

@@ -15,45 +15,21 @@
 # mid-recording still leaves a playable file and a failure status with a
 # clear message.
 . "$TEST_LIB"
+. "$SWAY_LIB"
 : "${PATTERN_CLIENT:?PATTERN_CLIENT must point at tests/screencopy/pattern-client}"
 : "${EXAMPLES:?EXAMPLES must point at the examples folder}"
 require_commands sway
 
 SIZE=640x480
 FRAMES=60
-USER_DIR=$TEST_DIR/user
-mkdir -m 0700 "$USER_DIR" "$USER_DIR/runtime"
-# sway refuses to run as root: everything that talks to it runs as 'nobody'
-# (the recorder must reach sway's socket, so it runs as that user too).
-as_user=(env)
-if [ "$(id -u)" -eq 0 ]; then
-	command -v setpriv >/dev/null || skip "running as root without setpriv to drop privileges"
-	id nobody >/dev/null 2>&1 || skip "running as root and there is no user 'nobody'"
-	getent group nogroup >/dev/null || skip "running as root and there is no group 'nogroup'"
-	setpriv --reuid=nobody --regid=nogroup --clear-groups true 2>/dev/null ||
-		skip "running as root and setpriv cannot drop to 'nobody'"
-	chmod 0711 "$TEST_DIR"
-	chown -R nobody "$USER_DIR"
-	as_user=(setpriv --reuid=nobody --regid=nogroup --clear-groups env)
-fi
-as_user+=(HOME="$USER_DIR" XDG_RUNTIME_DIR="$USER_DIR/runtime")
-
 cat >"$TEST_DIR/sway.conf" <<CONF
 output HEADLESS-1 mode $SIZE
 default_border none
 xwayland disable
 CONF
-chmod 0644 "$TEST_DIR/sway.conf"
-start sway "${as_user[@]}" WLR_BACKENDS=headless WLR_LIBINPUT_NO_DEVICES=1 WLR_RENDERER=pixman \
-	sway -c "$TEST_DIR/sway.conf"
-SWAY_PID=$STARTED_PID
-sway_display() {
-	DISPLAY_NAME=$(find "$USER_DIR/runtime" -maxdepth 1 -name 'wayland-[0-9]*' \
-		! -name '*.lock' -printf '%f\n' 2>/dev/null | head -n 1)
-	[ -n "$DISPLAY_NAME" ]
-}
-wait_until 20 "sway's socket" sway_display
-as_user+=(WAYLAND_DISPLAY="$DISPLAY_NAME")
+# sway refuses to run as root: everything that talks to it runs as 'nobody'
+# (the recorder must reach sway's socket, so it runs as that user too).
+start_sway "$TEST_DIR/sway.conf"
 
 start client "${as_user[@]}" "$PATTERN_CLIENT" --size $SIZE --frames $FRAMES --interval-ms 50
 CLIENT_PID=$STARTED_PID
@@ -152,7 +128,6 @@ status=$?
 # output advertised is recorded; the copy waits for damage that never
 # comes (near-zero CPU: a loop polling the compositor would spend the whole
 # 3 s), the file still ends on time with the one picture.
-SWAYSOCK=$(find "$USER_DIR/runtime" -maxdepth 1 -name 'sway-ipc.*.sock' | head -n 1)
 "${as_user[@]}" SWAYSOCK="$SWAYSOCK" swaymsg create_output >"$TEST_DIR/swaymsg.log" 2>&1 ||
 	{ cat "$TEST_DIR/swaymsg.log"; fail "swaymsg create_output failed"; }
 timed=()
