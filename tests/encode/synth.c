@@ -129,21 +129,25 @@ struct recorder_config synth_config(const char *path)
 	};
 }
 
+void synth_submit(struct recorder *recorder, int index, int width, int height, int64_t pts_ns)
+{
+	struct frame *frame = synth_frame(index, width, height, 0, pts_ns);
+	/* The recorder never waits; the test does, so no frame is lost. */
+	while (!recorder_submit(recorder, frame)) {
+		CHECK(!recorder_failed(recorder));
+		nanosleep(&(struct timespec){0, 2000000}, NULL);
+	}
+	synth_frame_free(frame);
+}
+
 int synth_record(const struct recorder_config *config, int width, int height, int count,
 		 const int64_t *pts_ns, int64_t end_ns, struct recorder_stats *stats)
 {
 	struct recorder *recorder = recorder_create(config, NULL);
 	if (!recorder)
 		return -100;
-	for (int i = 0; i < count; i++) {
-		struct frame *frame = synth_frame(i, width, height, 0, pts_ns[i]);
-		/* The recorder never waits; the test does, so no frame is lost. */
-		while (!recorder_submit(recorder, frame)) {
-			CHECK(!recorder_failed(recorder));
-			nanosleep(&(struct timespec){0, 2000000}, NULL);
-		}
-		synth_frame_free(frame);
-	}
+	for (int i = 0; i < count; i++)
+		synth_submit(recorder, i, width, height, pts_ns[i]);
 	if (stats)
 		recorder_get_stats(recorder, stats);
 	return recorder_finish(recorder, end_ns, NULL);

@@ -44,6 +44,10 @@ const char *synth_path(const char *name);
 
 struct recorder_config synth_config(const char *path);
 
+/* Submits synthetic frame `index` at pts_ns, waiting while the queue is
+ * full (checks that the recorder has not failed). */
+void synth_submit(struct recorder *recorder, int index, int width, int height, int64_t pts_ns);
+
 /* Submits `count` frames at pts_ns[i] (content index i) and finishes at
  * end_ns; the recorder must accept every frame (waits when the queue is full). */
 int synth_record(const struct recorder_config *config, int width, int height, int count,

@@ -54,14 +54,8 @@ int main(int argc, char **argv)
 	submit_tone(recorder, base, 50);
 	submit_tone(recorder, base + 1000 * NS_PER_MS, 50);
 	submit_tone(recorder, base + 1450 * NS_PER_MS, 50);
-	for (int i = 0; i < 20; i++) {
-		struct frame *frame = synth_frame(i, 160, 120, 0, base + i * 100 * NS_PER_MS);
-		while (!recorder_submit(recorder, frame)) {
-			CHECK(!recorder_failed(recorder));
-			nanosleep(&(struct timespec){0, 2000000}, NULL);
-		}
-		synth_frame_free(frame);
-	}
+	for (int i = 0; i < 20; i++)
+		synth_submit(recorder, i, 160, 120, base + i * 100 * NS_PER_MS);
 	struct recorder_stats stats;
 	CHECK(recorder_finish(recorder, base + 2000 * NS_PER_MS, &stats) == 0);
 	printf("%s: %s, %llu chunks, %llu frames encoded, %llu silence, %llu dropped\n", name,

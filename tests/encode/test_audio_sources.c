@@ -166,14 +166,8 @@ static int test_end(void)
 	CHECK(recorder);
 	recorder_end_audio_at(recorder, base + 1000 * NS_PER_MS);
 	submit_tone(recorder, 0, 440, base, 0, 2000);
-	for (int i = 0; i < 10; i++) {
-		struct frame *frame = synth_frame(i, 160, 120, 0, base + i * 100 * NS_PER_MS);
-		while (!recorder_submit(recorder, frame)) {
-			CHECK(!recorder_failed(recorder));
-			nanosleep(&(struct timespec){0, 2000000}, NULL);
-		}
-		synth_frame_free(frame);
-	}
+	for (int i = 0; i < 10; i++)
+		synth_submit(recorder, i, 160, 120, base + i * 100 * NS_PER_MS);
 	struct recorder_stats stats;
 	CHECK(recorder_finish(recorder, base + 1000 * NS_PER_MS, &stats) == 0);
 	printf("end: %llu frames of audio encoded\n", (unsigned long long)stats.audio_frames);
@@ -203,14 +197,8 @@ int main(int argc, char **argv)
 
 	submit_tone(recorder, 1, 880, base, 500, 2000);
 	submit_tone(recorder, 0, 440, base, 0, 1000);
-	for (int i = 0; i < 20; i++) {
-		struct frame *frame = synth_frame(i, 160, 120, 0, base + i * 100 * NS_PER_MS);
-		while (!recorder_submit(recorder, frame)) {
-			CHECK(!recorder_failed(recorder));
-			nanosleep(&(struct timespec){0, 2000000}, NULL);
-		}
-		synth_frame_free(frame);
-	}
+	for (int i = 0; i < 20; i++)
+		synth_submit(recorder, i, 160, 120, base + i * 100 * NS_PER_MS);
 	struct recorder_stats stats;
 	CHECK(recorder_finish(recorder, base + 2000 * NS_PER_MS, &stats) == 0);
 	printf("%s: %s, %d tracks, %d sources, %llu chunks, %llu frames, silence %llu (%llu, %llu)\n",
