@@ -57,7 +57,7 @@ def text(stat, fmt="{:.1f}", spread=True):
 
 # Row order within a workload/size: wl-record first, then its peers, the
 # baselines next to the rows they are the baseline of.
-ORDER = ["wl-record", "wl-record +audio", "wl-record (weston)", "no recorder (weston)", "wl-record (sway)",
+ORDER = ["wl-record", "wl-record +audio", "wl-record hosted", "wl-record window", "wl-record (weston)", "no recorder (weston)", "wl-record (sway)",
          "wf-recorder", "no recorder (sway)", "ffmpeg-cli"]
 
 
@@ -113,6 +113,16 @@ def median_of(work, size, rec, name):
 
 
 cases = sorted({(e["workload"], e["size"]) for e in summary.values()})
+for work, size in cases:
+    # What --window costs: wl-record's CPU per frame, frames kept, and sway's
+    # own CPU for showing the window.
+    hosted = median_of(work, size, "wl-record hosted", "cpu_ms_per_frame")
+    window = median_of(work, size, "wl-record window", "cpu_ms_per_frame")
+    if hosted and window:
+        dropped = median_of(work, size, "wl-record window", "dropped")
+        print(f"{work} {size}: wl-record window / hosted CPU per frame = {window / hosted:.3f} "
+              f"({100 * (window - hosted) / hosted:+.1f} %), frames dropped with --window: "
+              f"{'-' if dropped is None else f'{dropped:.0f}'}")
 for work, size in cases:
     if work == "idle":
         continue
