@@ -16,6 +16,7 @@
 #include "dmabuf_choice.h"
 #include "linux-dmabuf-unstable-v1-client-protocol.h"
 #include "output_transform.h"
+#include "roundtrip.h"
 #include "log.h"
 #include "xdg-output-unstable-v1-client-protocol.h"
 
@@ -489,60 +490,6 @@ static const struct wl_registry_listener registry_listener = {
  * hang wl-record's start: how long the first answers may take. */
 #define ANSWER_TIMEOUT_MS 5000
 
-static void handle_sync_done(void *data, struct wl_callback *callback, uint32_t serial)
-{
-	bool *done = data;
-	*done = true;
-	wl_callback_destroy(callback);
-}
-
-static const struct wl_callback_listener sync_listener = { .done = handle_sync_done };
-
-/* wl_display_roundtrip() with a deadline: 1 answered, 0 timed out, -1 the
- * connection failed. */
-static int roundtrip_within(struct wl_display *display, int64_t deadline_ns)
-{
-	bool done = false;
-	struct wl_callback *callback = wl_display_sync(display);
-	if (!callback)
-		return -1;
-	wl_callback_add_listener(callback, &sync_listener, &done);
-	int result = 1;
-	while (!done) {
-		if (wl_display_dispatch_pending(display) < 0) {
-			result = -1;
-			break;
-		}
-		if (done)
-			break;
-		if (wl_display_prepare_read(display) != 0)
-			continue; /* events queued meanwhile: dispatch them first */
-		if (wl_display_flush(display) < 0 && errno != EAGAIN) {
-			wl_display_cancel_read(display);
-			result = -1;
-			break;
-		}
-		int64_t left_ms = (deadline_ns - clock_now_ns()) / 1000000;
-		struct pollfd pfd = { .fd = wl_display_get_fd(display), .events = POLLIN };
-		int ready = left_ms > 0 ? poll(&pfd, 1, (int)left_ms) : 0;
-		if (ready <= 0) {
-			wl_display_cancel_read(display);
-			if (ready < 0 && errno == EINTR)
-				continue;
-			result = ready < 0 ? -1 : 0;
-			break;
-		}
-		if (wl_display_read_events(display) < 0) {
-			result = -1;
-			break;
-		}
-	}
-	/* Unanswered: nothing may call back into this stack frame later. */
-	if (!done)
-		wl_callback_destroy(callback);
-	return result;
-}
-
 struct screencopy_source *screencopy_source_connect(const char *display_name, char *why,
 						    size_t why_size)
 {
@@ -563,13 +510,13 @@ struct screencopy_source *screencopy_source_connect(const char *display_name, ch
 	/* The globals, then the outputs' modes, names and places (xdg-output
 	 * asked for once both the manager and the outputs are known). */
 	int64_t deadline = clock_now_ns() + (int64_t)ANSWER_TIMEOUT_MS * 1000000;
-	int answered = roundtrip_within(source->display, deadline);
+	int answered = wl_record_roundtrip_until(source->display, deadline);
 	source->globals_read = true;
 	struct desktop_output *output;
 	wl_list_for_each(output, &source->outputs, link)
 		desktop_output_watch(output, source->xdg_output_manager);
 	if (answered > 0)
-		answered = roundtrip_within(source->display, deadline);
+		answered = wl_record_roundtrip_until(source->display, deadline);
 	if (answered <= 0) {
 		if (answered == 0)
 			snprintf(why, why_size, "it did not answer within %d s", ANSWER_TIMEOUT_MS / 1000);

@@ -15,6 +15,7 @@
 #include "dmabuf_lease.h"
 #include "frame.h"
 #include "log.h"
+#include "roundtrip.h"
 #include "viewporter-client-protocol.h"
 #include "window_fit.h"
 #include "xdg-decoration-unstable-v1-client-protocol.h"
@@ -552,54 +553,6 @@ static const struct wl_registry_listener registry_listener = {
 	.global_remove = registry_global_remove,
 };
 
-static void handle_sync_done(void *data, struct wl_callback *callback, uint32_t serial)
-{
-	bool *done = data;
-	*done = true;
-	wl_callback_destroy(callback);
-}
-
-static const struct wl_callback_listener sync_listener = { .done = handle_sync_done };
-
-/* Start-up only, before the main loop: a round trip that gives up at
- * `deadline_ns`. 1 answered, 0 timed out, -1 the connection failed. */
-static int roundtrip_until(struct wl_display *display, int64_t deadline_ns)
-{
-	bool done = false;
-	struct wl_callback *callback = wl_display_sync(display);
-	if (!callback)
-		return -1;
-	wl_callback_add_listener(callback, &sync_listener, &done);
-	int result = 1;
-	while (!done && result == 1) {
-		if (wl_display_prepare_read(display) != 0) {
-			if (wl_display_dispatch_pending(display) < 0)
-				result = -1;
-			continue;
-		}
-		if (wl_display_flush(display) < 0 && errno != EAGAIN) {
-			wl_display_cancel_read(display);
-			result = -1;
-			break;
-		}
-		int64_t left_ms = (deadline_ns - clock_now_ns()) / 1000000;
-		struct pollfd pfd = { .fd = wl_display_get_fd(display), .events = POLLIN };
-		int ready = left_ms > 0 ? poll(&pfd, 1, (int)left_ms) : 0;
-		if (ready <= 0) {
-			wl_display_cancel_read(display);
-			if (ready < 0 && errno == EINTR)
-				continue;
-			result = ready < 0 ? -1 : 0;
-			break;
-		}
-		if (wl_display_read_events(display) < 0 || wl_display_dispatch_pending(display) < 0)
-			result = -1;
-	}
-	if (!done)
-		wl_callback_destroy(callback); /* nothing may write to `done` later */
-	return result;
-}
-
 struct desktop_window *desktop_window_connect(const char *display_name, char *why,
 					      size_t why_size)
 {
@@ -616,7 +569,7 @@ struct desktop_window *desktop_window_connect(const char *display_name, char *wh
 	}
 	window->registry = wl_display_get_registry(window->display);
 	wl_registry_add_listener(window->registry, &registry_listener, window);
-	int answered = roundtrip_until(window->display,
+	int answered = wl_record_roundtrip_until(window->display,
 				       clock_now_ns() + (int64_t)ANSWER_TIMEOUT_MS * 1000000);
 	if (answered <= 0) {
 		if (answered == 0)
