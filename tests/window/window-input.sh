@@ -1,0 +1,140 @@
+#!/bin/bash
+# Input through the --window on a real desktop: sway 1.7 headless as the
+# user's desktop, with a virtual pointer (tests/window/virtual_pointer.c:
+# sway headless has no input devices) and wtype for keys. wl-record hosts
+# tests/window/input_client.c, which draws what it receives; the file is
+# then decoded (input-check.py). The window (tiled, so larger than the
+# 320x240 recording and letterboxed) gets:
+#   1. a left click at a window position: the app's click mark is at the
+#      recording position the letterbox maps it to;
+#   2. keys typed with wtype (which sends its own keymap): the app reads
+#      the keysyms through the keymap it was passed;
+#   3. a right click: the app opens a popup with a grab; a click on the
+#      window's letterbox bar (outside the grabbing client) dismisses it
+#      (popup_done) and reaches no one;
+#   4. three wheel steps.
+. "$TEST_LIB"
+. "$SWAY_LIB"
+require_commands grim ffmpeg ffprobe python3 wtype
+PYTHON=python3
+[ -x /usr/bin/python3 ] && PYTHON=/usr/bin/python3
+
+PW=320
+PH=240
+cat >"$TEST_DIR/sway.conf" <<CONF
+output HEADLESS-1 mode 800x600
+output * bg #606060 solid_color
+default_border normal 2
+xwayland disable
+CONF
+start_sway "$TEST_DIR/sway.conf"
+
+# The virtual pointer, held for the whole test, driven through a fifo.
+mkfifo -m 0644 "$TEST_DIR/pointer.in"
+exec 7<>"$TEST_DIR/pointer.in"
+start pointer "${as_user[@]}" "$VIRTUAL_POINTER" 800 600 "$TEST_DIR/pointer.in"
+wait_until 10 "the virtual pointer" log_has pointer '^ready'
+POINTER_COMMANDS=0
+pointer_did() {
+	[ "$(grep -c '^ok ' "$TEST_DIR/pointer.log")" -ge "$1" ]
+}
+pointer() {
+	POINTER_COMMANDS=$((POINTER_COMMANDS + 1))
+	echo "$*" >&7
+	wait_until 10 "the virtual pointer: $*" pointer_did $POINTER_COMMANDS
+}
+
+window_info() {
+	sway_msg -t get_tree -r | "$PYTHON" -c '
+import json, sys
+def walk(node):
+    if node.get("app_id") == "wl-record":
+        yield node
+    for child in node.get("nodes", []) + node.get("floating_nodes", []):
+        yield from walk(child)
+for node in walk(json.load(sys.stdin)):
+    r, w = node["rect"], node["window_rect"]
+    print(r["x"] + w["x"], r["y"] + w["y"], w["width"], w["height"])
+    break'
+}
+window_shown() {
+	[ -n "$(window_info)" ]
+}
+
+start record "${as_user[@]}" "$WL_RECORD" -v --window --size ${PW}x$PH "$USER_DIR/input.mkv" -- \
+	"$INPUT_CLIENT"
+RECORD_PID=$STARTED_PID
+wait_until 20 "the window on sway" window_shown
+wait_until 20 "the app's pointer" log_has record 'seat capabilities 3'
+read -r WX WY WW WH < <(window_info)
+# The picture's place in the window, as window_fit.c puts it.
+read -r FX FY FW FH < <("$PYTHON" -c "
+ww, wh, pw, ph = $WW, $WH, $PW, $PH
+if ww * ph <= wh * pw:
+    w, h = ww, (ww * ph + pw // 2) // pw
+else:
+    w, h = (wh * pw + ph // 2) // ph, wh
+print((ww - w) // 2, (wh - h) // 2, w, h)")
+log "window content $WX,$WY ${WW}x$WH, picture at $FX,$FY ${FW}x$FH"
+[ "$FW" -ne $PW ] || fail "the window is the recording's size: the mapping would not be tested"
+[ "$FX" -gt 8 ] || fail "no letterbox bar to click on: window ${WW}x$WH"
+# to_output X Y: the output point over recording point X,Y (its centre).
+to_output() {
+	"$PYTHON" -c "print(int($WX + $FX + ($1 + 0.5) * $FW / $PW), int($WY + $FY + ($2 + 0.5) * $FH / $PH))"
+}
+# to_picture OX OY: the recording point under output point OX,OY, as the
+# app sees it (the integer part of its coordinates).
+to_picture() {
+	"$PYTHON" -c "import math; print(math.floor(($1 - $WX - $FX) * $PW / $FW), math.floor(($2 - $WY - $FY) * $PH / $FH))"
+}
+
+# 1. A left click.
+read -r OX OY < <(to_output 230 170)
+read -r CX CY < <(to_picture "$OX" "$OY")
+pointer move "$OX" "$OY"
+wait_until 10 "the pointer in the app" log_has record 'pointer (enter|motion)'
+pointer click 272
+wait_until 10 "the click in the app" log_has record 'button 272 pressed on the toplevel'
+log "clicked at output $OX,$OY: $(grep 'button 272 pressed' "$TEST_DIR/record.log" | head -n 1)"
+
+# 2. Keys, with wtype's own keymap.
+"${as_user[@]}" wtype "q" || fail "wtype could not type"
+wait_until 10 "q in the app" log_has record 'keysym 0x71 '
+"${as_user[@]}" wtype "Z" || fail "wtype could not type"
+wait_until 10 "Z in the app" log_has record 'keysym 0x5a '
+"${as_user[@]}" wtype "7" || fail "wtype could not type"
+wait_until 10 "7 in the app" log_has record 'keysym 0x37 '
+
+# 3. A popup, dismissed by a click outside.
+read -r OX2 OY2 < <(to_output 60 150)
+read -r BX BY < <(to_picture "$OX2" "$OY2")
+pointer move "$OX2" "$OY2"
+pointer click 273
+wait_until 10 "the popup" log_has record 'popup configured'
+grim_popup() {
+	"${as_user[@]}" grim "$USER_DIR/popup.png" 2>/dev/null
+}
+sleep 0.5
+pointer move $((WX + FX / 2)) $((WY + WH / 2))
+pointer click 272
+wait_until 10 "the popup dismissed" log_has record 'popup done'
+# The app's pointer goes back before the wheel turns.
+read -r OX3 OY3 < <(to_output 280 200)
+pointer move "$OX3" "$OY3"
+pointer scroll 3
+wait_until 10 "the wheel in the app" log_has record 'wheel 3'
+sleep 0.5
+
+sway_msg '[app_id=wl-record] kill' >/dev/null || fail "swaymsg could not close the window"
+wait_exit "$RECORD_PID" 30
+[ "$EXIT_STATUS" -eq 0 ] || fail "wl-record exited $EXIT_STATUS"
+exec 7>&-
+ffprobe_check "$USER_DIR/input.mkv"
+"$PYTHON" "$INPUT_CHECK" "$USER_DIR/input.mkv" $PW $PH "$CX" "$CY" "$BX" "$BY" 37,5a,71 273 1 3 \
+	>"$TEST_DIR/input-check.log" 2>&1 || {
+	cat "$TEST_DIR/input-check.log"
+	grep -E 'pointer|button|key|popup|wheel' "$TEST_DIR/record.log" | tail -n 40
+	fail "the recording does not show the input"
+}
+log "$(cat "$TEST_DIR/input-check.log")"
+pass
