@@ -9,6 +9,10 @@ In the last frame (W x H): the magenta click mark centred at CLICK_X,CLICK_Y
 separated), the last button, the dismissed popups and the wheel steps. In
 some frame the yellow popup with its top-left corner at POPUP_X,POPUP_Y
 (give -1 -1 to skip); not in the last frame. Exit 1 with what was seen.
+
+  input-check.py pixel PNG X Y RRGGBB
+
+The pixel X,Y of the screenshot PNG is RRGGBB (within 40 a channel).
 """
 import subprocess
 import sys
@@ -16,7 +20,24 @@ import sys
 BLOCK = 16
 
 
+def check_pixel(args):
+    path, x, y, want = args[0], int(args[1]), int(args[2]), args[3]
+    want = tuple(int(want[i:i + 2], 16) for i in (0, 2, 4))
+    head = open(path, "rb").read(24)
+    width = int.from_bytes(head[16:20], "big")
+    result = subprocess.run(["ffmpeg", "-v", "error", "-i", path, "-f", "rawvideo",
+                             "-pix_fmt", "rgb24", "-"], capture_output=True)
+    o = (y * width + x) * 3
+    seen = tuple(result.stdout[o:o + 3])
+    print("pixel %d,%d is %02x%02x%02x" % ((x, y) + seen))
+    if len(seen) != 3 or any(abs(a - b) > 40 for a, b in zip(seen, want)):
+        sys.exit("pixel %d,%d is %s, not %s" % (x, y, seen, want))
+
+
 def main(args):
+    if args[0] == "pixel":
+        check_pixel(args[1:])
+        return
     path = args[0]
     w, h, click_x, click_y, popup_x, popup_y = (int(a) for a in args[1:7])
     keysyms = [int(k, 16) for k in args[7].split(",")]

@@ -9,7 +9,9 @@
  *     code, row 4 the last button pressed, row 5 how many popups were
  *     dismissed (popup_done), row 6 the wheel steps (discrete, summed);
  *   - on a right press, a 60x40 yellow popup with a grab, its top-left
- *     corner at the pointer.
+ *     corner at the pointer;
+ *   - its pointer image (set_cursor): 16x16 cyan, the hotspot in the
+ *     middle (8,8).
  * What it receives is logged on stdout too. */
 #include <stdbool.h>
 #include <stdint.h>
@@ -51,6 +53,8 @@ static bool have_click;
 static double click_x, click_y, pointer_x = -100, pointer_y = -100;
 static struct wl_surface *pointer_surface;
 static int wheel;
+static struct wl_pointer *seat_pointer;
+static struct wl_surface *cursor_surface;
 
 static void buffer_release(void *data, struct wl_buffer *buffer)
 {
@@ -59,7 +63,7 @@ static void buffer_release(void *data, struct wl_buffer *buffer)
 
 static const struct wl_buffer_listener buffer_listener = { buffer_release };
 
-static struct wl_buffer *new_buffer(int w, int h, uint32_t **pixels)
+static struct wl_buffer *new_buffer_format(int w, int h, uint32_t format, uint32_t **pixels)
 {
 	size_t size = (size_t)w * (size_t)h * 4;
 	int fd = memfd_create("input-client", MFD_CLOEXEC);
@@ -73,12 +77,16 @@ static struct wl_buffer *new_buffer(int w, int h, uint32_t **pixels)
 		exit(1);
 	}
 	struct wl_shm_pool *pool = wl_shm_create_pool(shm, fd, (int32_t)size);
-	struct wl_buffer *buffer = wl_shm_pool_create_buffer(pool, 0, w, h, w * 4,
-							     WL_SHM_FORMAT_XRGB8888);
+	struct wl_buffer *buffer = wl_shm_pool_create_buffer(pool, 0, w, h, w * 4, format);
 	wl_shm_pool_destroy(pool);
 	close(fd);
 	wl_buffer_add_listener(buffer, &buffer_listener, NULL);
 	return buffer;
+}
+
+static struct wl_buffer *new_buffer(int w, int h, uint32_t **pixels)
+{
+	return new_buffer_format(w, h, WL_SHM_FORMAT_XRGB8888, pixels);
 }
 
 static void fill(uint32_t *pixels, int x, int y, int w, int h, uint32_t colour)
@@ -196,6 +204,7 @@ static void pointer_enter(void *data, struct wl_pointer *pointer, uint32_t seria
 	pointer_y = wl_fixed_to_double(y);
 	printf("pointer enter %s %.1f,%.1f\n", s == surface ? "toplevel" : "popup", pointer_x,
 	       pointer_y);
+	wl_pointer_set_cursor(seat_pointer, serial, cursor_surface, 8, 8);
 	if (s == surface)
 		redraw();
 }
@@ -349,12 +358,11 @@ static const struct wl_keyboard_listener keyboard_listener = {
 
 static void seat_capabilities(void *data, struct wl_seat *s, uint32_t capabilities)
 {
-	static struct wl_pointer *pointer;
 	static struct wl_keyboard *keyboard;
 	printf("seat capabilities %u\n", capabilities);
-	if ((capabilities & WL_SEAT_CAPABILITY_POINTER) && !pointer) {
-		pointer = wl_seat_get_pointer(s);
-		wl_pointer_add_listener(pointer, &pointer_listener, NULL);
+	if ((capabilities & WL_SEAT_CAPABILITY_POINTER) && !seat_pointer) {
+		seat_pointer = wl_seat_get_pointer(s);
+		wl_pointer_add_listener(seat_pointer, &pointer_listener, NULL);
 	}
 	if ((capabilities & WL_SEAT_CAPABILITY_KEYBOARD) && !keyboard) {
 		keyboard = wl_seat_get_keyboard(s);
@@ -442,6 +450,16 @@ int main(void)
 		return 1;
 	}
 	xdg_wm_base_add_listener(wm_base, &wm_base_listener, NULL);
+	uint32_t *cursor_pixels;
+	struct wl_buffer *cursor = new_buffer_format(16, 16, WL_SHM_FORMAT_ARGB8888,
+						     &cursor_pixels);
+	for (int i = 0; i < 16 * 16; i++)
+		cursor_pixels[i] = 0xff00ffff;
+	munmap(cursor_pixels, 16 * 16 * 4);
+	cursor_surface = wl_compositor_create_surface(compositor);
+	wl_surface_attach(cursor_surface, cursor, 0, 0);
+	wl_surface_damage_buffer(cursor_surface, 0, 0, 16, 16);
+	wl_surface_commit(cursor_surface);
 	wl_seat_add_listener(seat, &seat_listener, NULL);
 	surface = wl_compositor_create_surface(compositor);
 	xdg_surface = xdg_wm_base_get_xdg_surface(wm_base, surface);

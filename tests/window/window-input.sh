@@ -12,7 +12,8 @@
 #   3. a right click: the app opens a popup with a grab; a click on the
 #      window's letterbox bar (outside the grabbing client) dismisses it
 #      (popup_done) and reaches no one;
-#   4. three wheel steps.
+#   4. three wheel steps;
+#   5. the app's pointer image (set_cursor) is the pointer over the window.
 . "$TEST_LIB"
 . "$SWAY_LIB"
 require_commands grim ffmpeg ffprobe python3 wtype
@@ -103,6 +104,17 @@ read -r OX OY < <(to_output 230 170)
 read -r CX CY < <(to_picture "$OX" "$OY")
 pointer move "$OX" "$OY"
 wait_until 10 "the pointer in the app" log_has record 'pointer (enter|motion)'
+# The app's pointer image (16x16 cyan, hotspot 8,8) is the desktop's
+# pointer over the window.
+shows_cursor() {
+	"${as_user[@]}" grim -c "$USER_DIR/cursor.png" 2>/dev/null &&
+		"$PYTHON" "$INPUT_CHECK" pixel "$USER_DIR/cursor.png" $(($1 + $3)) $(($2 + $4)) 00ffff \
+			>"$TEST_DIR/cursor-check.log" 2>&1
+}
+wait_until 10 "the app's cursor on the desktop" shows_cursor "$OX" "$OY" 6 6
+shows_cursor "$OX" "$OY" -7 -7 || fail "the cursor's hotspot: $(cat "$TEST_DIR/cursor-check.log")"
+shows_cursor "$OX" "$OY" 10 0 && fail "a cursor larger than the app's: $(cat "$TEST_DIR/cursor-check.log")"
+log "the app's cursor is the desktop's pointer at $OX,$OY"
 pointer click 272
 wait_until 10 "the click in the app" log_has record 'button 272 pressed on the toplevel'
 log "clicked at output $OX,$OY: $(grep 'button 272 pressed' "$TEST_DIR/record.log" | head -n 1)"
