@@ -10,6 +10,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 #include <wayland-client.h>
+#include <wayland-cursor.h>
 
 #include "clock.h"
 #include "dmabuf_lease.h"
@@ -62,7 +63,8 @@ struct desktop_window {
 	/* The hosted client's cursor, copied: shown while the pointer is on
 	 * the window; without one the desktop's own stays. */
 	struct wl_surface *cursor_surface;
-	struct wl_buffer *cursor_buffer;
+	struct wl_buffer *cursor_buffer; /* ours; NULL when the theme's is shown */
+	struct wl_cursor_theme *cursor_theme; /* loaded when first wanted */
 	int cursor_hotspot_x, cursor_hotspot_y;
 	bool cursor_set;
 	/* The keymap and repeat rate, kept: they come at start-up, before
@@ -858,13 +860,61 @@ void desktop_window_set_input_sink(struct desktop_window *window,
 	send_keymap(window);
 }
 
+static void attach_cursor(struct desktop_window *window, struct wl_buffer *buffer, bool ours,
+			  int hotspot_x, int hotspot_y)
+{
+	if (!window->cursor_surface)
+		window->cursor_surface = wl_compositor_create_surface(window->compositor);
+	wl_surface_attach(window->cursor_surface, buffer, 0, 0);
+	wl_surface_damage_buffer(window->cursor_surface, 0, 0, INT32_MAX, INT32_MAX);
+	wl_surface_commit(window->cursor_surface);
+	/* The desktop has the new content now: the old buffer can go. */
+	if (window->cursor_buffer)
+		wl_buffer_destroy(window->cursor_buffer);
+	window->cursor_buffer = ours ? buffer : NULL;
+	bool moved = !window->cursor_set || hotspot_x != window->cursor_hotspot_x ||
+		     hotspot_y != window->cursor_hotspot_y;
+	window->cursor_hotspot_x = hotspot_x;
+	window->cursor_hotspot_y = hotspot_y;
+	window->cursor_set = true;
+	if (moved)
+		show_cursor(window);
+	window_flush(window);
+}
+
+/* The desktop's arrow, from the cursor theme it uses (XCURSOR_THEME and
+ * XCURSOR_SIZE, as wlroots reads them); false when there is none. */
+static bool attach_default_cursor(struct desktop_window *window)
+{
+	if (!window->cursor_theme) {
+		const char *size = getenv("XCURSOR_SIZE");
+		int pixels = size && atoi(size) > 0 ? atoi(size) : 24;
+		window->cursor_theme = wl_cursor_theme_load(getenv("XCURSOR_THEME"), pixels,
+							    window->shm);
+		if (!window->cursor_theme)
+			return false;
+	}
+	struct wl_cursor *cursor = wl_cursor_theme_get_cursor(window->cursor_theme, "left_ptr");
+	if (!cursor)
+		cursor = wl_cursor_theme_get_cursor(window->cursor_theme, "default");
+	if (!cursor || cursor->image_count == 0)
+		return false;
+	struct wl_cursor_image *image = cursor->images[0];
+	struct wl_buffer *buffer = wl_cursor_image_get_buffer(image);
+	if (!buffer)
+		return false;
+	attach_cursor(window, buffer, false, (int)image->hotspot_x, (int)image->hotspot_y);
+	return true;
+}
+
 void desktop_window_set_cursor(struct desktop_window *window,
 			       const struct wl_record_cursor_image *image)
 {
 	if (window->broken || !window->compositor)
 		return;
 	if (!image || image->width <= 0 || image->height <= 0) {
-		window->cursor_set = false;
+		/* Without a theme the last image stays: better than none. */
+		attach_default_cursor(window);
 		return;
 	}
 	uint8_t *data;
@@ -877,23 +927,7 @@ void desktop_window_set_cursor(struct desktop_window *window,
 		memcpy(data + (size_t)y * (size_t)image->width * 4,
 		       image->pixels + (size_t)y * (size_t)image->stride, (size_t)image->width * 4);
 	munmap(data, size);
-	if (!window->cursor_surface)
-		window->cursor_surface = wl_compositor_create_surface(window->compositor);
-	wl_surface_attach(window->cursor_surface, buffer, 0, 0);
-	wl_surface_damage_buffer(window->cursor_surface, 0, 0, INT32_MAX, INT32_MAX);
-	wl_surface_commit(window->cursor_surface);
-	/* The desktop has the new content now: the old buffer can go. */
-	if (window->cursor_buffer)
-		wl_buffer_destroy(window->cursor_buffer);
-	window->cursor_buffer = buffer;
-	bool moved = !window->cursor_set || image->hotspot_x != window->cursor_hotspot_x ||
-		     image->hotspot_y != window->cursor_hotspot_y;
-	window->cursor_hotspot_x = image->hotspot_x;
-	window->cursor_hotspot_y = image->hotspot_y;
-	window->cursor_set = true;
-	if (moved)
-		show_cursor(window);
-	window_flush(window);
+	attach_cursor(window, buffer, true, image->hotspot_x, image->hotspot_y);
 }
 
 static uint32_t min_u32(uint32_t a, uint32_t b)
@@ -1144,6 +1178,8 @@ void desktop_window_destroy(struct desktop_window *window)
 		wl_surface_destroy(window->cursor_surface);
 	if (window->cursor_buffer)
 		wl_buffer_destroy(window->cursor_buffer);
+	if (window->cursor_theme)
+		wl_cursor_theme_destroy(window->cursor_theme);
 	if (window->keymap_fd >= 0)
 		close(window->keymap_fd);
 	if (window->picture_viewport)

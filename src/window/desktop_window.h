@@ -75,7 +75,8 @@ void desktop_window_set_input_sink(struct desktop_window *window,
 				   const struct wl_record_input_sink *sink);
 
 /* The pointer image shown over the window (a copy is made); NULL: the
- * desktop's own, from the next time the pointer enters. */
+ * arrow of the desktop's cursor theme (the last image stays when there is
+ * no theme). */
 void desktop_window_set_cursor(struct desktop_window *window,
 			       const struct wl_record_cursor_image *image);
 

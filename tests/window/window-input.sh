@@ -142,7 +142,17 @@ grim_popup() {
 	"${as_user[@]}" grim "$USER_DIR/popup.png" 2>/dev/null
 }
 sleep 0.5
-pointer move $((WX + FX / 2)) $((WY + WH / 2))
+BAR_X=$((WX + FX / 2))
+BAR_Y=$((WY + WH / 2))
+pointer move $BAR_X $BAR_Y
+# Off the app (on the bar) the pointer is the desktop's arrow again, when
+# there is a cursor theme to take it from.
+not_app_cursor() {
+	! shows_cursor "$@"
+}
+if compgen -G '/usr/share/icons/*/cursors' >/dev/null; then
+	wait_until 10 "the desktop's arrow over the bar" not_app_cursor $BAR_X $BAR_Y 6 6
+fi
 pointer click 272
 wait_until 10 "the popup dismissed" log_has record 'popup done'
 # The app's pointer goes back before the wheel turns.
