@@ -76,8 +76,8 @@ struct screen {
 		 * for in-process tests; the frame path uses `source`. */
 		struct wl_signal frame;
 		struct wl_signal presenter_gone; /* struct wl_client * */
-		/* What is shown changed: a view mapped or unmapped, a surface
-		 * presented (no data). */
+		/* What is shown changed: a view or a popup mapped or unmapped,
+		 * a surface presented (no data). */
 		struct wl_signal stack_changed;
 	} events;
 };

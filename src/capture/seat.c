@@ -52,6 +52,7 @@ struct seat {
 	struct wl_list seats, pointers, keyboards;
 
 	double x, y;
+	bool pointer_in_window; /* x,y hold where it is */
 	struct tracked_surface pointer_focus;
 	struct tracked_surface pointer_root; /* root of the focus's view */
 	double focus_origin_x, focus_origin_y; /* the focus's origin on the screen */
@@ -212,6 +213,18 @@ static void handle_stack_changed(struct wl_listener *listener, void *data)
 {
 	struct seat *seat = wl_container_of(listener, seat, stack_changed);
 	update_keyboard_focus(seat);
+	/* What is under a still pointer may have changed (a menu opened
+	 * under it, a window went). */
+	if (seat->input && seat->pointer_in_window && seat->buttons_down == 0) {
+		struct screen_hit hit;
+		if (!screen_surface_at(&seat->server->screen, seat->x, seat->y, &hit))
+			hit.surface = NULL;
+		struct surface *focus = seat->pointer_focus.surface;
+		if (hit.surface != focus) {
+			pointer_rebase(seat, 0);
+			pointer_frame(seat, surface_client(seat->pointer_focus.surface));
+		}
+	}
 }
 
 static void send_keymap(struct seat *seat, struct wl_resource *resource)
@@ -329,9 +342,11 @@ void seat_handle_input(struct seat *seat, const struct wl_record_input_event *ev
 	case WL_RECORD_INPUT_POINTER_MOTION:
 		seat->x = event->x;
 		seat->y = event->y;
+		seat->pointer_in_window = true;
 		pointer_rebase(seat, event->time_ms);
 		break;
 	case WL_RECORD_INPUT_POINTER_LEAVE:
+		seat->pointer_in_window = false;
 		seat->buttons_down = 0;
 		set_pointer_focus(seat, NULL);
 		break;

@@ -260,6 +260,7 @@ static void unmap(struct xdg_surface *xdg)
 	if (xdg->role == XDG_ROLE_POPUP && xdg->popup_mapped) {
 		xdg->popup_mapped = false;
 		if (server) {
+			wl_signal_emit(&server->screen.events.stack_changed, NULL);
 			screen_damage_all(&server->screen);
 			screen_flush(&server->screen, clock_now_ns());
 		}
@@ -325,6 +326,7 @@ static void xdg_surface_committed(struct wl_listener *listener, void *data)
 			xdg->popup_mapped = true;
 			output_send_enter(surface->server->output, surface->resource);
 			geometry_changed = true;
+			wl_signal_emit(&screen->events.stack_changed, NULL);
 		}
 		if (xdg->popup_moved)
 			geometry_changed = true;
