@@ -1205,3 +1205,32 @@ TEST(seat_keyboard_keymap_passed_through_and_focus)
 	test_buffer_finish(&red);
 	teardown(&t, &g);
 }
+
+TEST(seat_pointer_on_a_presented_surface_is_scaled)
+{
+	struct inproc t;
+	struct globals g;
+	setup(&t, &g, 64, 48);
+	struct input_log log;
+	input_setup(&t, &g, &log);
+	/* A nested compositor's 32x24 output, zoomed to the 64x48 screen. */
+	struct wl_surface *surface = wl_compositor_create_surface(t.compositor);
+	struct test_buffer red;
+	test_buffer_init(&t, &red, 32, 24, WL_SHM_FORMAT_XRGB8888);
+	solid(&red, RED);
+	zwp_fullscreen_shell_v1_present_surface(t.shell, surface,
+						ZWP_FULLSCREEN_SHELL_V1_PRESENT_METHOD_ZOOM,
+						t.output);
+	commit_buffer(surface, &red);
+	test_assert(inproc_roundtrip(&t));
+	test_assert_pixel(&t, 63, 47, RED);
+	move_to(&t, 10, 30);
+	test_assert(log.pointer_surface == surface && near(log.x, 5) && near(log.y, 15),
+		    "at %g,%g", log.x, log.y);
+	feed(&t, &(struct wl_record_input_event){ .type = WL_RECORD_INPUT_KEYBOARD_ENTER });
+	test_assert(log.keyboard_surface == surface);
+	input_finish(&log);
+	wl_surface_destroy(surface);
+	test_buffer_finish(&red);
+	teardown(&t, &g);
+}
