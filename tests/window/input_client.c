@@ -30,6 +30,7 @@
 #define POPUP_W 60
 #define POPUP_H 40
 
+static struct wl_display *display;
 static struct wl_compositor *compositor;
 static struct wl_shm *shm;
 static struct xdg_wm_base *wm_base;
@@ -148,6 +149,8 @@ static void popup_surface_configure(void *data, struct xdg_surface *xdg, uint32_
 	wl_surface_attach(popup_surface, buffer, 0, 0);
 	wl_surface_damage_buffer(popup_surface, 0, 0, POPUP_W, POPUP_H);
 	wl_surface_commit(popup_surface);
+	wl_display_flush(display);
+	printf("popup shown\n");
 }
 
 static const struct xdg_surface_listener popup_surface_listener = { popup_surface_configure };
@@ -244,13 +247,36 @@ static void pointer_button(void *data, struct wl_pointer *pointer, uint32_t seri
 	redraw();
 }
 
+/* Wheel steps of this pointer frame: axis_discrete where it comes (not
+ * through every nested compositor: Weston 10's wayland backend passes the
+ * value alone), else the value at 15 a step (libinput's, and the virtual
+ * pointer's). */
+static bool frame_has_discrete, frame_has_value;
+static int frame_discrete;
+static double frame_value;
+
 static void pointer_axis(void *data, struct wl_pointer *pointer, uint32_t time, uint32_t axis,
 			 wl_fixed_t value)
 {
+	if (axis != WL_POINTER_AXIS_VERTICAL_SCROLL)
+		return;
+	frame_has_value = true;
+	frame_value += wl_fixed_to_double(value);
 }
 
 static void pointer_frame(void *data, struct wl_pointer *pointer)
 {
+	if (!frame_has_discrete && !frame_has_value)
+		return;
+	int steps = frame_has_discrete ? frame_discrete
+			: (int)(frame_value / 15 + (frame_value < 0 ? -0.5 : 0.5));
+	printf("wheel %d%s\n", steps, frame_has_discrete ? "" : " (from the value)");
+	wheel += steps;
+	rows[6] = (uint16_t)wheel;
+	frame_has_discrete = frame_has_value = false;
+	frame_discrete = 0;
+	frame_value = 0;
+	redraw();
 }
 
 static void pointer_axis_source(void *data, struct wl_pointer *pointer, uint32_t source)
@@ -265,10 +291,10 @@ static void pointer_axis_stop(void *data, struct wl_pointer *pointer, uint32_t t
 static void pointer_axis_discrete(void *data, struct wl_pointer *pointer, uint32_t axis,
 				  int32_t discrete)
 {
-	printf("wheel %d\n", discrete);
-	wheel += discrete;
-	rows[6] = (uint16_t)wheel;
-	redraw();
+	if (axis != WL_POINTER_AXIS_VERTICAL_SCROLL)
+		return;
+	frame_has_discrete = true;
+	frame_discrete += discrete;
 }
 
 static const struct wl_pointer_listener pointer_listener = {
@@ -437,7 +463,7 @@ int main(void)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	xkb = xkb_context_new(XKB_CONTEXT_NO_FLAGS);
-	struct wl_display *display = wl_display_connect(NULL);
+	display = wl_display_connect(NULL);
 	if (!display || !xkb) {
 		fprintf(stderr, "input-client: cannot connect\n");
 		return 1;
