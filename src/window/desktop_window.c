@@ -49,7 +49,7 @@ struct desktop_window {
 	struct xdg_wm_base *wm_base;
 	struct wp_viewporter *viewporter;
 	struct zxdg_decoration_manager_v1 *decoration_manager;
-	char limits[160];
+	char limits[256];
 
 	/* Input: the desktop's first seat, passed on to `input`. */
 	struct wl_seat *seat;
@@ -1060,6 +1060,11 @@ struct desktop_window *desktop_window_connect(const char *display_name, char *wh
 		snprintf(window->limits, sizeof(window->limits),
 			 "the desktop offers no %s: the window stays at the recording's size",
 			 window->viewporter ? "wl_subcompositor" : "wp_viewporter");
+	if (!window->seat)
+		snprintf(window->limits + strlen(window->limits),
+			 sizeof(window->limits) - strlen(window->limits),
+			 "%sthe desktop offers no wl_seat: the window takes no input",
+			 window->limits[0] ? "; " : "");
 	if (!window->decoration_manager)
 		snprintf(window->limits + strlen(window->limits),
 			 sizeof(window->limits) - strlen(window->limits),
