@@ -13,7 +13,8 @@
 #      window's letterbox bar (outside the grabbing client) dismisses it
 #      (popup_done) and reaches no one;
 #   4. three wheel steps;
-#   5. the app's pointer image (set_cursor) is the pointer over the window.
+#   5. the app's pointer image (set_cursor) is the pointer over the window,
+#      the desktop's arrow (cursor theme) over the bars.
 #
 # window-input.sh weston: the same through a whole nested desktop, Weston
 # 10 (wayland backend, kiosk-shell) presenting through the fullscreen
