@@ -9,6 +9,7 @@
 #include "app.h"
 #include "desktop_window.h"
 #include "log.h"
+#include "seat.h"
 #include "server.h"
 #include "stats.h"
 
@@ -48,6 +49,19 @@ static void handle_window_gone(void *data, const char *why)
 	app_stop(app, EXIT_FAILED, NULL);
 }
 
+static void handle_window_input(void *data, const struct wl_record_input_event *event)
+{
+	struct app *app = data;
+	seat_handle_input(app->server->seat, event);
+}
+
+static void handle_seat_cursor(void *data, const struct wl_record_cursor_image *image)
+{
+	struct app *app = data;
+	if (app->window)
+		desktop_window_set_cursor(app->window, image);
+}
+
 bool window_setup_open(struct app *app)
 {
 	if (!app->window)
@@ -61,6 +75,11 @@ bool window_setup_open(struct app *app)
 		.gone = handle_window_gone,
 		.data = app,
 	};
+	/* The user drives the hosted app through the window. */
+	struct wl_record_input_sink input = { .event = handle_window_input, .data = app };
+	desktop_window_set_input_sink(app->window, &input);
+	seat_set_cursor_handler(app->server->seat, handle_seat_cursor, app);
+	seat_enable_input(app->server->seat);
 	if (!desktop_window_open(app->window, app->loop, title, app->server->screen.width,
 				 app->server->screen.height, &events))
 		return false;
@@ -78,6 +97,8 @@ void window_setup_teardown(struct app *app)
 		" frames replaced before the desktop took them, %" PRIu64
 		" draws put off for want of a free buffer", stats.frames_received,
 		stats.pictures_shown, stats.frames_not_shown, stats.waits_for_buffer);
+	if (app->server)
+		seat_set_cursor_handler(app->server->seat, NULL, NULL);
 	desktop_window_destroy(app->window);
 	app->window = NULL;
 }

@@ -426,6 +426,7 @@ bool screen_init(struct screen *screen, int width, int height)
 	frame_source_init(&screen->source);
 	wl_signal_init(&screen->events.frame);
 	wl_signal_init(&screen->events.presenter_gone);
+	wl_signal_init(&screen->events.stack_changed);
 	wl_list_init(&screen->views);
 	pixman_region32_init(&screen->damage);
 	return screen_resize(screen, width, height);
@@ -485,6 +486,7 @@ void screen_present(struct screen *screen, struct surface *surface, enum screen_
 		wl_signal_add(&surface->events.destroy, &screen->surface_destroy);
 		set_presenter(screen, surface);
 	}
+	wl_signal_emit(&screen->events.stack_changed, NULL);
 	emit_frame(screen, commit_ns, NULL, NULL);
 }
 
@@ -502,6 +504,7 @@ void screen_map_view(struct screen *screen, struct screen_view *view, int64_t co
 	wl_list_insert(screen->views.prev, &view->link);
 	view->mapped = true;
 	set_presenter(screen, view->root);
+	wl_signal_emit(&screen->events.stack_changed, NULL);
 	screen_damage_all(screen);
 	screen_flush(screen, commit_ns);
 }
@@ -512,6 +515,7 @@ void screen_unmap_view(struct screen *screen, struct screen_view *view, int64_t 
 	wl_list_remove(&view->link);
 	wl_list_init(&view->link);
 	view->mapped = false;
+	wl_signal_emit(&screen->events.stack_changed, NULL);
 	if (!was_shown)
 		return;
 	screen_damage_all(screen);
@@ -573,4 +577,76 @@ void screen_flush(struct screen *screen, int64_t commit_ns)
 	/* Taken before composing, which consumes the damage. */
 	pixman_box32_t changed = *pixman_region32_extents(&screen->damage);
 	emit_frame(screen, commit_ns, NULL, &changed);
+}
+
+struct hit_search {
+	double x, y;
+	struct screen_hit hit;
+	struct screen_view *view; /* being searched */
+};
+
+static bool accepts_input(const struct surface *surface, double sx, double sy, int width,
+			  int height)
+{
+	if (sx < 0 || sy < 0 || sx >= width || sy >= height)
+		return false;
+	return pixman_region32_contains_point(&surface->current.input_region, (int)floor(sx),
+					      (int)floor(sy), NULL);
+}
+
+/* Bottom to top: the last surface that takes the point wins. */
+static void check_hit(struct surface *surface, int x, int y, void *data)
+{
+	struct hit_search *search = data;
+	int width, height;
+	if (!surface->mapped || !surface->texture)
+		return;
+	surface_get_shown_size(surface, &width, &height);
+	double sx = search->x - x, sy = search->y - y;
+	if (!accepts_input(surface, sx, sy, width, height))
+		return;
+	search->hit = (struct screen_hit){ surface, sx, sy, search->view };
+}
+
+bool screen_surface_at(struct screen *screen, double x, double y, struct screen_hit *hit)
+{
+	struct hit_search search = { .x = x, .y = y };
+	if (showing_presented(screen)) {
+		struct surface *surface = screen->surface;
+		struct placement p = place_surface(screen, surface);
+		int width, height;
+		surface_get_size(surface, &width, &height);
+		double sx = (x - p.dst_x) * width / p.dst_w, sy = (y - p.dst_y) * height / p.dst_h;
+		if (accepts_input(surface, sx, sy, width, height))
+			search.hit = (struct screen_hit){ surface, sx, sy, NULL };
+	} else if (!screen->surface) {
+		struct screen_view *view, *top = NULL;
+		wl_list_for_each(view, &screen->views, link) {
+			if (!view->mapped || !view->root->mapped || !view->root->texture)
+				continue;
+			top = view;
+			if (screen->policy == SCREEN_POLICY_ALL) {
+				search.view = view;
+				view_for_each(screen, view, check_hit, &search);
+			}
+		}
+		if (top && screen->policy == SCREEN_POLICY_TOPMOST) {
+			search.view = top;
+			view_for_each(screen, top, check_hit, &search);
+		}
+	}
+	*hit = search.hit;
+	return hit->surface != NULL;
+}
+
+struct surface *screen_top_surface(struct screen *screen)
+{
+	if (screen->surface)
+		return showing_presented(screen) ? screen->surface : NULL;
+	struct screen_view *view, *top = NULL;
+	wl_list_for_each(view, &screen->views, link) {
+		if (view->mapped && view->root->mapped && view->root->texture)
+			top = view;
+	}
+	return top ? top->root : NULL;
 }

@@ -76,6 +76,9 @@ struct screen {
 		 * for in-process tests; the frame path uses `source`. */
 		struct wl_signal frame;
 		struct wl_signal presenter_gone; /* struct wl_client * */
+		/* What is shown changed: a view or a popup mapped or unmapped,
+		 * a surface presented (no data). */
+		struct wl_signal stack_changed;
 	} events;
 };
 
@@ -110,6 +113,20 @@ void screen_damage_all(struct screen *screen);
 
 /* Emits a new picture when collected damage touched what is shown. */
 void screen_flush(struct screen *screen, int64_t commit_ns);
+
+/* Input: what is under screen point x,y (the topmost shown surface whose
+ * input region has it), with the point in that surface's coordinates and
+ * its view (NULL for the fullscreen shell's surface). False: nothing. */
+struct screen_hit {
+	struct surface *surface;
+	double sx, sy;
+	struct screen_view *view;
+};
+bool screen_surface_at(struct screen *screen, double x, double y, struct screen_hit *hit);
+
+/* The surface that has the screen: the presented one, else the root of the
+ * most recently mapped view; NULL when nothing is shown. */
+struct surface *screen_top_surface(struct screen *screen);
 
 /* The current picture (a view valid until the next change; frame_ref keeps it). */
 void screen_get_frame(struct screen *screen, struct frame *frame, int64_t pts_ns);

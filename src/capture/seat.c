@@ -1,22 +1,503 @@
 #define LOG_MODULE "capture"
 #include "seat.h"
 
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 #include <wayland-server-protocol.h>
 
 #include "log.h"
 #include "server.h"
+#include "surface.h"
+#include "xdg_shell.h"
 
 #define SEAT_VERSION 7
+
+/* A surface pointer that forgets the surface when it is destroyed. */
+struct tracked_surface {
+	struct surface *surface;
+	struct wl_listener destroy;
+};
+
+static void tracked_destroyed(struct wl_listener *listener, void *data)
+{
+	struct tracked_surface *tracked = wl_container_of(listener, tracked, destroy);
+	wl_list_remove(&tracked->destroy.link);
+	wl_list_init(&tracked->destroy.link);
+	tracked->surface = NULL;
+}
+
+static void tracked_init(struct tracked_surface *tracked)
+{
+	tracked->surface = NULL;
+	tracked->destroy.notify = tracked_destroyed;
+	wl_list_init(&tracked->destroy.link);
+}
+
+static void tracked_set(struct tracked_surface *tracked, struct surface *surface)
+{
+	wl_list_remove(&tracked->destroy.link);
+	wl_list_init(&tracked->destroy.link);
+	tracked->surface = surface;
+	if (surface)
+		wl_signal_add(&surface->events.destroy, &tracked->destroy);
+}
+
+struct seat {
+	struct server *server;
+	struct wl_global *global;
+	bool input;
+	/* Resource links of every wl_seat, wl_pointer, wl_keyboard. */
+	struct wl_list seats, pointers, keyboards;
+
+	double x, y;
+	bool pointer_in_window; /* x,y hold where it is */
+	struct tracked_surface pointer_focus;
+	struct tracked_surface pointer_root; /* root of the focus's view */
+	double focus_origin_x, focus_origin_y; /* the focus's origin on the screen */
+	int buttons_down; /* the focus stays while any is down */
+
+	bool keyboard_on_window;
+	struct tracked_surface keyboard_focus;
+	struct tracked_surface clicked; /* root of the toplevel last clicked */
+	struct tracked_surface last_top; /* what screen_top_surface was */
+	struct wl_array keys;
+	uint32_t mods_depressed, mods_latched, mods_locked, group;
+	int keymap_fd;
+	uint32_t keymap_format, keymap_size;
+	bool have_repeat;
+	int32_t repeat_rate, repeat_delay;
+	struct wl_listener stack_changed;
+
+	struct tracked_surface cursor;
+	int cursor_hotspot_x, cursor_hotspot_y;
+	struct wl_listener cursor_commit;
+	seat_cursor_fn cursor_fn;
+	void *cursor_data;
+};
+
+static struct wl_client *surface_client(const struct surface *surface)
+{
+	return surface ? wl_resource_get_client(surface->resource) : NULL;
+}
+
+static uint32_t next_serial(struct seat *seat)
+{
+	return wl_display_next_serial(seat->server->display);
+}
+
+#define for_each_of_client(resource, list, client)                                   \
+	wl_resource_for_each(resource, list)                                          \
+		if (wl_resource_get_client(resource) == (client))
+
+/* ---- pointer ---- */
+
+static void pointer_frame(struct seat *seat, struct wl_client *client)
+{
+	struct wl_resource *resource;
+	for_each_of_client(resource, &seat->pointers, client) {
+		if (wl_resource_get_version(resource) >= WL_POINTER_FRAME_SINCE_VERSION)
+			wl_pointer_send_frame(resource);
+	}
+}
+
+static void send_pointer_enter(struct seat *seat, struct wl_resource *resource)
+{
+	struct surface *focus = seat->pointer_focus.surface;
+	wl_pointer_send_enter(resource, next_serial(seat), focus->resource,
+			      wl_fixed_from_double(seat->x - seat->focus_origin_x),
+			      wl_fixed_from_double(seat->y - seat->focus_origin_y));
+}
+
+static void set_pointer_focus(struct seat *seat, const struct screen_hit *hit)
+{
+	struct surface *old = seat->pointer_focus.surface;
+	struct surface *new = hit ? hit->surface : NULL;
+	if (new)
+		seat->focus_origin_x = seat->x - hit->sx, seat->focus_origin_y = seat->y - hit->sy;
+	struct wl_resource *resource;
+	if (old == new) {
+		if (!new)
+			return;
+		for_each_of_client(resource, &seat->pointers, surface_client(new)) {
+			wl_pointer_send_motion(resource, 0, wl_fixed_from_double(hit->sx),
+					       wl_fixed_from_double(hit->sy));
+		}
+		return;
+	}
+	if (old) {
+		uint32_t serial = next_serial(seat);
+		for_each_of_client(resource, &seat->pointers, surface_client(old))
+			wl_pointer_send_leave(resource, serial, old->resource);
+		pointer_frame(seat, surface_client(old));
+	}
+	tracked_set(&seat->pointer_focus, new);
+	tracked_set(&seat->pointer_root, hit && hit->view ? hit->view->root : new);
+	if (surface_client(old) != surface_client(new) && seat->cursor_fn)
+		seat->cursor_fn(seat->cursor_data, NULL);
+	if (!new)
+		return;
+	for_each_of_client(resource, &seat->pointers, surface_client(new))
+		send_pointer_enter(seat, resource);
+}
+
+/* The pointer is at seat->x,y: focus what is under it. */
+static void pointer_rebase(struct seat *seat, uint32_t time)
+{
+	struct surface *focus = seat->pointer_focus.surface;
+	if (seat->buttons_down > 0 && focus) {
+		/* The implicit grab: a drag stays with the surface it began on. */
+		struct wl_resource *resource;
+		for_each_of_client(resource, &seat->pointers, surface_client(focus)) {
+			wl_pointer_send_motion(resource, time,
+					       wl_fixed_from_double(seat->x - seat->focus_origin_x),
+					       wl_fixed_from_double(seat->y - seat->focus_origin_y));
+		}
+		return;
+	}
+	struct screen_hit hit;
+	if (!screen_surface_at(&seat->server->screen, seat->x, seat->y, &hit))
+		hit.surface = NULL;
+	/* A popup grab keeps the pointer within its client. */
+	struct surface *grab = xdg_shell_grab_surface(seat->server->xdg_shell);
+	if (grab && hit.surface && surface_client(hit.surface) != surface_client(grab))
+		hit.surface = NULL;
+	set_pointer_focus(seat, hit.surface ? &hit : NULL);
+}
+
+/* ---- keyboard ---- */
+
+static void send_keyboard_enter(struct seat *seat, struct wl_resource *resource, uint32_t serial)
+{
+	wl_keyboard_send_enter(resource, serial, seat->keyboard_focus.surface->resource,
+			       &seat->keys);
+	wl_keyboard_send_modifiers(resource, serial, seat->mods_depressed, seat->mods_latched,
+				   seat->mods_locked, seat->group);
+}
+
+static void update_keyboard_focus(struct seat *seat)
+{
+	if (!seat->input)
+		return;
+	struct surface *top = screen_top_surface(&seat->server->screen);
+	if (top != seat->last_top.surface) {
+		/* A toplevel newly on top (mapped) wins over the last click. */
+		tracked_set(&seat->last_top, top);
+		if (top)
+			tracked_set(&seat->clicked, NULL);
+	}
+	struct surface *target = xdg_shell_grab_surface(seat->server->xdg_shell);
+	if (!target)
+		target = seat->clicked.surface && seat->clicked.surface->mapped
+			 ? seat->clicked.surface : top;
+	if (!seat->keyboard_on_window)
+		target = NULL;
+	struct surface *old = seat->keyboard_focus.surface;
+	if (target == old)
+		return;
+	struct wl_resource *resource;
+	uint32_t serial = next_serial(seat);
+	if (old) {
+		for_each_of_client(resource, &seat->keyboards, surface_client(old))
+			wl_keyboard_send_leave(resource, serial, old->resource);
+	}
+	tracked_set(&seat->keyboard_focus, target);
+	if (target) {
+		for_each_of_client(resource, &seat->keyboards, surface_client(target))
+			send_keyboard_enter(seat, resource, serial);
+	}
+}
+
+static void handle_stack_changed(struct wl_listener *listener, void *data)
+{
+	struct seat *seat = wl_container_of(listener, seat, stack_changed);
+	update_keyboard_focus(seat);
+	/* What is under a still pointer may have changed (a menu opened
+	 * under it, a window went). */
+	if (seat->input && seat->pointer_in_window && seat->buttons_down == 0) {
+		struct screen_hit hit;
+		if (!screen_surface_at(&seat->server->screen, seat->x, seat->y, &hit))
+			hit.surface = NULL;
+		struct surface *focus = seat->pointer_focus.surface;
+		if (hit.surface != focus) {
+			pointer_rebase(seat, 0);
+			pointer_frame(seat, surface_client(seat->pointer_focus.surface));
+		}
+	}
+}
+
+static void send_keymap(struct seat *seat, struct wl_resource *resource)
+{
+	if (seat->keymap_fd >= 0)
+		wl_keyboard_send_keymap(resource, seat->keymap_format, seat->keymap_fd,
+					seat->keymap_size);
+	if (seat->have_repeat &&
+	    wl_resource_get_version(resource) >= WL_KEYBOARD_REPEAT_INFO_SINCE_VERSION)
+		wl_keyboard_send_repeat_info(resource, seat->repeat_rate, seat->repeat_delay);
+}
+
+static void note_key(struct seat *seat, uint32_t key, bool pressed)
+{
+	uint32_t *k;
+	wl_array_for_each(k, &seat->keys) {
+		if (*k == key) {
+			if (!pressed) {
+				/* Removed by moving the last one here. */
+				uint32_t *last = (uint32_t *)((char *)seat->keys.data +
+							      seat->keys.size) - 1;
+				*k = *last;
+				seat->keys.size -= sizeof(uint32_t);
+			}
+			return;
+		}
+	}
+	if (pressed) {
+		uint32_t *slot = wl_array_add(&seat->keys, sizeof(*slot));
+		if (slot)
+			*slot = key;
+	}
+}
+
+/* ---- events from the desktop window ---- */
+
+static void pointer_event(struct seat *seat, const struct wl_record_input_event *event)
+{
+	struct surface *focus = seat->pointer_focus.surface;
+	struct wl_client *client = surface_client(focus);
+	struct wl_resource *resource;
+	switch (event->type) {
+	case WL_RECORD_INPUT_POINTER_BUTTON: {
+		if (event->pressed) {
+			struct surface *grab = xdg_shell_grab_surface(seat->server->xdg_shell);
+			if (grab && client != surface_client(grab)) {
+				/* A click outside the grabbing client ends the
+				 * grab; the click itself goes nowhere. */
+				xdg_shell_dismiss_grab(seat->server->xdg_shell);
+				pointer_rebase(seat, event->time_ms);
+				update_keyboard_focus(seat);
+				return;
+			}
+			seat->buttons_down++;
+			if (seat->pointer_root.surface && !grab) {
+				tracked_set(&seat->clicked, seat->pointer_root.surface);
+				update_keyboard_focus(seat);
+			}
+		} else if (seat->buttons_down > 0) {
+			seat->buttons_down--;
+		}
+		if (client) {
+			uint32_t serial = next_serial(seat);
+			for_each_of_client(resource, &seat->pointers, client) {
+				wl_pointer_send_button(resource, serial, event->time_ms,
+						       event->button,
+						       event->pressed ? WL_POINTER_BUTTON_STATE_PRESSED
+								      : WL_POINTER_BUTTON_STATE_RELEASED);
+			}
+		}
+		if (!event->pressed && seat->buttons_down == 0)
+			pointer_rebase(seat, event->time_ms);
+		return;
+	}
+	case WL_RECORD_INPUT_POINTER_AXIS:
+		for_each_of_client(resource, &seat->pointers, client)
+			wl_pointer_send_axis(resource, event->time_ms, event->axis,
+					     wl_fixed_from_double(event->value));
+		return;
+	case WL_RECORD_INPUT_POINTER_AXIS_SOURCE:
+		for_each_of_client(resource, &seat->pointers, client) {
+			if (wl_resource_get_version(resource) >= WL_POINTER_AXIS_SOURCE_SINCE_VERSION)
+				wl_pointer_send_axis_source(resource, event->axis_source);
+		}
+		return;
+	case WL_RECORD_INPUT_POINTER_AXIS_STOP:
+		for_each_of_client(resource, &seat->pointers, client) {
+			if (wl_resource_get_version(resource) >= WL_POINTER_AXIS_STOP_SINCE_VERSION)
+				wl_pointer_send_axis_stop(resource, event->time_ms, event->axis);
+		}
+		return;
+	case WL_RECORD_INPUT_POINTER_AXIS_DISCRETE:
+		for_each_of_client(resource, &seat->pointers, client) {
+			if (wl_resource_get_version(resource) >=
+			    WL_POINTER_AXIS_DISCRETE_SINCE_VERSION)
+				wl_pointer_send_axis_discrete(resource, event->axis,
+							      event->discrete);
+		}
+		return;
+	case WL_RECORD_INPUT_POINTER_FRAME:
+		pointer_frame(seat, client);
+		return;
+	default:
+		return;
+	}
+}
+
+void seat_handle_input(struct seat *seat, const struct wl_record_input_event *event)
+{
+	if (!seat->input)
+		return;
+	struct wl_client *client = surface_client(seat->keyboard_focus.surface);
+	struct wl_resource *resource;
+	switch (event->type) {
+	case WL_RECORD_INPUT_POINTER_MOTION:
+		seat->x = event->x;
+		seat->y = event->y;
+		seat->pointer_in_window = true;
+		pointer_rebase(seat, event->time_ms);
+		break;
+	case WL_RECORD_INPUT_POINTER_LEAVE:
+		seat->pointer_in_window = false;
+		seat->buttons_down = 0;
+		set_pointer_focus(seat, NULL);
+		break;
+	case WL_RECORD_INPUT_KEYBOARD_KEYMAP:
+		if (seat->keymap_fd >= 0)
+			close(seat->keymap_fd);
+		seat->keymap_fd = fcntl(event->keymap_fd, F_DUPFD_CLOEXEC, 0);
+		seat->keymap_format = event->keymap_format;
+		seat->keymap_size = event->keymap_size;
+		wl_resource_for_each(resource, &seat->keyboards)
+			send_keymap(seat, resource);
+		break;
+	case WL_RECORD_INPUT_KEYBOARD_REPEAT:
+		seat->have_repeat = true;
+		seat->repeat_rate = event->repeat_rate;
+		seat->repeat_delay = event->repeat_delay;
+		wl_resource_for_each(resource, &seat->keyboards) {
+			if (wl_resource_get_version(resource) >= WL_KEYBOARD_REPEAT_INFO_SINCE_VERSION)
+				wl_keyboard_send_repeat_info(resource, seat->repeat_rate,
+							     seat->repeat_delay);
+		}
+		break;
+	case WL_RECORD_INPUT_KEYBOARD_ENTER:
+		seat->keys.size = 0;
+		for (size_t i = 0; i < event->key_count; i++)
+			note_key(seat, event->keys[i], true);
+		seat->keyboard_on_window = true;
+		break;
+	case WL_RECORD_INPUT_KEYBOARD_LEAVE:
+		seat->keys.size = 0;
+		seat->keyboard_on_window = false;
+		break;
+	case WL_RECORD_INPUT_KEYBOARD_KEY:
+		note_key(seat, event->key, event->pressed);
+		update_keyboard_focus(seat);
+		client = surface_client(seat->keyboard_focus.surface);
+		if (client) {
+			uint32_t serial = next_serial(seat);
+			for_each_of_client(resource, &seat->keyboards, client) {
+				wl_keyboard_send_key(resource, serial, event->time_ms, event->key,
+						     event->pressed ? WL_KEYBOARD_KEY_STATE_PRESSED
+								    : WL_KEYBOARD_KEY_STATE_RELEASED);
+			}
+		}
+		return;
+	case WL_RECORD_INPUT_KEYBOARD_MODIFIERS:
+		seat->mods_depressed = event->mods_depressed;
+		seat->mods_latched = event->mods_latched;
+		seat->mods_locked = event->mods_locked;
+		seat->group = event->group;
+		update_keyboard_focus(seat);
+		client = surface_client(seat->keyboard_focus.surface);
+		if (client) {
+			uint32_t serial = next_serial(seat);
+			for_each_of_client(resource, &seat->keyboards, client)
+				wl_keyboard_send_modifiers(resource, serial, seat->mods_depressed,
+							   seat->mods_latched, seat->mods_locked,
+							   seat->group);
+		}
+		return;
+	default:
+		pointer_event(seat, event);
+		break;
+	}
+	update_keyboard_focus(seat);
+}
+
+/* ---- the cursor: a surface role whose content goes to the desktop ---- */
+
+static void cursor_role_commit(struct surface *surface, const pixman_region32_t *damage,
+			       int64_t commit_ns)
+{
+}
+
+static const struct surface_role cursor_role = {
+	.name = "wl_pointer cursor",
+	.commit = cursor_role_commit,
+};
+
+static void send_cursor(struct seat *seat)
+{
+	struct surface *surface = seat->cursor.surface;
+	if (!seat->cursor_fn)
+		return;
+	if (!surface || !surface->mapped || !surface->texture || !surface_refresh_texture(surface)) {
+		/* Hidden: a transparent pixel. */
+		static const uint8_t clear[4];
+		struct wl_record_cursor_image none = { clear, 1, 1, 4, 0, 0 };
+		seat->cursor_fn(seat->cursor_data, &none);
+		return;
+	}
+	pixman_image_t *texture = surface->texture;
+	int width = pixman_image_get_width(texture), height = pixman_image_get_height(texture);
+	int stride = pixman_image_get_stride(texture);
+	const uint8_t *pixels = (const uint8_t *)pixman_image_get_data(texture);
+	uint8_t *copy = NULL;
+	if (pixman_image_get_format(texture) != PIXMAN_a8r8g8b8) {
+		/* No alpha: opaque. */
+		copy = malloc((size_t)stride * (size_t)height);
+		if (!copy)
+			return;
+		memcpy(copy, pixels, (size_t)stride * (size_t)height);
+		for (int y = 0; y < height; y++)
+			for (int x = 0; x < width; x++)
+				copy[(size_t)y * (size_t)stride + (size_t)x * 4 + 3] = 0xff;
+		pixels = copy;
+	}
+	struct wl_record_cursor_image image = {
+		pixels, width, height, stride, seat->cursor_hotspot_x, seat->cursor_hotspot_y,
+	};
+	seat->cursor_fn(seat->cursor_data, &image);
+	free(copy);
+}
+
+static void handle_cursor_commit(struct wl_listener *listener, void *data)
+{
+	struct seat *seat = wl_container_of(listener, seat, cursor_commit);
+	send_cursor(seat);
+}
+
+static void pointer_set_cursor(struct wl_client *client, struct wl_resource *resource,
+			       uint32_t serial, struct wl_resource *surface_resource, int32_t x,
+			       int32_t y)
+{
+	struct seat *seat = wl_resource_get_user_data(resource);
+	if (!seat || client != surface_client(seat->pointer_focus.surface))
+		return;
+	struct surface *surface = surface_resource ? surface_from_resource(surface_resource) : NULL;
+	if (surface && surface->role != &cursor_role &&
+	    !surface_set_role(surface, &cursor_role, seat, resource, WL_POINTER_ERROR_ROLE))
+		return;
+	wl_list_remove(&seat->cursor_commit.link);
+	wl_list_init(&seat->cursor_commit.link);
+	tracked_set(&seat->cursor, surface);
+	if (surface)
+		wl_signal_add(&surface->events.commit, &seat->cursor_commit);
+	seat->cursor_hotspot_x = x;
+	seat->cursor_hotspot_y = y;
+	send_cursor(seat);
+}
+
+/* ---- resources ---- */
 
 static void release(struct wl_client *client, struct wl_resource *resource)
 {
 	wl_resource_destroy(resource);
 }
 
-static void pointer_set_cursor(struct wl_client *client, struct wl_resource *resource,
-			       uint32_t serial, struct wl_resource *surface, int32_t x, int32_t y)
+static void unlink_resource(struct wl_resource *resource)
 {
-	/* No pointer ever enters: there is no cursor to show. */
+	wl_list_remove(wl_resource_get_link(resource));
 }
 
 static const struct wl_pointer_interface pointer_impl = {
@@ -27,33 +508,54 @@ static const struct wl_pointer_interface pointer_impl = {
 static const struct wl_keyboard_interface keyboard_impl = { .release = release };
 static const struct wl_touch_interface touch_impl = { .release = release };
 
-/* A device object that never sends events: the protocol lets a client ask
- * for a capability the seat lacks (before v8 it is no error). */
-static void create_inert(struct wl_client *client, struct wl_resource *seat,
-			 const struct wl_interface *interface, const void *impl, uint32_t id)
+/* Devices asked for before input is there, or that the seat lacks (before
+ * v8 that is no error), are kept in the lists and get events once there are
+ * some. */
+static struct wl_resource *create_device(struct wl_client *client, struct wl_resource *seat_resource,
+					 const struct wl_interface *interface, const void *impl,
+					 uint32_t id, struct wl_list *list)
 {
+	struct seat *seat = wl_resource_get_user_data(seat_resource);
 	struct wl_resource *resource = wl_resource_create(client, interface,
-							  wl_resource_get_version(seat), id);
+							  wl_resource_get_version(seat_resource), id);
 	if (!resource) {
 		wl_client_post_no_memory(client);
-		return;
+		return NULL;
 	}
-	wl_resource_set_implementation(resource, impl, NULL, NULL);
+	wl_resource_set_implementation(resource, impl, seat, list ? unlink_resource : NULL);
+	if (list)
+		wl_list_insert(list, wl_resource_get_link(resource));
+	return resource;
 }
 
 static void seat_get_pointer(struct wl_client *client, struct wl_resource *resource, uint32_t id)
 {
-	create_inert(client, resource, &wl_pointer_interface, &pointer_impl, id);
+	struct seat *seat = wl_resource_get_user_data(resource);
+	struct wl_resource *pointer = create_device(client, resource, &wl_pointer_interface,
+						    &pointer_impl, id, &seat->pointers);
+	if (pointer && seat->pointer_focus.surface &&
+	    surface_client(seat->pointer_focus.surface) == client) {
+		send_pointer_enter(seat, pointer);
+		if (wl_resource_get_version(pointer) >= WL_POINTER_FRAME_SINCE_VERSION)
+			wl_pointer_send_frame(pointer);
+	}
 }
 
 static void seat_get_keyboard(struct wl_client *client, struct wl_resource *resource, uint32_t id)
 {
-	create_inert(client, resource, &wl_keyboard_interface, &keyboard_impl, id);
+	struct seat *seat = wl_resource_get_user_data(resource);
+	struct wl_resource *keyboard = create_device(client, resource, &wl_keyboard_interface,
+						     &keyboard_impl, id, &seat->keyboards);
+	if (!keyboard)
+		return;
+	send_keymap(seat, keyboard);
+	if (seat->keyboard_focus.surface && surface_client(seat->keyboard_focus.surface) == client)
+		send_keyboard_enter(seat, keyboard, next_serial(seat));
 }
 
 static void seat_get_touch(struct wl_client *client, struct wl_resource *resource, uint32_t id)
 {
-	create_inert(client, resource, &wl_touch_interface, &touch_impl, id);
+	create_device(client, resource, &wl_touch_interface, &touch_impl, id, NULL);
 }
 
 static const struct wl_seat_interface seat_impl = {
@@ -63,25 +565,111 @@ static const struct wl_seat_interface seat_impl = {
 	.release = release,
 };
 
+static uint32_t capabilities(const struct seat *seat)
+{
+	return seat->input ? WL_SEAT_CAPABILITY_POINTER | WL_SEAT_CAPABILITY_KEYBOARD : 0;
+}
+
 static void seat_bind(struct wl_client *client, void *data, uint32_t version, uint32_t id)
 {
+	struct seat *seat = data;
 	struct wl_resource *resource = wl_resource_create(client, &wl_seat_interface, (int)version,
 							  id);
 	if (!resource) {
 		wl_client_post_no_memory(client);
 		return;
 	}
-	wl_resource_set_implementation(resource, &seat_impl, data, NULL);
-	wl_seat_send_capabilities(resource, 0);
+	wl_resource_set_implementation(resource, &seat_impl, seat, unlink_resource);
+	wl_list_insert(&seat->seats, wl_resource_get_link(resource));
+	wl_seat_send_capabilities(resource, capabilities(seat));
 	if (version >= WL_SEAT_NAME_SINCE_VERSION)
 		wl_seat_send_name(resource, "seat0");
 }
 
-struct wl_global *seat_create_global(struct server *server)
+struct seat *seat_create(struct server *server)
 {
-	struct wl_global *global = wl_global_create(server->display, &wl_seat_interface,
-						    SEAT_VERSION, server, seat_bind);
-	if (!global)
+	struct seat *seat = calloc(1, sizeof(*seat));
+	if (!seat) {
+		LOG_ERR("cannot allocate the wl_seat");
+		return NULL;
+	}
+	seat->server = server;
+	seat->keymap_fd = -1;
+	wl_list_init(&seat->seats);
+	wl_list_init(&seat->pointers);
+	wl_list_init(&seat->keyboards);
+	wl_array_init(&seat->keys);
+	tracked_init(&seat->pointer_focus);
+	tracked_init(&seat->pointer_root);
+	tracked_init(&seat->keyboard_focus);
+	tracked_init(&seat->clicked);
+	tracked_init(&seat->last_top);
+	tracked_init(&seat->cursor);
+	wl_list_init(&seat->cursor_commit.link);
+	seat->cursor_commit.notify = handle_cursor_commit;
+	seat->stack_changed.notify = handle_stack_changed;
+	wl_signal_add(&server->screen.events.stack_changed, &seat->stack_changed);
+	seat->global = wl_global_create(server->display, &wl_seat_interface, SEAT_VERSION, seat,
+					seat_bind);
+	if (!seat->global) {
 		LOG_ERR("cannot create the wl_seat global");
-	return global;
+		seat_destroy(seat);
+		return NULL;
+	}
+	return seat;
+}
+
+static void forget_resources(struct wl_list *list)
+{
+	struct wl_resource *resource, *tmp;
+	wl_resource_for_each_safe(resource, tmp, list) {
+		wl_list_remove(wl_resource_get_link(resource));
+		wl_list_init(wl_resource_get_link(resource));
+		wl_resource_set_user_data(resource, NULL);
+	}
+}
+
+void seat_destroy(struct seat *seat)
+{
+	if (!seat)
+		return;
+	forget_resources(&seat->seats);
+	forget_resources(&seat->pointers);
+	forget_resources(&seat->keyboards);
+	tracked_set(&seat->pointer_focus, NULL);
+	tracked_set(&seat->pointer_root, NULL);
+	tracked_set(&seat->keyboard_focus, NULL);
+	tracked_set(&seat->clicked, NULL);
+	tracked_set(&seat->last_top, NULL);
+	tracked_set(&seat->cursor, NULL);
+	wl_list_remove(&seat->cursor_commit.link);
+	wl_list_remove(&seat->stack_changed.link);
+	wl_array_release(&seat->keys);
+	if (seat->keymap_fd >= 0)
+		close(seat->keymap_fd);
+	if (seat->global)
+		wl_global_destroy(seat->global);
+	free(seat);
+}
+
+struct wl_global *seat_global(const struct seat *seat)
+{
+	return seat ? seat->global : NULL;
+}
+
+void seat_enable_input(struct seat *seat)
+{
+	if (seat->input)
+		return;
+	seat->input = true;
+	struct wl_resource *resource;
+	wl_resource_for_each(resource, &seat->seats)
+		wl_seat_send_capabilities(resource, capabilities(seat));
+	update_keyboard_focus(seat);
+}
+
+void seat_set_cursor_handler(struct seat *seat, seat_cursor_fn fn, void *data)
+{
+	seat->cursor_fn = fn;
+	seat->cursor_data = data;
 }

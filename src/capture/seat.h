@@ -3,10 +3,31 @@
 
 #include <stdbool.h>
 
-struct server;
+#include "input_event.h"
 
-/* A wl_seat with no input devices: toolkits want one to exist; recording
- * has no input to give them. */
-struct wl_global *seat_create_global(struct server *server);
+struct server;
+struct seat;
+
+/* The wl_seat: toolkits want one to exist. Without input it has no
+ * capabilities (a recording has nothing to give); with --window it has a
+ * pointer and a keyboard fed by seat_handle_input(): the pointer goes to the
+ * surface under it, the keyboard to the grabbing popup, else the toplevel
+ * last clicked, else the one last mapped. */
+struct seat *seat_create(struct server *server);
+void seat_destroy(struct seat *seat);
+
+/* The global, for the server's filter (Weston's screen-share must not see it). */
+struct wl_global *seat_global(const struct seat *seat);
+
+/* Offers pointer and keyboard from now on (clients already bound are told). */
+void seat_enable_input(struct seat *seat);
+
+/* One event from the desktop window (input_event.h). */
+void seat_handle_input(struct seat *seat, const struct wl_record_input_event *event);
+
+/* The pointer image the client under the pointer asked for (set_cursor);
+ * NULL: none asked, the desktop's own. */
+typedef void (*seat_cursor_fn)(void *data, const struct wl_record_cursor_image *image);
+void seat_set_cursor_handler(struct seat *seat, seat_cursor_fn fn, void *data);
 
 #endif

@@ -21,13 +21,13 @@
 
 /* Weston 10's screen-share (the client handed over in WAYLAND_SERVER_SOCKET)
  * makes a second weston_seat for any wl_seat its parent offers, and the main
- * Weston then crashes (seen: SIGSEGV right after the registry). wl-record has
- * no input to forward anyway: that client does not see the seat. */
+ * Weston then crashes (seen: SIGSEGV right after the registry). That client
+ * does not see the seat (it takes no input from wl-record anyway). */
 static bool global_filter(const struct wl_client *client, const struct wl_global *global,
 			  void *data)
 {
 	const struct server *server = data;
-	return !(global == server->seat && client == server->adopted_client);
+	return !(global == seat_global(server->seat) && client == server->adopted_client);
 }
 
 static void adopted_client_destroyed(struct wl_listener *listener, void *data)
@@ -74,7 +74,7 @@ struct server *server_create(const struct server_config *config)
 	if (!server->xdg_shell || !subcompositor_create_global(server) ||
 	    !viewporter_create_global(server))
 		goto fail;
-	server->seat = seat_create_global(server);
+	server->seat = seat_create(server);
 	if (!server->seat)
 		goto fail;
 	wl_display_set_global_filter(server->display, global_filter, server);
@@ -93,6 +93,7 @@ void server_destroy(struct server *server)
 		/* Clients first: their resources point into what follows. */
 		wl_display_destroy_clients(server->display);
 		fullscreen_shell_destroy(server->fullscreen_shell);
+		seat_destroy(server->seat);
 		xdg_shell_destroy(server->xdg_shell);
 		frame_clock_finish(&server->frame_clock);
 		output_destroy(server->output);

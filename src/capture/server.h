@@ -10,6 +10,7 @@
 struct output;
 struct fullscreen_shell;
 struct xdg_shell;
+struct seat;
 
 struct server_config {
 	int width, height;   /* initial output mode */
@@ -29,7 +30,7 @@ struct server {
 	struct frame_clock frame_clock;
 	struct fullscreen_shell *fullscreen_shell; /* NULL when disabled */
 	struct xdg_shell *xdg_shell;
-	struct wl_global *seat;
+	struct seat *seat;
 	struct wl_client *adopted_client; /* handed over by WAYLAND_SERVER_SOCKET */
 	struct wl_listener adopted_client_destroy;
 	char socket_name[64];

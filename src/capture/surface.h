@@ -52,7 +52,7 @@ struct surface_state {
 	int32_t scale;
 	int32_t transform;           /* enum wl_output_transform */
 	struct surface_viewport viewport;
-	/* Nothing routes input yet; kept so that it is double-buffered. */
+	/* Where the pointer may enter it (screen_surface_at, for --window). */
 	pixman_region32_t input_region;
 	struct wl_list frame_callbacks;   /* wl_callback resource links */
 };

@@ -29,6 +29,7 @@ struct xdg_shell {
 	struct wl_global *global;
 	struct wl_list wm_bases; /* wm_base.link */
 	struct wl_event_source *ping_timer;
+	struct wl_list grabs; /* xdg_surface.grab_link: popups with a grab, topmost last */
 };
 
 struct wm_base {
@@ -75,6 +76,7 @@ struct xdg_surface {
 	int32_t popup_x, popup_y;   /* relative to the parent's window geometry */
 	bool popup_mapped;
 	bool popup_moved;           /* repositioned: redraw on the next commit */
+	struct wl_list grab_link;   /* xdg_shell.grabs; empty without a grab */
 };
 
 static const struct xdg_wm_base_interface wm_base_impl;
@@ -252,9 +254,13 @@ static void unmap(struct xdg_surface *xdg)
 	struct server *server = xdg_server(xdg);
 	if (xdg->role == XDG_ROLE_TOPLEVEL && xdg->view.mapped && server)
 		screen_unmap_view(&server->screen, &xdg->view, clock_now_ns());
+	/* A popup's grab ends when it goes. */
+	wl_list_remove(&xdg->grab_link);
+	wl_list_init(&xdg->grab_link);
 	if (xdg->role == XDG_ROLE_POPUP && xdg->popup_mapped) {
 		xdg->popup_mapped = false;
 		if (server) {
+			wl_signal_emit(&server->screen.events.stack_changed, NULL);
 			screen_damage_all(&server->screen);
 			screen_flush(&server->screen, clock_now_ns());
 		}
@@ -320,6 +326,7 @@ static void xdg_surface_committed(struct wl_listener *listener, void *data)
 			xdg->popup_mapped = true;
 			output_send_enter(surface->server->output, surface->resource);
 			geometry_changed = true;
+			wl_signal_emit(&screen->events.stack_changed, NULL);
 		}
 		if (xdg->popup_moved)
 			geometry_changed = true;
@@ -451,7 +458,20 @@ static void popup_handle_destroy(struct wl_client *client, struct wl_resource *r
 static void popup_handle_grab(struct wl_client *client, struct wl_resource *resource,
 			      struct wl_resource *seat, uint32_t serial)
 {
-	/* No input, so no grab to take; the popup stays until destroyed. */
+	/* The topmost grab takes the keyboard and keeps the pointer within the
+	 * client; the seat (seat.c) asks for it and ends it on a click
+	 * elsewhere. The serial is not checked: wl-record's input comes from
+	 * the user at the desktop alone. */
+	struct xdg_surface *popup = popup_from_resource(resource);
+	if (!popup || !popup->wm_base)
+		return;
+	if (popup->popup_mapped) {
+		wl_resource_post_error(resource, XDG_POPUP_ERROR_INVALID_GRAB,
+				       "grab on a popup already mapped");
+		return;
+	}
+	wl_list_remove(&popup->grab_link);
+	wl_list_insert(popup->wm_base->shell->grabs.prev, &popup->grab_link);
 }
 
 static void popup_handle_reposition(struct wl_client *client, struct wl_resource *resource,
@@ -714,6 +734,7 @@ static void wm_base_handle_get_xdg_surface(struct wl_client *client, struct wl_r
 	wl_signal_add(&surface->events.commit, &xdg->surface_commit);
 	wl_list_init(&xdg->popups);
 	wl_list_init(&xdg->popup_link);
+	wl_list_init(&xdg->grab_link);
 	xdg->view.impl = &view_impl;
 	xdg->view.root = surface;
 	wl_list_init(&xdg->view.link);
@@ -812,6 +833,7 @@ struct xdg_shell *xdg_shell_create(struct server *server)
 		return NULL;
 	shell->server = server;
 	wl_list_init(&shell->wm_bases);
+	wl_list_init(&shell->grabs);
 	shell->ping_timer = wl_event_loop_add_timer(server->loop, handle_ping_timer, shell);
 	shell->global = wl_global_create(server->display, &xdg_wm_base_interface, WM_BASE_VERSION,
 					 shell, wm_base_bind);
@@ -845,5 +867,26 @@ void xdg_shell_output_resized(struct xdg_shell *shell)
 			if (xdg->role == XDG_ROLE_TOPLEVEL && xdg->initial_commit_done)
 				send_toplevel_configure(xdg);
 		}
+	}
+}
+
+struct surface *xdg_shell_grab_surface(struct xdg_shell *shell)
+{
+	if (!shell || wl_list_empty(&shell->grabs))
+		return NULL;
+	struct xdg_surface *top = wl_container_of(shell->grabs.prev, top, grab_link);
+	return top->popup_mapped ? top->surface : NULL;
+}
+
+void xdg_shell_dismiss_grab(struct xdg_shell *shell)
+{
+	if (!shell)
+		return;
+	while (!wl_list_empty(&shell->grabs)) {
+		struct xdg_surface *top = wl_container_of(shell->grabs.prev, top, grab_link);
+		dismiss_popups(top);
+		unmap(top); /* leaves the grab list */
+		if (top->role_resource)
+			xdg_popup_send_popup_done(top->role_resource);
 	}
 }

@@ -2,6 +2,7 @@
 #define WL_RECORD_XDG_SHELL_H
 
 struct server;
+struct surface;
 struct xdg_shell;
 
 /* xdg_wm_base: toplevels are configured fullscreen at the output's size and
@@ -11,5 +12,12 @@ void xdg_shell_destroy(struct xdg_shell *shell);
 
 /* The output changed size: every toplevel is configured to the new one. */
 void xdg_shell_output_resized(struct xdg_shell *shell);
+
+/* xdg_popup grabs: the surface of the topmost popup holding one (NULL:
+ * none) ... */
+struct surface *xdg_shell_grab_surface(struct xdg_shell *shell);
+/* ... and ending them (a click outside the grabbing client): each grabbing
+ * popup, topmost first, with its child popups, is dismissed (popup_done). */
+void xdg_shell_dismiss_grab(struct xdg_shell *shell);
 
 #endif

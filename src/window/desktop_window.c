@@ -10,10 +10,12 @@
 #include <sys/mman.h>
 #include <unistd.h>
 #include <wayland-client.h>
+#include <wayland-cursor.h>
 
 #include "clock.h"
 #include "dmabuf_lease.h"
 #include "frame.h"
+#include "input_event.h"
 #include "log.h"
 #include "roundtrip.h"
 #include "viewporter-client-protocol.h"
@@ -48,7 +50,30 @@ struct desktop_window {
 	struct xdg_wm_base *wm_base;
 	struct wp_viewporter *viewporter;
 	struct zxdg_decoration_manager_v1 *decoration_manager;
-	char limits[160];
+	char limits[256];
+
+	/* Input: the desktop's first seat, passed on to `input`. */
+	struct wl_seat *seat;
+	uint32_t seat_version;
+	struct wl_pointer *pointer;
+	struct wl_keyboard *keyboard;
+	struct wl_record_input_sink input;
+	bool pointer_inside;      /* on the picture, as told to `input` */
+	uint32_t pointer_serial;  /* of the desktop's last enter, for set_cursor */
+	bool pointer_on_window;
+	/* The hosted client's cursor, copied: shown while the pointer is on
+	 * the window; without one the desktop's own stays. */
+	struct wl_surface *cursor_surface;
+	struct wl_buffer *cursor_buffer; /* ours; NULL when the theme's is shown */
+	struct wl_cursor_theme *cursor_theme; /* loaded when first wanted */
+	int cursor_hotspot_x, cursor_hotspot_y;
+	bool cursor_set;
+	/* The keymap and repeat rate, kept: they come at start-up, before
+	 * anyone listens, and go to a sink set later. */
+	int keymap_fd;
+	uint32_t keymap_format, keymap_size;
+	bool have_repeat;
+	int32_t repeat_rate, repeat_delay;
 
 	struct wl_event_source *connection;
 	struct desktop_window_events events;
@@ -185,8 +210,9 @@ static int create_shm_file(size_t size, uint8_t **data)
 	return fd;
 }
 
-static struct wl_buffer *create_wl_buffer(struct desktop_window *window, int width, int height,
-					  uint8_t **data, size_t *size)
+static struct wl_buffer *create_wl_buffer_format(struct desktop_window *window, int width,
+						 int height, uint32_t format, uint8_t **data,
+						 size_t *size)
 {
 	int stride = width * 4;
 	*size = (size_t)stride * (size_t)height;
@@ -198,10 +224,16 @@ static struct wl_buffer *create_wl_buffer(struct desktop_window *window, int wid
 	struct wl_shm_pool *pool = wl_shm_create_pool(window->shm, fd, (int32_t)*size);
 	/* Zeroed memory is black in XRGB8888. */
 	struct wl_buffer *buffer = wl_shm_pool_create_buffer(pool, 0, width, height, stride,
-							     WL_SHM_FORMAT_XRGB8888);
+							     format);
 	wl_shm_pool_destroy(pool);
 	close(fd);
 	return buffer;
+}
+
+static struct wl_buffer *create_wl_buffer(struct desktop_window *window, int width, int height,
+					  uint8_t **data, size_t *size)
+{
+	return create_wl_buffer_format(window, width, height, WL_SHM_FORMAT_XRGB8888, data, size);
 }
 
 static void buffer_destroy(struct window_buffer *buffer)
@@ -515,6 +547,390 @@ static const struct zxdg_toplevel_decoration_v1_listener decoration_listener = {
 	.configure = handle_decoration_configure,
 };
 
+/* ---- input: the desktop's pointer and keyboard, passed on ---- */
+
+static void input_send(struct desktop_window *window, struct wl_record_input_event *event)
+{
+	if (window->input.event && !window->broken)
+		window->input.event(window->input.data, event);
+}
+
+static void input_send_type(struct desktop_window *window, enum wl_record_input_type type,
+			    uint32_t time)
+{
+	struct wl_record_input_event event = { .type = type, .time_ms = time };
+	input_send(window, &event);
+}
+
+/* Desktops before wl_seat 5 send no pointer frames: each event is one. */
+static void pointer_frame_if_old(struct desktop_window *window)
+{
+	if (window->seat_version < WL_POINTER_FRAME_SINCE_VERSION)
+		input_send_type(window, WL_RECORD_INPUT_POINTER_FRAME, 0);
+}
+
+/* The pointer at window point sx,sy: the recording's point under it,
+ * through the letterbox (points on the bars land outside the picture, where
+ * no hosted surface is). */
+static void pointer_moved(struct desktop_window *window, uint32_t time, wl_fixed_t sx,
+			  wl_fixed_t sy)
+{
+	struct wl_record_input_event event = {
+		.type = WL_RECORD_INPUT_POINTER_MOTION,
+		.time_ms = time,
+		.x = wl_fixed_to_double(sx),
+		.y = wl_fixed_to_double(sy),
+	};
+	if (window->scaled) {
+		struct window_fit fit = window_fit_picture(window->window_width,
+							   window->window_height,
+							   window->picture_width,
+							   window->picture_height);
+		window_fit_to_picture(&fit, window->picture_width, window->picture_height,
+				      event.x, event.y, &event.x, &event.y);
+	}
+	input_send(window, &event);
+	pointer_frame_if_old(window);
+}
+
+static void show_cursor(struct desktop_window *window)
+{
+	if (window->pointer && window->pointer_on_window && window->cursor_set)
+		wl_pointer_set_cursor(window->pointer, window->pointer_serial,
+				      window->cursor_surface, window->cursor_hotspot_x,
+				      window->cursor_hotspot_y);
+}
+
+static void handle_pointer_enter(void *data, struct wl_pointer *pointer, uint32_t serial,
+				 struct wl_surface *surface, wl_fixed_t sx, wl_fixed_t sy)
+{
+	struct desktop_window *window = data;
+	window->pointer_serial = serial;
+	window->pointer_on_window = true;
+	show_cursor(window);
+	pointer_moved(window, 0, sx, sy);
+}
+
+static void handle_pointer_leave(void *data, struct wl_pointer *pointer, uint32_t serial,
+				 struct wl_surface *surface)
+{
+	struct desktop_window *window = data;
+	window->pointer_on_window = false;
+	input_send_type(window, WL_RECORD_INPUT_POINTER_LEAVE, 0);
+	pointer_frame_if_old(window);
+}
+
+static void handle_pointer_motion(void *data, struct wl_pointer *pointer, uint32_t time,
+				  wl_fixed_t sx, wl_fixed_t sy)
+{
+	pointer_moved(data, time, sx, sy);
+}
+
+static void handle_pointer_button(void *data, struct wl_pointer *pointer, uint32_t serial,
+				  uint32_t time, uint32_t button, uint32_t state)
+{
+	struct desktop_window *window = data;
+	struct wl_record_input_event event = {
+		.type = WL_RECORD_INPUT_POINTER_BUTTON,
+		.time_ms = time,
+		.button = button,
+		.pressed = state == WL_POINTER_BUTTON_STATE_PRESSED,
+	};
+	input_send(window, &event);
+	pointer_frame_if_old(window);
+}
+
+static void handle_pointer_axis(void *data, struct wl_pointer *pointer, uint32_t time,
+				uint32_t axis, wl_fixed_t value)
+{
+	struct desktop_window *window = data;
+	struct wl_record_input_event event = {
+		.type = WL_RECORD_INPUT_POINTER_AXIS,
+		.time_ms = time,
+		.axis = axis,
+		.value = wl_fixed_to_double(value),
+	};
+	input_send(window, &event);
+	pointer_frame_if_old(window);
+}
+
+static void handle_pointer_frame(void *data, struct wl_pointer *pointer)
+{
+	input_send_type(data, WL_RECORD_INPUT_POINTER_FRAME, 0);
+}
+
+static void handle_pointer_axis_source(void *data, struct wl_pointer *pointer, uint32_t source)
+{
+	struct wl_record_input_event event = {
+		.type = WL_RECORD_INPUT_POINTER_AXIS_SOURCE,
+		.axis_source = source,
+	};
+	input_send(data, &event);
+}
+
+static void handle_pointer_axis_stop(void *data, struct wl_pointer *pointer, uint32_t time,
+				     uint32_t axis)
+{
+	struct wl_record_input_event event = {
+		.type = WL_RECORD_INPUT_POINTER_AXIS_STOP,
+		.time_ms = time,
+		.axis = axis,
+	};
+	input_send(data, &event);
+}
+
+static void handle_pointer_axis_discrete(void *data, struct wl_pointer *pointer, uint32_t axis,
+					 int32_t discrete)
+{
+	struct wl_record_input_event event = {
+		.type = WL_RECORD_INPUT_POINTER_AXIS_DISCRETE,
+		.axis = axis,
+		.discrete = discrete,
+	};
+	input_send(data, &event);
+}
+
+static const struct wl_pointer_listener pointer_listener = {
+	.enter = handle_pointer_enter,
+	.leave = handle_pointer_leave,
+	.motion = handle_pointer_motion,
+	.button = handle_pointer_button,
+	.axis = handle_pointer_axis,
+	.frame = handle_pointer_frame,
+	.axis_source = handle_pointer_axis_source,
+	.axis_stop = handle_pointer_axis_stop,
+	.axis_discrete = handle_pointer_axis_discrete,
+};
+
+static void send_keymap(struct desktop_window *window);
+
+/* The keymap goes on as it is: the hosted apps type with the desktop's. */
+static void handle_keyboard_keymap(void *data, struct wl_keyboard *keyboard, uint32_t format,
+				   int32_t fd, uint32_t size)
+{
+	struct desktop_window *window = data;
+	if (window->keymap_fd >= 0)
+		close(window->keymap_fd);
+	window->keymap_fd = fd;
+	window->keymap_format = format;
+	window->keymap_size = size;
+	send_keymap(window);
+}
+
+static void send_keymap(struct desktop_window *window)
+{
+	if (window->keymap_fd >= 0) {
+		struct wl_record_input_event event = {
+			.type = WL_RECORD_INPUT_KEYBOARD_KEYMAP,
+			.keymap_fd = window->keymap_fd,
+			.keymap_format = window->keymap_format,
+			.keymap_size = window->keymap_size,
+		};
+		input_send(window, &event);
+	}
+	if (window->have_repeat) {
+		struct wl_record_input_event event = {
+			.type = WL_RECORD_INPUT_KEYBOARD_REPEAT,
+			.repeat_rate = window->repeat_rate,
+			.repeat_delay = window->repeat_delay,
+		};
+		input_send(window, &event);
+	}
+}
+
+static void handle_keyboard_enter(void *data, struct wl_keyboard *keyboard, uint32_t serial,
+				  struct wl_surface *surface, struct wl_array *keys)
+{
+	struct wl_record_input_event event = {
+		.type = WL_RECORD_INPUT_KEYBOARD_ENTER,
+		.keys = keys->data,
+		.key_count = keys->size / sizeof(uint32_t),
+	};
+	input_send(data, &event);
+}
+
+static void handle_keyboard_leave(void *data, struct wl_keyboard *keyboard, uint32_t serial,
+				  struct wl_surface *surface)
+{
+	input_send_type(data, WL_RECORD_INPUT_KEYBOARD_LEAVE, 0);
+}
+
+static void handle_keyboard_key(void *data, struct wl_keyboard *keyboard, uint32_t serial,
+				uint32_t time, uint32_t key, uint32_t state)
+{
+	struct wl_record_input_event event = {
+		.type = WL_RECORD_INPUT_KEYBOARD_KEY,
+		.time_ms = time,
+		.key = key,
+		.pressed = state == WL_KEYBOARD_KEY_STATE_PRESSED,
+	};
+	input_send(data, &event);
+}
+
+static void handle_keyboard_modifiers(void *data, struct wl_keyboard *keyboard, uint32_t serial,
+				      uint32_t depressed, uint32_t latched, uint32_t locked,
+				      uint32_t group)
+{
+	struct wl_record_input_event event = {
+		.type = WL_RECORD_INPUT_KEYBOARD_MODIFIERS,
+		.mods_depressed = depressed,
+		.mods_latched = latched,
+		.mods_locked = locked,
+		.group = group,
+	};
+	input_send(data, &event);
+}
+
+static void handle_keyboard_repeat_info(void *data, struct wl_keyboard *keyboard, int32_t rate,
+					int32_t delay)
+{
+	struct desktop_window *window = data;
+	window->have_repeat = true;
+	window->repeat_rate = rate;
+	window->repeat_delay = delay;
+	send_keymap(window);
+}
+
+static const struct wl_keyboard_listener keyboard_listener = {
+	.keymap = handle_keyboard_keymap,
+	.enter = handle_keyboard_enter,
+	.leave = handle_keyboard_leave,
+	.key = handle_keyboard_key,
+	.modifiers = handle_keyboard_modifiers,
+	.repeat_info = handle_keyboard_repeat_info,
+};
+
+static void release_pointer(struct desktop_window *window)
+{
+	if (!window->pointer)
+		return;
+	if (window->seat_version >= WL_POINTER_RELEASE_SINCE_VERSION)
+		wl_pointer_release(window->pointer);
+	else
+		wl_pointer_destroy(window->pointer);
+	window->pointer = NULL;
+	window->pointer_on_window = false;
+}
+
+static void release_keyboard(struct desktop_window *window)
+{
+	if (!window->keyboard)
+		return;
+	if (window->seat_version >= WL_KEYBOARD_RELEASE_SINCE_VERSION)
+		wl_keyboard_release(window->keyboard);
+	else
+		wl_keyboard_destroy(window->keyboard);
+	window->keyboard = NULL;
+}
+
+static void handle_seat_capabilities(void *data, struct wl_seat *seat, uint32_t capabilities)
+{
+	struct desktop_window *window = data;
+	bool pointer = capabilities & WL_SEAT_CAPABILITY_POINTER;
+	bool keyboard = capabilities & WL_SEAT_CAPABILITY_KEYBOARD;
+	if (pointer && !window->pointer) {
+		window->pointer = wl_seat_get_pointer(seat);
+		wl_pointer_add_listener(window->pointer, &pointer_listener, window);
+	} else if (!pointer && window->pointer) {
+		release_pointer(window);
+		input_send_type(window, WL_RECORD_INPUT_POINTER_LEAVE, 0);
+	}
+	if (keyboard && !window->keyboard) {
+		window->keyboard = wl_seat_get_keyboard(seat);
+		wl_keyboard_add_listener(window->keyboard, &keyboard_listener, window);
+	} else if (!keyboard && window->keyboard) {
+		release_keyboard(window);
+		input_send_type(window, WL_RECORD_INPUT_KEYBOARD_LEAVE, 0);
+	}
+	window_flush(window);
+}
+
+static void handle_seat_name(void *data, struct wl_seat *seat, const char *name)
+{
+}
+
+static const struct wl_seat_listener seat_listener = {
+	.capabilities = handle_seat_capabilities,
+	.name = handle_seat_name,
+};
+
+void desktop_window_set_input_sink(struct desktop_window *window,
+				   const struct wl_record_input_sink *sink)
+{
+	window->input = *sink;
+	send_keymap(window);
+}
+
+static void attach_cursor(struct desktop_window *window, struct wl_buffer *buffer, bool ours,
+			  int hotspot_x, int hotspot_y)
+{
+	if (!window->cursor_surface)
+		window->cursor_surface = wl_compositor_create_surface(window->compositor);
+	wl_surface_attach(window->cursor_surface, buffer, 0, 0);
+	wl_surface_damage_buffer(window->cursor_surface, 0, 0, INT32_MAX, INT32_MAX);
+	wl_surface_commit(window->cursor_surface);
+	/* The desktop has the new content now: the old buffer can go. */
+	if (window->cursor_buffer)
+		wl_buffer_destroy(window->cursor_buffer);
+	window->cursor_buffer = ours ? buffer : NULL;
+	bool moved = !window->cursor_set || hotspot_x != window->cursor_hotspot_x ||
+		     hotspot_y != window->cursor_hotspot_y;
+	window->cursor_hotspot_x = hotspot_x;
+	window->cursor_hotspot_y = hotspot_y;
+	window->cursor_set = true;
+	if (moved)
+		show_cursor(window);
+	window_flush(window);
+}
+
+/* The desktop's arrow, from the cursor theme it uses (XCURSOR_THEME and
+ * XCURSOR_SIZE, as wlroots reads them); false when there is none. */
+static bool attach_default_cursor(struct desktop_window *window)
+{
+	if (!window->cursor_theme) {
+		const char *size = getenv("XCURSOR_SIZE");
+		int pixels = size && atoi(size) > 0 ? atoi(size) : 24;
+		window->cursor_theme = wl_cursor_theme_load(getenv("XCURSOR_THEME"), pixels,
+							    window->shm);
+		if (!window->cursor_theme)
+			return false;
+	}
+	struct wl_cursor *cursor = wl_cursor_theme_get_cursor(window->cursor_theme, "left_ptr");
+	if (!cursor)
+		cursor = wl_cursor_theme_get_cursor(window->cursor_theme, "default");
+	if (!cursor || cursor->image_count == 0)
+		return false;
+	struct wl_cursor_image *image = cursor->images[0];
+	struct wl_buffer *buffer = wl_cursor_image_get_buffer(image);
+	if (!buffer)
+		return false;
+	attach_cursor(window, buffer, false, (int)image->hotspot_x, (int)image->hotspot_y);
+	return true;
+}
+
+void desktop_window_set_cursor(struct desktop_window *window,
+			       const struct wl_record_cursor_image *image)
+{
+	if (window->broken || !window->compositor)
+		return;
+	if (!image || image->width <= 0 || image->height <= 0) {
+		/* Without a theme the last image stays: better than none. */
+		attach_default_cursor(window);
+		return;
+	}
+	uint8_t *data;
+	size_t size;
+	struct wl_buffer *buffer = create_wl_buffer_format(window, image->width, image->height,
+							   WL_SHM_FORMAT_ARGB8888, &data, &size);
+	if (!buffer)
+		return;
+	for (int y = 0; y < image->height; y++)
+		memcpy(data + (size_t)y * (size_t)image->width * 4,
+		       image->pixels + (size_t)y * (size_t)image->stride, (size_t)image->width * 4);
+	munmap(data, size);
+	attach_cursor(window, buffer, true, image->hotspot_x, image->hotspot_y);
+}
+
 static uint32_t min_u32(uint32_t a, uint32_t b)
 {
 	return a < b ? a : b;
@@ -538,7 +954,12 @@ static void registry_global(void *data, struct wl_registry *registry, uint32_t n
 						   min_u32(version, 1));
 	else if (strcmp(interface, wp_viewporter_interface.name) == 0 && !window->viewporter)
 		window->viewporter = wl_registry_bind(registry, name, &wp_viewporter_interface, 1);
-	else if (strcmp(interface, zxdg_decoration_manager_v1_interface.name) == 0 &&
+	else if (strcmp(interface, wl_seat_interface.name) == 0 && !window->seat) {
+		window->seat_version = min_u32(version, 7);
+		window->seat = wl_registry_bind(registry, name, &wl_seat_interface,
+						window->seat_version);
+		wl_seat_add_listener(window->seat, &seat_listener, window);
+	} else if (strcmp(interface, zxdg_decoration_manager_v1_interface.name) == 0 &&
 		 !window->decoration_manager)
 		window->decoration_manager = wl_registry_bind(
 			registry, name, &zxdg_decoration_manager_v1_interface, 1);
@@ -562,6 +983,7 @@ struct desktop_window *desktop_window_connect(const char *display_name, char *wh
 		return NULL;
 	}
 	wl_list_init(&window->sink.link);
+	window->keymap_fd = -1;
 	window->display = wl_display_connect(display_name);
 	if (!window->display) {
 		snprintf(why, why_size, "cannot connect: %s", strerror(errno));
@@ -591,6 +1013,11 @@ struct desktop_window *desktop_window_connect(const char *display_name, char *wh
 		snprintf(window->limits, sizeof(window->limits),
 			 "the desktop offers no %s: the window stays at the recording's size",
 			 window->viewporter ? "wl_subcompositor" : "wp_viewporter");
+	if (!window->seat)
+		snprintf(window->limits + strlen(window->limits),
+			 sizeof(window->limits) - strlen(window->limits),
+			 "%sthe desktop offers no wl_seat: the window takes no input",
+			 window->limits[0] ? "; " : "");
 	if (!window->decoration_manager)
 		snprintf(window->limits + strlen(window->limits),
 			 sizeof(window->limits) - strlen(window->limits),
@@ -623,7 +1050,8 @@ static bool create_background(struct desktop_window *window)
 							     window->picture_surface, window->surface);
 	window->picture_viewport = wp_viewporter_get_viewport(window->viewporter,
 							      window->picture_surface);
-	/* The picture surface takes no input of its own (none is handled yet). */
+	/* The picture surface takes no input of its own: the pointer is on the
+	 * background, in window coordinates, bars included. */
 	struct wl_region *empty = wl_compositor_create_region(window->compositor);
 	wl_surface_set_input_region(window->picture_surface, empty);
 	wl_region_destroy(empty);
@@ -700,6 +1128,18 @@ void desktop_window_destroy(struct desktop_window *window)
 		wl_callback_destroy(window->frame_callback);
 	for (int i = 0; i < BUFFER_COUNT; i++)
 		buffer_destroy(window->buffers[i]);
+	release_pointer(window);
+	release_keyboard(window);
+	if (window->seat)
+		wl_seat_destroy(window->seat);
+	if (window->cursor_surface)
+		wl_surface_destroy(window->cursor_surface);
+	if (window->cursor_buffer)
+		wl_buffer_destroy(window->cursor_buffer);
+	if (window->cursor_theme)
+		wl_cursor_theme_destroy(window->cursor_theme);
+	if (window->keymap_fd >= 0)
+		close(window->keymap_fd);
 	if (window->picture_viewport)
 		wp_viewport_destroy(window->picture_viewport);
 	if (window->subsurface)

@@ -7,6 +7,7 @@
 #include <wayland-server-core.h>
 
 #include "frame_source.h"
+#include "input_event.h"
 
 /* --window: one window on the user's desktop (the compositor wl-record was
  * started in, as an ordinary Wayland client) showing what is recorded.
@@ -65,6 +66,19 @@ bool desktop_window_open(struct desktop_window *window, struct wl_event_loop *lo
 
 /* Takes the pictures of `source` (connect once). */
 void desktop_window_connect_source(struct desktop_window *window, struct frame_source *source);
+
+/* Input: the desktop's pointer and keyboard on the window go to `sink`,
+ * the pointer in recording coordinates (through the letterbox: points on
+ * the bars are outside the picture), the keyboard as it comes, its keymap
+ * included. Set before the window opens. */
+void desktop_window_set_input_sink(struct desktop_window *window,
+				   const struct wl_record_input_sink *sink);
+
+/* The pointer image shown over the window (a copy is made); NULL: the
+ * arrow of the desktop's cursor theme (the last image stays when there is
+ * no theme). */
+void desktop_window_set_cursor(struct desktop_window *window,
+			       const struct wl_record_cursor_image *image);
 
 void desktop_window_get_stats(const struct desktop_window *window,
 			      struct desktop_window_stats *stats);

@@ -35,3 +35,13 @@ struct window_fit window_fit_picture(int window_width, int window_height, int pi
 	fit.y = (window_height - fit.height) / 2;
 	return fit;
 }
+
+bool window_fit_to_picture(const struct window_fit *fit, int picture_width, int picture_height,
+			   double window_x, double window_y, double *picture_x, double *picture_y)
+{
+	double x = (window_x - fit->x) * picture_width / fit->width;
+	double y = (window_y - fit->y) * picture_height / fit->height;
+	*picture_x = x;
+	*picture_y = y;
+	return x >= 0 && y >= 0 && x < picture_width && y < picture_height;
+}

@@ -40,3 +40,29 @@ TEST(tiny_and_zero_sizes_stay_positive)
 	expect_fit(0, 0, 1920, 1080, 0, 0, 1, 1);
 	expect_fit(1000, 1, 1920, 1080, 499, 0, 2, 1);
 }
+
+static void expect_point(int ww, int wh, int pw, int ph, double wx, double wy, bool inside,
+			 double px, double py)
+{
+	struct window_fit fit = window_fit_picture(ww, wh, pw, ph);
+	double x, y;
+	bool in = window_fit_to_picture(&fit, pw, ph, wx, wy, &x, &y);
+	test_assert(in == inside && (!inside || (x > px - 0.01 && x < px + 0.01 &&
+						 y > py - 0.01 && y < py + 0.01)),
+		    "window %g,%g of %dx%d -> %g,%g (%s) in %dx%d, expected %g,%g (%s)", wx, wy, ww,
+		    wh, x, y, in ? "in" : "out", pw, ph, px, py, inside ? "in" : "out");
+}
+
+TEST(window_points_map_back_to_the_picture)
+{
+	expect_point(1920, 1080, 1920, 1080, 100, 200, true, 100, 200);
+	expect_point(960, 540, 1920, 1080, 100, 200, true, 200, 400);
+	/* 320x240 at 166,0 as 267x200 in 600x200. */
+	expect_point(600, 200, 320, 240, 166, 0, true, 0, 0);
+	expect_point(600, 200, 320, 240, 166 + 267 / 2.0, 100, true, 160, 120);
+	expect_point(600, 200, 320, 240, 100, 100, false, 0, 0);
+	expect_point(600, 200, 320, 240, 433, 100, false, 0, 0);
+	/* 320x240 at 0,137 as 300x225 in 300x500. */
+	expect_point(300, 500, 320, 240, 150, 137 + 112.5, true, 160, 120);
+	expect_point(300, 500, 320, 240, 150, 100, false, 0, 0);
+}

@@ -5,8 +5,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "inproc.h"
+#include "seat.h"
 #include "viewporter-client-protocol.h"
 #include "xdg-shell-client-protocol.h"
 
@@ -854,5 +857,380 @@ TEST(unanswered_ping)
 	destroy_window(&w);
 	test_buffer_finish(&b);
 	test_assert(inproc_roundtrip(&t));
+	teardown(&t, &g);
+}
+
+/* ---- input (--window): the seat fed as the desktop window feeds it ---- */
+
+struct input_log {
+	struct wl_pointer *pointer;
+	struct wl_keyboard *keyboard;
+	struct wl_surface *pointer_surface; /* entered, NULL after a leave */
+	double x, y;
+	int enters, leaves, buttons, frames;
+	uint32_t button_serial, last_button;
+	struct wl_surface *keyboard_surface;
+	uint32_t enter_keys[4];
+	size_t enter_key_count;
+	char keymap[64];
+	uint32_t keymap_size;
+	int keys;
+	uint32_t last_key;
+};
+
+static void log_pointer_enter(void *data, struct wl_pointer *pointer, uint32_t serial,
+			      struct wl_surface *surface, wl_fixed_t x, wl_fixed_t y)
+{
+	struct input_log *log = data;
+	log->pointer_surface = surface;
+	log->x = wl_fixed_to_double(x);
+	log->y = wl_fixed_to_double(y);
+	log->enters++;
+}
+
+static void log_pointer_leave(void *data, struct wl_pointer *pointer, uint32_t serial,
+			      struct wl_surface *surface)
+{
+	struct input_log *log = data;
+	test_assert(surface == log->pointer_surface);
+	log->pointer_surface = NULL;
+	log->leaves++;
+}
+
+static void log_pointer_motion(void *data, struct wl_pointer *pointer, uint32_t time,
+			       wl_fixed_t x, wl_fixed_t y)
+{
+	struct input_log *log = data;
+	test_assert(log->pointer_surface != NULL);
+	log->x = wl_fixed_to_double(x);
+	log->y = wl_fixed_to_double(y);
+}
+
+static void log_pointer_button(void *data, struct wl_pointer *pointer, uint32_t serial,
+			       uint32_t time, uint32_t button, uint32_t state)
+{
+	struct input_log *log = data;
+	test_assert(log->pointer_surface != NULL);
+	log->buttons++;
+	log->last_button = button;
+	log->button_serial = serial;
+}
+
+static void log_pointer_axis(void *data, struct wl_pointer *pointer, uint32_t time, uint32_t axis,
+			     wl_fixed_t value)
+{
+}
+
+static void log_pointer_frame(void *data, struct wl_pointer *pointer)
+{
+	((struct input_log *)data)->frames++;
+}
+
+static const struct wl_pointer_listener log_pointer_listener = {
+	.enter = log_pointer_enter,
+	.leave = log_pointer_leave,
+	.motion = log_pointer_motion,
+	.button = log_pointer_button,
+	.axis = log_pointer_axis,
+	.frame = log_pointer_frame,
+};
+
+static void log_keymap(void *data, struct wl_keyboard *keyboard, uint32_t format, int32_t fd,
+		       uint32_t size)
+{
+	struct input_log *log = data;
+	log->keymap_size = size;
+	ssize_t n = pread(fd, log->keymap, sizeof(log->keymap) - 1, 0);
+	log->keymap[n > 0 ? n : 0] = 0;
+	close(fd);
+}
+
+static void log_keyboard_enter(void *data, struct wl_keyboard *keyboard, uint32_t serial,
+			       struct wl_surface *surface, struct wl_array *keys)
+{
+	struct input_log *log = data;
+	log->keyboard_surface = surface;
+	log->enter_key_count = 0;
+	uint32_t *key;
+	wl_array_for_each(key, keys) {
+		if (log->enter_key_count < 4)
+			log->enter_keys[log->enter_key_count++] = *key;
+	}
+}
+
+static void log_keyboard_leave(void *data, struct wl_keyboard *keyboard, uint32_t serial,
+			       struct wl_surface *surface)
+{
+	struct input_log *log = data;
+	test_assert(surface == log->keyboard_surface);
+	log->keyboard_surface = NULL;
+}
+
+static void log_key(void *data, struct wl_keyboard *keyboard, uint32_t serial, uint32_t time,
+		    uint32_t key, uint32_t state)
+{
+	struct input_log *log = data;
+	test_assert(log->keyboard_surface != NULL);
+	log->keys++;
+	log->last_key = key;
+}
+
+static void log_modifiers(void *data, struct wl_keyboard *keyboard, uint32_t serial,
+			  uint32_t depressed, uint32_t latched, uint32_t locked, uint32_t group)
+{
+}
+
+static void log_repeat(void *data, struct wl_keyboard *keyboard, int32_t rate, int32_t delay)
+{
+}
+
+static const struct wl_keyboard_listener log_keyboard_listener = {
+	.keymap = log_keymap,
+	.enter = log_keyboard_enter,
+	.leave = log_keyboard_leave,
+	.key = log_key,
+	.modifiers = log_modifiers,
+	.repeat_info = log_repeat,
+};
+
+/* Input on, and the client's pointer and keyboard. */
+static void input_setup(struct inproc *t, struct globals *g, struct input_log *log)
+{
+	*log = (struct input_log){ 0 };
+	seat_enable_input(t->server->seat);
+	test_assert(inproc_roundtrip(t));
+	test_assert(g->seat_capabilities ==
+		    (WL_SEAT_CAPABILITY_POINTER | WL_SEAT_CAPABILITY_KEYBOARD));
+	log->pointer = wl_seat_get_pointer(g->seat);
+	wl_pointer_add_listener(log->pointer, &log_pointer_listener, log);
+	log->keyboard = wl_seat_get_keyboard(g->seat);
+	wl_keyboard_add_listener(log->keyboard, &log_keyboard_listener, log);
+	test_assert(inproc_roundtrip(t));
+}
+
+static void input_finish(struct input_log *log)
+{
+	wl_pointer_release(log->pointer);
+	wl_keyboard_release(log->keyboard);
+}
+
+static void feed(struct inproc *t, const struct wl_record_input_event *event)
+{
+	seat_handle_input(t->server->seat, event);
+	test_assert(inproc_roundtrip(t));
+}
+
+static void move_to(struct inproc *t, double x, double y)
+{
+	feed(t, &(struct wl_record_input_event){ .type = WL_RECORD_INPUT_POINTER_MOTION,
+						 .x = x, .y = y });
+	feed(t, &(struct wl_record_input_event){ .type = WL_RECORD_INPUT_POINTER_FRAME });
+}
+
+static void click(struct inproc *t, uint32_t button)
+{
+	feed(t, &(struct wl_record_input_event){ .type = WL_RECORD_INPUT_POINTER_BUTTON,
+						 .button = button, .pressed = true });
+	feed(t, &(struct wl_record_input_event){ .type = WL_RECORD_INPUT_POINTER_BUTTON,
+						 .button = button });
+}
+
+#define near(a, b) ((a) > (b) - 0.001 && (a) < (b) + 0.001)
+
+TEST(seat_pointer_finds_the_surface_under_it)
+{
+	struct inproc t;
+	struct globals g;
+	setup(&t, &g, 64, 48);
+	struct input_log log;
+	input_setup(&t, &g, &log);
+	struct window top;
+	struct test_buffer red;
+	test_buffer_init(&t, &red, 64, 48, WL_SHM_FORMAT_XRGB8888);
+	solid(&red, RED);
+	map_toplevel(&t, &g, &top, &red);
+	struct sub sub;
+	make_sub(&t, &g, &sub, top.surface, GREEN, 10, 10);
+	wl_surface_commit(top.surface);
+	test_assert(inproc_roundtrip(&t));
+
+	/* Surface-local coordinates, topmost surface first. */
+	move_to(&t, 12.5, 13);
+	test_assert(log.pointer_surface == sub.surface && near(log.x, 2.5) && near(log.y, 3),
+		    "at %g,%g", log.x, log.y);
+	test_assert(log.frames >= 1);
+	move_to(&t, 40, 30);
+	test_assert(log.pointer_surface == top.surface && near(log.x, 40) && near(log.y, 30));
+	test_assert(log.enters == 2 && log.leaves == 1);
+
+	/* An empty input region lets the pointer through to the parent. */
+	struct wl_region *empty = wl_compositor_create_region(t.compositor);
+	wl_surface_set_input_region(sub.surface, empty);
+	wl_region_destroy(empty);
+	wl_surface_commit(sub.surface);
+	wl_surface_commit(top.surface);
+	test_assert(inproc_roundtrip(&t));
+	move_to(&t, 12, 12);
+	test_assert(log.pointer_surface == top.surface && near(log.x, 12) && near(log.y, 12));
+
+	/* Off the picture (a letterbox bar of the window): nothing. */
+	move_to(&t, -3, 12);
+	test_assert(log.pointer_surface == NULL && log.leaves == 2);
+	move_to(&t, 30, 20);
+	click(&t, 272);
+	test_assert(log.pointer_surface == top.surface && log.buttons == 2 &&
+		    log.last_button == 272);
+	feed(&t, &(struct wl_record_input_event){ .type = WL_RECORD_INPUT_POINTER_LEAVE });
+	test_assert(log.pointer_surface == NULL);
+	input_finish(&log);
+	destroy_sub(&sub);
+	destroy_window(&top);
+	test_buffer_finish(&red);
+	teardown(&t, &g);
+}
+
+TEST(seat_popup_grab_ends_on_a_click_outside)
+{
+	struct inproc t;
+	struct globals g;
+	setup(&t, &g, 64, 48);
+	struct input_log log;
+	input_setup(&t, &g, &log);
+	/* A 32x24 toplevel, centred: at 16,12 on the screen. */
+	struct window top, pop = { 0 };
+	struct test_buffer red, green;
+	test_buffer_init(&t, &red, 32, 24, WL_SHM_FORMAT_XRGB8888);
+	solid(&red, RED);
+	map_toplevel(&t, &g, &top, &red);
+	feed(&t, &(struct wl_record_input_event){ .type = WL_RECORD_INPUT_KEYBOARD_ENTER });
+	move_to(&t, 20, 15);
+	test_assert(log.pointer_surface == top.surface && near(log.x, 4) && near(log.y, 3));
+	feed(&t, &(struct wl_record_input_event){ .type = WL_RECORD_INPUT_POINTER_BUTTON,
+						  .button = 273, .pressed = true });
+
+	/* A menu with a grab, at 10,10 in the window: 26,22 on the screen. */
+	struct xdg_positioner *positioner = xdg_wm_base_create_positioner(g.wm_base);
+	xdg_positioner_set_size(positioner, 10, 8);
+	xdg_positioner_set_anchor_rect(positioner, 10, 10, 1, 1);
+	xdg_positioner_set_anchor(positioner, XDG_POSITIONER_ANCHOR_TOP_LEFT);
+	xdg_positioner_set_gravity(positioner, XDG_POSITIONER_GRAVITY_BOTTOM_RIGHT);
+	pop.surface = wl_compositor_create_surface(t.compositor);
+	pop.xdg_surface = xdg_wm_base_get_xdg_surface(g.wm_base, pop.surface);
+	xdg_surface_add_listener(pop.xdg_surface, &xdg_surface_listener, &pop);
+	pop.popup = xdg_surface_get_popup(pop.xdg_surface, top.xdg_surface, positioner);
+	xdg_popup_add_listener(pop.popup, &popup_listener, &pop);
+	xdg_positioner_destroy(positioner);
+	xdg_popup_grab(pop.popup, g.seat, log.button_serial);
+	wl_surface_commit(pop.surface);
+	test_assert(inproc_roundtrip(&t));
+	xdg_surface_ack_configure(pop.xdg_surface, pop.serial);
+	test_buffer_init(&t, &green, 10, 8, WL_SHM_FORMAT_XRGB8888);
+	solid(&green, GREEN);
+	commit_buffer(pop.surface, &green);
+	test_assert(inproc_roundtrip(&t));
+	feed(&t, &(struct wl_record_input_event){ .type = WL_RECORD_INPUT_POINTER_BUTTON,
+						  .button = 273 });
+	/* The grabbing popup has the keyboard. */
+	test_assert(log.keyboard_surface == pop.surface);
+
+	/* Pointer on the menu, then a click on its own toplevel: still there. */
+	move_to(&t, 28, 23);
+	test_assert(log.pointer_surface == pop.surface && near(log.x, 2) && near(log.y, 1));
+	move_to(&t, 18, 14);
+	click(&t, 272);
+	test_assert(log.pointer_surface == top.surface && !pop.popup_done);
+	int buttons = log.buttons;
+
+	/* A click outside the client: dismissed, and the click goes nowhere. */
+	move_to(&t, 2, 2);
+	test_assert(log.pointer_surface == NULL);
+	click(&t, 272);
+	test_assert(pop.popup_done);
+	test_assert(log.buttons == buttons);
+	test_assert(log.keyboard_surface == top.surface);
+	input_finish(&log);
+	destroy_window(&pop);
+	destroy_window(&top);
+	test_buffer_finish(&red);
+	test_buffer_finish(&green);
+	teardown(&t, &g);
+}
+
+TEST(seat_keyboard_keymap_passed_through_and_focus)
+{
+	struct inproc t;
+	struct globals g;
+	setup(&t, &g, 64, 48);
+	struct input_log log;
+	input_setup(&t, &g, &log);
+	/* The desktop's keymap, byte for byte. */
+	static const char keymap[] = "xkb_keymap { the desktop's own };";
+	int fd = memfd_create("keymap", MFD_CLOEXEC);
+	test_assert(fd >= 0 && write(fd, keymap, sizeof(keymap)) == (ssize_t)sizeof(keymap));
+	feed(&t, &(struct wl_record_input_event){ .type = WL_RECORD_INPUT_KEYBOARD_KEYMAP,
+						  .keymap_fd = fd,
+						  .keymap_format = WL_KEYBOARD_KEYMAP_FORMAT_XKB_V1,
+						  .keymap_size = sizeof(keymap) });
+	close(fd);
+	test_assert(log.keymap_size == sizeof(keymap) && strcmp(log.keymap, keymap) == 0,
+		    "keymap '%s'", log.keymap);
+
+	struct window first, second;
+	struct test_buffer red;
+	test_buffer_init(&t, &red, 64, 48, WL_SHM_FORMAT_XRGB8888);
+	solid(&red, RED);
+	map_toplevel(&t, &g, &first, &red);
+	/* No keyboard on the window yet: no focus. */
+	test_assert(log.keyboard_surface == NULL);
+	uint32_t held = 30;
+	feed(&t, &(struct wl_record_input_event){ .type = WL_RECORD_INPUT_KEYBOARD_ENTER,
+						  .keys = &held, .key_count = 1 });
+	test_assert(log.keyboard_surface == first.surface && log.enter_key_count == 1 &&
+		    log.enter_keys[0] == 30);
+	feed(&t, &(struct wl_record_input_event){ .type = WL_RECORD_INPUT_KEYBOARD_KEY,
+						  .key = 31, .pressed = true });
+	test_assert(log.keys == 1 && log.last_key == 31);
+
+	/* The toplevel mapped last gets the keyboard. */
+	map_toplevel(&t, &g, &second, &red);
+	test_assert(log.keyboard_surface == second.surface);
+	feed(&t, &(struct wl_record_input_event){ .type = WL_RECORD_INPUT_KEYBOARD_KEY,
+						  .key = 32, .pressed = true });
+	test_assert(log.keys == 2 && log.last_key == 32);
+	feed(&t, &(struct wl_record_input_event){ .type = WL_RECORD_INPUT_KEYBOARD_LEAVE });
+	test_assert(log.keyboard_surface == NULL);
+	input_finish(&log);
+	destroy_window(&second);
+	destroy_window(&first);
+	test_buffer_finish(&red);
+	teardown(&t, &g);
+}
+
+TEST(seat_pointer_on_a_presented_surface_is_scaled)
+{
+	struct inproc t;
+	struct globals g;
+	setup(&t, &g, 64, 48);
+	struct input_log log;
+	input_setup(&t, &g, &log);
+	/* A nested compositor's 32x24 output, zoomed to the 64x48 screen. */
+	struct wl_surface *surface = wl_compositor_create_surface(t.compositor);
+	struct test_buffer red;
+	test_buffer_init(&t, &red, 32, 24, WL_SHM_FORMAT_XRGB8888);
+	solid(&red, RED);
+	zwp_fullscreen_shell_v1_present_surface(t.shell, surface,
+						ZWP_FULLSCREEN_SHELL_V1_PRESENT_METHOD_ZOOM,
+						t.output);
+	commit_buffer(surface, &red);
+	test_assert(inproc_roundtrip(&t));
+	test_assert_pixel(&t, 63, 47, RED);
+	move_to(&t, 10, 30);
+	test_assert(log.pointer_surface == surface && near(log.x, 5) && near(log.y, 15),
+		    "at %g,%g", log.x, log.y);
+	feed(&t, &(struct wl_record_input_event){ .type = WL_RECORD_INPUT_KEYBOARD_ENTER });
+	test_assert(log.keyboard_surface == surface);
+	input_finish(&log);
+	wl_surface_destroy(surface);
+	test_buffer_finish(&red);
 	teardown(&t, &g);
 }

@@ -1,0 +1,205 @@
+#!/bin/bash
+# Input through the --window on a real desktop: sway 1.7 headless as the
+# user's desktop, with a virtual pointer (tests/window/virtual_pointer.c:
+# sway headless has no input devices) and wtype for keys. wl-record hosts
+# tests/window/input_client.c, which draws what it receives; the file is
+# then decoded (input-check.py). The window (tiled, so larger than the
+# 320x240 recording and letterboxed) gets:
+#   1. a left click at a window position: the app's click mark is at the
+#      recording position the letterbox maps it to;
+#   2. keys typed with wtype (which sends its own keymap): the app reads
+#      the keysyms through the keymap it was passed;
+#   3. a right click: the app opens a popup with a grab; a click on the
+#      window's letterbox bar (outside the grabbing client) dismisses it
+#      (popup_done) and reaches no one;
+#   4. three wheel steps;
+#   5. the app's pointer image (set_cursor) is the pointer over the window,
+#      the desktop's arrow (cursor theme) over the bars.
+#
+# window-input.sh weston: the same through a whole nested desktop, Weston
+# 10 (wayland backend, kiosk-shell) presenting through the fullscreen
+# shell, with the app in it: Weston's own seat takes our pointer and keys
+# (the keymap too) and passes them on. Weston draws its own pointer and
+# keeps menus' grabs to itself: 1, 2 and 4 only.
+. "$TEST_LIB"
+. "$SWAY_LIB"
+require_commands grim ffmpeg ffprobe python3 wtype
+NESTED=${1:-}
+if [ "$NESTED" = weston ]; then
+	require_weston
+	compgen -G '/usr/lib/*/weston/kiosk-shell.so' >/dev/null ||
+		skip "Weston's kiosk-shell is not installed"
+fi
+PYTHON=python3
+[ -x /usr/bin/python3 ] && PYTHON=/usr/bin/python3
+
+PW=320
+PH=240
+cat >"$TEST_DIR/sway.conf" <<CONF
+output HEADLESS-1 mode 800x600
+output * bg #606060 solid_color
+default_border normal 2
+xwayland disable
+CONF
+start_sway "$TEST_DIR/sway.conf"
+
+# The virtual pointer, held for the whole test, driven through a fifo.
+mkfifo -m 0644 "$TEST_DIR/pointer.in"
+exec 7<>"$TEST_DIR/pointer.in"
+start pointer "${as_user[@]}" "$VIRTUAL_POINTER" 800 600 "$TEST_DIR/pointer.in"
+wait_until 10 "the virtual pointer" log_has pointer '^ready'
+POINTER_COMMANDS=0
+pointer_did() {
+	[ "$(grep -c '^ok ' "$TEST_DIR/pointer.log")" -ge "$1" ]
+}
+pointer() {
+	POINTER_COMMANDS=$((POINTER_COMMANDS + 1))
+	echo "$*" >&7
+	wait_until 10 "the virtual pointer: $*" pointer_did $POINTER_COMMANDS
+}
+
+# A keyboard for the whole test, as a desktop has: each wtype below adds
+# a virtual keyboard for a few milliseconds only, too briefly for a client
+# to bind a wl_keyboard when the seat gains the capability. This one
+# sleeps until the test ends.
+start keyboard "${as_user[@]}" wtype -s 3600000 -k Escape
+keyboard_added() {
+	sway_msg -t get_inputs -r | grep -q '"type": "keyboard"'
+}
+wait_until 10 "sway's keyboard" keyboard_added
+
+window_info() {
+	sway_msg -t get_tree -r | "$PYTHON" -c '
+import json, sys
+def walk(node):
+    if node.get("app_id") == "wl-record":
+        yield node
+    for child in node.get("nodes", []) + node.get("floating_nodes", []):
+        yield from walk(child)
+for node in walk(json.load(sys.stdin)):
+    r, w = node["rect"], node["window_rect"]
+    print(r["x"] + w["x"], r["y"] + w["y"], w["width"], w["height"])
+    break'
+}
+window_shown() {
+	[ -n "$(window_info)" ]
+}
+
+HOSTED=("$INPUT_CLIENT")
+if [ "$NESTED" = weston ]; then
+	printf '[core]\nidle-time=0\n\n[autolaunch]\npath=%s\n' "$INPUT_CLIENT" >"$TEST_DIR/weston.ini"
+	chmod 0644 "$TEST_DIR/weston.ini"
+	HOSTED=(env -u MALLOC_PERTURB_ weston --backend=wayland-backend.so --use-pixman
+		--shell=kiosk-shell.so --socket=weston-input --config="$TEST_DIR/weston.ini")
+fi
+start record "${as_user[@]}" "$WL_RECORD" -v --window --size ${PW}x$PH "$USER_DIR/input.mkv" -- \
+	"${HOSTED[@]}"
+RECORD_PID=$STARTED_PID
+wait_until 20 "the window on sway" window_shown
+wait_until 20 "the app's pointer" log_has record 'seat capabilities 3'
+read -r WX WY WW WH < <(window_info)
+# The picture's place in the window, as window_fit.c puts it.
+read -r FX FY FW FH < <("$PYTHON" -c "
+ww, wh, pw, ph = $WW, $WH, $PW, $PH
+if ww * ph <= wh * pw:
+    w, h = ww, (ww * ph + pw // 2) // pw
+else:
+    w, h = (wh * pw + ph // 2) // ph, wh
+print((ww - w) // 2, (wh - h) // 2, w, h)")
+log "window content $WX,$WY ${WW}x$WH, picture at $FX,$FY ${FW}x$FH"
+[ "$FW" -ne $PW ] || fail "the window is the recording's size: the mapping would not be tested"
+[ "$FX" -gt 8 ] || fail "no letterbox bar to click on: window ${WW}x$WH"
+# to_output X Y: the output point over recording point X,Y (its centre).
+to_output() {
+	"$PYTHON" -c "print(int($WX + $FX + ($1 + 0.5) * $FW / $PW), int($WY + $FY + ($2 + 0.5) * $FH / $PH))"
+}
+# to_picture OX OY: the recording point under output point OX,OY, as the
+# app sees it (the integer part of its coordinates).
+to_picture() {
+	"$PYTHON" -c "import math; print(math.floor(($1 - $WX - $FX) * $PW / $FW), math.floor(($2 - $WY - $FY) * $PH / $FH))"
+}
+
+# 1. A left click.
+read -r OX OY < <(to_output 230 170)
+read -r CX CY < <(to_picture "$OX" "$OY")
+pointer move "$OX" "$OY"
+wait_until 10 "the pointer in the app" log_has record 'pointer (enter|motion)'
+# The app's pointer image (16x16 cyan, hotspot 8,8) is the desktop's
+# pointer over the window.
+shows_cursor() {
+	"${as_user[@]}" grim -c "$USER_DIR/cursor.png" 2>/dev/null &&
+		"$PYTHON" "$INPUT_CHECK" pixel "$USER_DIR/cursor.png" $(($1 + $3)) $(($2 + $4)) 00ffff \
+			>"$TEST_DIR/cursor-check.log" 2>&1
+}
+if [ -z "$NESTED" ]; then
+	wait_until 10 "the app's cursor on the desktop" shows_cursor "$OX" "$OY" 6 6
+	shows_cursor "$OX" "$OY" -7 -7 || fail "the cursor's hotspot: $(cat "$TEST_DIR/cursor-check.log")"
+	shows_cursor "$OX" "$OY" 10 0 &&
+		fail "a cursor larger than the app's: $(cat "$TEST_DIR/cursor-check.log")"
+	log "the app's cursor is the desktop's pointer at $OX,$OY"
+fi
+pointer click 272
+wait_until 10 "the click in the app" log_has record 'button 272 pressed on the toplevel'
+log "clicked at output $OX,$OY: $(grep 'button 272 pressed' "$TEST_DIR/record.log" | head -n 1)"
+
+# 2. Keys, with wtype's own keymap.
+# Which keysyms they are is for input-check.py to say, from the file.
+keys_in_app() {
+	[ "$(grep -c '^key [0-9]* keysym' "$TEST_DIR/record.log")" -ge "$1" ]
+}
+KEYS=0
+for key in q Z 7; do
+	KEYS=$((KEYS + 1))
+	"${as_user[@]}" wtype "$key" || fail "wtype could not type"
+	wait_until 10 "key $KEYS ($key) in the app" keys_in_app $KEYS
+done
+log "keys: $(grep '^key [0-9]* keysym' "$TEST_DIR/record.log" | tr '\n' ';')"
+
+# 3. A popup, dismissed by a click outside.
+BX=-1
+BY=-1
+if [ -z "$NESTED" ]; then
+	read -r OX2 OY2 < <(to_output 60 150)
+	read -r BX BY < <(to_picture "$OX2" "$OY2")
+	pointer move "$OX2" "$OY2"
+	pointer click 273
+	# Committed before it says so: in the file before the next click.
+	wait_until 10 "the popup" log_has record 'popup shown'
+	BAR_X=$((WX + FX / 2))
+	BAR_Y=$((WY + WH / 2))
+	pointer move $BAR_X $BAR_Y
+	# Off the app (on the bar) the pointer is the desktop's arrow again, when
+	# there is a cursor theme to take it from.
+	not_app_cursor() {
+		! shows_cursor "$@"
+	}
+	if compgen -G '/usr/share/icons/*/cursors' >/dev/null; then
+		wait_until 10 "the desktop's arrow over the bar" not_app_cursor $BAR_X $BAR_Y 6 6
+	fi
+	pointer click 272
+	wait_until 10 "the popup dismissed" log_has record 'popup done'
+fi
+# The app's pointer goes back before the wheel turns.
+read -r OX3 OY3 < <(to_output 280 200)
+pointer move "$OX3" "$OY3"
+pointer scroll 3
+wait_until 10 "the wheel in the app" log_has record 'wheel 3'
+sleep 0.5
+
+sway_msg '[app_id=wl-record] kill' >/dev/null || fail "swaymsg could not close the window"
+wait_exit "$RECORD_PID" 30
+[ "$EXIT_STATUS" -eq 0 ] || fail "wl-record exited $EXIT_STATUS"
+exec 7>&-
+ffprobe_check "$USER_DIR/input.mkv"
+LAST_BUTTON=273
+DISMISSED=1
+[ -z "$NESTED" ] || { LAST_BUTTON=272; DISMISSED=0; }
+"$PYTHON" "$INPUT_CHECK" "$USER_DIR/input.mkv" $PW $PH "$CX" "$CY" "$BX" "$BY" 37,5a,71 \
+	$LAST_BUTTON $DISMISSED 3 \
+	>"$TEST_DIR/input-check.log" 2>&1 || {
+	cat "$TEST_DIR/input-check.log"
+	grep -E 'pointer|button|key|popup|wheel' "$TEST_DIR/record.log" | tail -n 40
+	fail "the recording does not show the input"
+}
+log "$(cat "$TEST_DIR/input-check.log")"
+pass
