@@ -8,7 +8,7 @@ bool capture_method_parse(const char *name, enum capture_method *method)
 	static const struct { const char *name; enum capture_method method; } methods[] = {
 		{ "auto", CAPTURE_AUTO }, { "screencopy", CAPTURE_SCREENCOPY },
 		{ "ext-image-copy", CAPTURE_EXT_COPY }, { "wlr-screencopy", CAPTURE_WLR_SCREENCOPY },
-		{ "listen", CAPTURE_LISTEN },
+		{ "listen", CAPTURE_LISTEN }, { "portal", CAPTURE_PORTAL },
 	};
 	for (size_t i = 0; i < sizeof(methods) / sizeof(methods[0]); i++) {
 		if (strcmp(name, methods[i].name) == 0) {
@@ -70,6 +70,11 @@ void source_choose(const struct source_request *request, source_probe_fn probe, 
 		snprintf(choice->reason, sizeof(choice->reason), "--capture pipewire=");
 		return;
 	}
+	if (request->capture == CAPTURE_PORTAL) {
+		choice->kind = SOURCE_PORTAL;
+		snprintf(choice->reason, sizeof(choice->reason), "--capture portal");
+		return;
+	}
 	if (capture_method_copies(request->capture) || request->desktop_part) {
 		const char *forced = forced_name(request);
 		unsigned allowed = allowed_protocols(request->capture);
@@ -114,5 +119,15 @@ void source_choose(const struct source_request *request, source_probe_fn probe, 
 			 ? ", preferred to wlr-screencopy" : "");
 		return;
 	}
-	snprintf(choice->reason, sizeof(choice->reason), "WAYLAND_DISPLAY=%s: %s", display, why);
+	char portal_why[256] = "";
+	if (request->portal_probe &&
+	    request->portal_probe(data, portal_why, sizeof(portal_why))) {
+		choice->kind = SOURCE_PORTAL;
+		snprintf(choice->reason, sizeof(choice->reason),
+			 "WAYLAND_DISPLAY=%s: %s; the session bus has a ScreenCast portal", display,
+			 why);
+		return;
+	}
+	snprintf(choice->reason, sizeof(choice->reason), "WAYLAND_DISPLAY=%s: %s%s%s", display, why,
+		 portal_why[0] ? "; " : "", portal_why);
 }

@@ -33,10 +33,15 @@ struct pipewire_selection {
 	/* The node: its id, its object.serial or its node.name. */
 	const char *node;
 	bool no_cursor; /* leave the Cursor metadata's cursor out */
+	/* A connection to PipeWire already opened (the ScreenCast portal's
+	 * OpenPipeWireRemote, which only shows the node chosen there), given
+	 * over to the source; else $PIPEWIRE_REMOTE or the default socket. */
+	bool use_remote_fd;
+	int remote_fd;
 };
 
-/* Connects to PipeWire ($PIPEWIRE_REMOTE or the default socket in
- * $XDG_RUNTIME_DIR) and finds the video node. NULL with one line in `why`
+/* Connects to PipeWire (the selection's remote fd, $PIPEWIRE_REMOTE or
+ * the default socket in $XDG_RUNTIME_DIR) and finds the video node. NULL with one line in `why`
  * when PipeWire is not running, or there is no such video node (naming
  * the video nodes there are). */
 struct pipewire_source *pipewire_source_connect(const struct pipewire_selection *selection,
