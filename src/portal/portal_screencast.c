@@ -48,6 +48,7 @@ struct portal_cast {
 
 	uint32_t node;
 	uint32_t source_type;
+	uint32_t requested_types;
 	int width, height;
 	int remote_fd;
 	char *restore_token;
@@ -361,6 +362,7 @@ static enum portal_outcome select_sources(struct portal_cast *cast,
 		types &= SOURCE_MONITOR | SOURCE_WINDOW;
 	if (!types)
 		types = SOURCE_MONITOR;
+	cast->requested_types = types;
 	if (cast->version >= 2)
 		read_property(cast->bus, "AvailableCursorModes", &cursor_modes, &absent, ignored,
 			      sizeof(ignored));
@@ -500,7 +502,9 @@ struct portal_cast *portal_cast_start(const struct portal_request *portal_reques
 	}
 	snprintf(cast->description, sizeof(cast->description),
 		 "%s (%dx%d, PipeWire node %" PRIu32 ") chosen through the ScreenCast portal",
-		 cast->source_type == SOURCE_WINDOW ? "a window" : "a monitor", cast->width,
+		 /* Only if asked for: xdpw 0.7 says window (1 << MONITOR) for a monitor. */
+		 cast->source_type == SOURCE_WINDOW && (cast->requested_types & SOURCE_WINDOW)
+		 ? "a window" : "a monitor", cast->width,
 		 cast->height, cast->node);
 	return cast;
 }
