@@ -55,6 +55,13 @@ static void remember_choice(const char *path, const char *token)
  * PipeWire stream through the pipewire source. */
 static bool portal_setup(struct app *app, const char *reason)
 {
+	char why[320];
+	/* Checked first: xdg-desktop-portal-wlr without PipeWire never
+	 * answers Start, and the user would wait for nothing. */
+	if (!pipewire_running(why, sizeof(why))) {
+		LOG_ERR("the ScreenCast portal sends the screen through PipeWire: %s", why);
+		return false;
+	}
 	char path[4096];
 	bool remember = portal_token_path(path, sizeof(path));
 	char *token = remember ? portal_token_load(path) : NULL;
@@ -63,7 +70,6 @@ static bool portal_setup(struct app *app, const char *reason)
 		.restore_token = token,
 	};
 	enum portal_outcome outcome;
-	char why[320];
 	app->portal = portal_cast_start(&request, &outcome, why, sizeof(why));
 	free(token);
 	if (!app->portal) {

@@ -47,6 +47,12 @@ struct pipewire_selection {
 struct pipewire_source *pipewire_source_connect(const struct pipewire_selection *selection,
 						char *why, size_t why_size);
 
+/* Whether PipeWire's socket (where pipewire_source_connect would connect
+ * without a remote fd) answers; false with one line in `why`. For the
+ * portal, whose screen cast goes through PipeWire: without it some
+ * portals never answer. */
+bool pipewire_running(char *why, size_t why_size);
+
 /* "the PipeWire node 'weston.pipewire' (id 42, serial 97)": for the
  * status line. */
 const char *pipewire_source_describe(const struct pipewire_source *source);

@@ -43,6 +43,7 @@ struct portal_cast {
 	GMainContext *context;
 	char *sender;          /* our unique name as a path element */
 	char *session_path;    /* NULL until CreateSession answered */
+	char *portal_owner;    /* the portal's unique name: only it may close the session */
 	unsigned request_count;
 	uint32_t version;      /* the ScreenCast interface's */
 
@@ -252,7 +253,7 @@ static enum portal_outcome request(struct portal_cast *cast, const char *method,
 	if (!response.answered) {
 		snprintf(why, why_size, "the portal did not answer ScreenCast.%s in %d s%s", method,
 			 timeout_ms / 1000, timeout_ms > RESPONSE_TIMEOUT_MS
-			 ? " (nobody chose in its dialog)" : "");
+			 ? " (no choice made in its dialog, or the portal is stuck)" : "");
 	} else if (response.code == 0) {
 		*results = response.results;
 		response.results = NULL;
@@ -296,7 +297,8 @@ static GDBusMessage *filter_closed(GDBusConnection *bus, GDBusMessage *message, 
 	if (incoming && g_dbus_message_get_message_type(message) == G_DBUS_MESSAGE_TYPE_SIGNAL &&
 	    g_strcmp0(g_dbus_message_get_interface(message), SESSION_INTERFACE) == 0 &&
 	    g_strcmp0(g_dbus_message_get_member(message), "Closed") == 0 &&
-	    g_strcmp0(g_dbus_message_get_path(message), cast->session_path) == 0) {
+	    g_strcmp0(g_dbus_message_get_path(message), cast->session_path) == 0 &&
+	    g_strcmp0(g_dbus_message_get_sender(message), cast->portal_owner) == 0) {
 		atomic_store(&cast->closed, true);
 		if (cast->closed_event >= 0) {
 			uint64_t one = 1;
@@ -307,8 +309,25 @@ static GDBusMessage *filter_closed(GDBusConnection *bus, GDBusMessage *message, 
 	return message;
 }
 
+/* Who the portal is on the bus now: the Closed signal is believed from it only. */
+static char *name_owner(GDBusConnection *bus, const char *name)
+{
+	GVariant *reply = g_dbus_connection_call_sync(bus, "org.freedesktop.DBus",
+		"/org/freedesktop/DBus", "org.freedesktop.DBus", "GetNameOwner",
+		g_variant_new("(s)", name), G_VARIANT_TYPE("(s)"), G_DBUS_CALL_FLAGS_NONE,
+		CALL_TIMEOUT_MS, NULL, NULL);
+	if (!reply)
+		return NULL;
+	const char *owner;
+	g_variant_get(reply, "(&s)", &owner);
+	char *copy = strdup(owner);
+	g_variant_unref(reply);
+	return copy;
+}
+
 static enum portal_outcome create_session(struct portal_cast *cast, char *why, size_t why_size)
 {
+	cast->portal_owner = name_owner(cast->bus, PORTAL_NAME);
 	GVariantBuilder options;
 	g_variant_builder_init(&options, G_VARIANT_TYPE_VARDICT);
 	char token[32];
@@ -611,6 +630,7 @@ void portal_cast_close(struct portal_cast *cast)
 		close(cast->remote_fd);
 	free(cast->restore_token);
 	free(cast->session_path);
+	free(cast->portal_owner);
 	g_free(cast->sender);
 	free(cast);
 }

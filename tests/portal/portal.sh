@@ -19,8 +19,10 @@
 #   no-pipewire PipeWire not running: one clear line, status 1.
 #   pipewire-killed  PipeWire killed mid-recording: one line, and the file
 #              is finished and playable with what came before.
-#   producer-killed   the cast stopped from the portal's side (xdpw, the
-#              producer, killed): the same.
+#   producer-killed  the portal's producer (xdpw) killed: the same.
+#              (xdpw 0.7 never sends the Session's Closed signal, so the
+#              portal-side close is not reached here; a monitor disabled in
+#              sway 1.7 was seen to pause the cast, not end it.)
 . "$TEST_LIB"
 . "$SWAY_LIB"
 . "$PORTAL_LIB"
@@ -212,8 +214,7 @@ no-pipewire)
 	wait_until 10 "pipewire gone" bash -c "! kill -0 $PIPEWIRE_PID 2>/dev/null"
 	run_quiet nopw 40 --capture portal "$USER_DIR/nopw.mkv"
 	[ "$EXIT_STATUS" -eq 1 ] || { cat "$TEST_DIR/nopw.log"; fail "exited $EXIT_STATUS"; }
-	one_error_line nopw "PipeWire"
-	wait_until 10 "the session closed" sessions_closed 1
+	one_error_line nopw "the ScreenCast portal sends the screen through PipeWire: PipeWire is not running"
 	;;
 pipewire-killed|producer-killed)
 	start_user_pipewire
@@ -226,10 +227,10 @@ pipewire-killed|producer-killed)
 	sleep 1.5
 	if [ "$MODE" = pipewire-killed ]; then
 		kill -KILL -- "-$PIPEWIRE_PID"
-		why="PipeWire went away|went away|disconnected"
+		why="PipeWire went away \\(connection error\\): the recording ends here"
 	else
 		kill -KILL -- "-$XDPW_PID"
-		why="went away|disconnected|stopped from the desktop"
+		why="the PipeWire node 'xdg-desktop-portal-wlr' \\(id [0-9]+, serial [0-9]+\\) went away"
 	fi
 	wait_exit "$RECORD_PID" 30
 	[ "$EXIT_STATUS" -eq 1 ] || { cat "$TEST_DIR/cut.log"; fail "exited $EXIT_STATUS, not 1"; }
