@@ -134,7 +134,10 @@ record)
 	start_user_pipewire
 	start_portal
 	record_client desktop --capture portal
-	wait_until 10 "the session closed" sessions_closed 1
+	# Session.Close answered by the portal, and xdpw's session ended.
+	log_has desktop "closed the portal session /org/freedesktop/portal/desktop/session/" ||
+		fail "the portal session was not closed"
+	wait_until 10 "xdpw's session closed" sessions_closed 1
 	[ -f "$TOKEN" ] || fail "no restore token kept in $TOKEN"
 	[ "$(stat -c %a "$TOKEN")" = 600 ] || fail "the token file is mode $(stat -c %a "$TOKEN")"
 	[ -s "$TOKEN" ] || fail "the token file is empty"
