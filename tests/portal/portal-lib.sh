@@ -68,10 +68,11 @@ bus_has() {
 		grep -q 'boolean true'
 }
 
-# start_portal [XDPW_PERSIST_MODE]: the permission store, xdpw (shimmed)
-# and xdg-desktop-portal.
+# start_portal [XDPW_PERSIST_MODE [unshimmed]]: the permission store, xdpw
+# (shimmed unless told) and xdg-desktop-portal.
 start_portal() {
-	local persist=${1:-permanent}
+	local persist=${1:-permanent} preload=$XDPW_SHIM
+	[ "${2:-}" != unshimmed ] || preload=
 	mkdir -p "$TEST_DIR/xdpw"
 	cat >"$TEST_DIR/xdpw/config" <<CONF
 [screencast]
@@ -81,7 +82,7 @@ CONF
 	chmod -R a+rX "$TEST_DIR/xdpw"
 	start permission-store "${as_user[@]}" "$PERMISSION_STORE" --replace
 	wait_until 10 "the permission store" bus_has org.freedesktop.impl.portal.PermissionStore
-	start xdpw "${as_user[@]}" XDPW_PERSIST_MODE="$persist" LD_PRELOAD="$XDPW_SHIM" \
+	start xdpw "${as_user[@]}" XDPW_PERSIST_MODE="$persist" LD_PRELOAD="$preload" \
 		"$XDPW" -l DEBUG -c "$TEST_DIR/xdpw/config"
 	XDPW_PID=$STARTED_PID
 	wait_until 10 "xdg-desktop-portal-wlr" bus_has org.freedesktop.impl.portal.desktop.wlr

@@ -17,6 +17,8 @@
 #   no-portal  no portal on the bus: --capture portal fails with one clear
 #              line; with no --capture on Weston it hosts, saying why.
 #   no-pipewire PipeWire not running: one clear line, status 1.
+#   start-fails the portal answers Start with a failure (response 2: xdpw
+#              without the shim, xdpw #289 as it is): one clear line.
 #   pipewire-killed  PipeWire killed mid-recording: one line, and the file
 #              is finished and playable with what came before.
 #   producer-killed  the portal's producer (xdpw) killed: the same.
@@ -218,6 +220,16 @@ no-pipewire)
 	run_quiet nopw 40 --capture portal "$USER_DIR/nopw.mkv"
 	[ "$EXIT_STATUS" -eq 1 ] || { cat "$TEST_DIR/nopw.log"; fail "exited $EXIT_STATUS"; }
 	one_error_line nopw "the ScreenCast portal sends the screen through PipeWire: PipeWire is not running"
+	;;
+start-fails)
+	start_user_pipewire
+	start_portal permanent unshimmed
+	run_quiet refused 40 --capture portal "$USER_DIR/refused.mkv"
+	[ "$EXIT_STATUS" -eq 1 ] || { cat "$TEST_DIR/refused.log"; fail "exited $EXIT_STATUS"; }
+	one_error_line refused "the portal could not do ScreenCast.Start \\(response 2; its log may say why\\)"
+	log_has xdpw "unable to receive a valid format" || fail "xdpw failed for another reason"
+	wait_until 10 "xdpw's session closed" sessions_closed 1
+	[ ! -s "$USER_DIR/refused.mkv" ] || fail "a failed start left a recording"
 	;;
 pipewire-killed|producer-killed)
 	start_user_pipewire
