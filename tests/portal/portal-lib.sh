@@ -69,15 +69,16 @@ bus_has() {
 }
 
 # start_portal [XDPW_PERSIST_MODE [unshimmed]]: the permission store, xdpw
-# (shimmed unless told) and xdg-desktop-portal.
+# (shimmed unless told) and xdg-desktop-portal. XDPW_CHOOSER: xdpw's
+# chooser lines (default: none, HEADLESS-1).
 start_portal() {
 	local persist=${1:-permanent} preload=$XDPW_SHIM
 	[ "${2:-}" != unshimmed ] || preload=
 	mkdir -p "$TEST_DIR/xdpw"
 	cat >"$TEST_DIR/xdpw/config" <<CONF
 [screencast]
-chooser_type=none
-output_name=HEADLESS-1
+${XDPW_CHOOSER:-chooser_type=none
+output_name=HEADLESS-1}
 CONF
 	chmod -R a+rX "$TEST_DIR/xdpw"
 	start permission-store "${as_user[@]}" "$PERMISSION_STORE" --replace

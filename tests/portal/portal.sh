@@ -17,6 +17,9 @@
 #   no-portal  no portal on the bus: --capture portal fails with one clear
 #              line; with no --capture on Weston it hosts, saying why.
 #   no-pipewire PipeWire not running: one clear line, status 1.
+#   refused    the user refuses in the dialog (xdpw's simple chooser, its
+#              command printing no choice: xdpw answers "cancelled", 1):
+#              one clear line, status 1, no file.
 #   start-fails the portal answers Start with a failure (response 2: xdpw
 #              without the shim, xdpw #289 as it is): one clear line.
 #   pipewire-killed  PipeWire killed mid-recording: one line, and the file
@@ -220,6 +223,15 @@ no-pipewire)
 	run_quiet nopw 40 --capture portal "$USER_DIR/nopw.mkv"
 	[ "$EXIT_STATUS" -eq 1 ] || { cat "$TEST_DIR/nopw.log"; fail "exited $EXIT_STATUS"; }
 	one_error_line nopw "the ScreenCast portal sends the screen through PipeWire: PipeWire is not running"
+	;;
+refused)
+	start_user_pipewire
+	XDPW_CHOOSER=$'chooser_type=simple\nchooser_cmd=false' start_portal
+	run_quiet refused 40 --capture portal "$USER_DIR/refused.mkv"
+	[ "$EXIT_STATUS" -eq 1 ] || { cat "$TEST_DIR/refused.log"; fail "exited $EXIT_STATUS"; }
+	one_error_line refused "the screen cast was refused in the desktop's dialog"
+	[ ! -s "$USER_DIR/refused.mkv" ] || fail "a refused start left a recording"
+	[ ! -e "$TOKEN" ] || fail "a refused start kept a token"
 	;;
 start-fails)
 	start_user_pipewire
