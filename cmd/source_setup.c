@@ -59,7 +59,12 @@ static bool portal_setup(struct app *app, const char *reason)
 	/* Checked first: xdg-desktop-portal-wlr without PipeWire never
 	 * answers Start, and the user would wait for nothing. */
 	if (!pipewire_running(why, sizeof(why))) {
-		LOG_ERR("the ScreenCast portal sends the screen through PipeWire: %s", why);
+		/* No portal either: that is the first thing to say. */
+		char portal_why[320];
+		if (!portal_screencast_offered(portal_why, sizeof(portal_why)))
+			LOG_ERR("%s", portal_why);
+		else
+			LOG_ERR("the ScreenCast portal sends the screen through PipeWire: %s", why);
 		return false;
 	}
 	char path[4096];

@@ -70,6 +70,18 @@ struct portal_cast {
  * thread reads them from a signalfd), so it starts with all blocked. */
 static GDBusConnection *connect_session_bus(char *why, size_t why_size)
 {
+	/* Without an address GLib would fall back to X11 autolaunch (a
+	 * dbus-launch of its own): no session bus is the answer then. */
+	const char *address_set = getenv("DBUS_SESSION_BUS_ADDRESS");
+	const char *runtime = getenv("XDG_RUNTIME_DIR");
+	char *bus_socket = runtime ? g_build_filename(runtime, "bus", NULL) : NULL;
+	bool bus_socket_exists = bus_socket && g_file_test(bus_socket, G_FILE_TEST_EXISTS);
+	g_free(bus_socket);
+	if ((!address_set || !address_set[0]) && !bus_socket_exists) {
+		snprintf(why, why_size, "no session D-Bus (DBUS_SESSION_BUS_ADDRESS is not set, "
+			 "and there is no $XDG_RUNTIME_DIR/bus)");
+		return NULL;
+	}
 	GError *error = NULL;
 	char *address = g_dbus_address_get_for_bus_sync(G_BUS_TYPE_SESSION, NULL, &error);
 	if (!address) {
