@@ -59,7 +59,7 @@ struct portal_cast {
 	guint filter_id;
 	guint closed_subscription;
 	atomic_bool closed;
-	int closed_event; /* eventfd, -1 until watched */
+	atomic_int closed_event; /* eventfd, -1 until watched */
 	struct wl_event_source *closed_source;
 	portal_closed_fn closed_callback;
 	void *closed_data;
@@ -312,9 +312,10 @@ static GDBusMessage *filter_closed(GDBusConnection *bus, GDBusMessage *message, 
 	    g_strcmp0(g_dbus_message_get_path(message), cast->session_path) == 0 &&
 	    g_strcmp0(g_dbus_message_get_sender(message), cast->portal_owner) == 0) {
 		atomic_store(&cast->closed, true);
-		if (cast->closed_event >= 0) {
+		int event = atomic_load(&cast->closed_event);
+		if (event >= 0) {
 			uint64_t one = 1;
-			if (write(cast->closed_event, &one, sizeof(one)) < 0)
+			if (write(event, &one, sizeof(one)) < 0)
 				LOG_DBG("cannot signal the session's end: %s", strerror(errno));
 		}
 	}
@@ -361,6 +362,8 @@ static enum portal_outcome create_session(struct portal_cast *cast, char *why, s
 		snprintf(why, why_size, "the portal's CreateSession gave no session");
 		return PORTAL_FAILED;
 	}
+	/* Added once what it reads is set: it runs on GDBus's thread. */
+	cast->filter_id = g_dbus_connection_add_filter(cast->bus, filter_closed, cast, NULL);
 	cast->closed_subscription = g_dbus_connection_signal_subscribe(cast->bus, PORTAL_NAME,
 		SESSION_INTERFACE, "Closed", cast->session_path, NULL, G_DBUS_SIGNAL_FLAGS_NONE,
 		note_closed, NULL, NULL);
@@ -512,8 +515,6 @@ struct portal_cast *portal_cast_start(const struct portal_request *portal_reques
 	for (char *c = cast->sender; *c; c++)
 		if (*c == '.')
 			*c = '_';
-	cast->filter_id = g_dbus_connection_add_filter(cast->bus, filter_closed, cast, NULL);
-
 	bool absent = false;
 	if (!read_property(cast->bus, "version", &cast->version, &absent, why, why_size)) {
 		*outcome = absent ? PORTAL_ABSENT : PORTAL_FAILED;
@@ -583,7 +584,7 @@ bool portal_cast_watch(struct portal_cast *cast, struct wl_event_loop *loop,
 {
 	cast->closed_callback = closed;
 	cast->closed_data = data;
-	cast->closed_event = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	atomic_store(&cast->closed_event, eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK));
 	if (cast->closed_event < 0) {
 		LOG_ERRNO("cannot make an eventfd");
 		return false;
