@@ -119,15 +119,14 @@ void source_choose(const struct source_request *request, source_probe_fn probe, 
 			 ? ", preferred to wlr-screencopy" : "");
 		return;
 	}
-	char portal_why[256] = "";
 	if (request->portal_probe &&
-	    request->portal_probe(data, portal_why, sizeof(portal_why))) {
+	    request->portal_probe(data, choice->portal_note, sizeof(choice->portal_note))) {
+		choice->portal_note[0] = 0;
 		choice->kind = SOURCE_PORTAL;
 		snprintf(choice->reason, sizeof(choice->reason),
 			 "WAYLAND_DISPLAY=%s: %s; the session bus has a ScreenCast portal", display,
 			 why);
 		return;
 	}
-	snprintf(choice->reason, sizeof(choice->reason), "WAYLAND_DISPLAY=%s: %s%s%s", display, why,
-		 portal_why[0] ? "; " : "", portal_why);
+	snprintf(choice->reason, sizeof(choice->reason), "WAYLAND_DISPLAY=%s: %s", display, why);
 }

@@ -60,6 +60,7 @@ struct source_choice {
 	enum screencopy_protocol protocol; /* SOURCE_SCREENCOPY: the one to copy through */
 	bool failed;      /* a forced copy (--capture, -o or -g) cannot be done */
 	char reason[320]; /* why this source, or why it failed */
+	char portal_note[256]; /* hosting after the portal was asked: why not the portal */
 };
 
 /* Chooses in this order: --capture screencopy / ext-image-copy /

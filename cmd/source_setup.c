@@ -177,7 +177,9 @@ bool source_setup(struct app *app)
 	if (request.wayland_display && request.wayland_display[0] &&
 	    options->capture == CAPTURE_AUTO && !request.server_socket && !request.command &&
 	    !request.socket_name)
-		LOG_INFO("not copying the desktop: %s; hosting a compositor instead", choice.reason);
+		LOG_INFO("not copying the desktop: %s; hosting a compositor instead%s%s%s",
+			 choice.reason, choice.portal_note[0] ? " (the portal: " : "",
+			 choice.portal_note, choice.portal_note[0] ? ")" : "");
 	else
 		LOG_DBG("hosting a compositor: %s", choice.reason);
 	return true;

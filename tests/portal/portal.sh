@@ -214,7 +214,7 @@ auto|no-portal)
 		[ ! -s "$USER_DIR/forced.mkv" ] || fail "a failed start left a recording"
 		# No --capture: hosting, as before the portal, saying why.
 		start hosting "${weston_user[@]}" "$WL_RECORD" -v "$USER_DIR/hosting.mkv"
-		wait_until 30 "the choice" log_has hosting "not copying the desktop: .*no ScreenCast portal on the session D-Bus.*hosting a compositor instead"
+		wait_until 30 "the choice" log_has hosting "not copying the desktop: WAYLAND_DISPLAY=weston-desk: it offers neither ext-image-copy-capture nor wlr-screencopy; hosting a compositor instead \\(the portal: no ScreenCast portal on the session D-Bus"
 	fi
 	;;
 no-pipewire)
