@@ -13,6 +13,7 @@ struct recording;
 struct frame_source;
 struct screencopy_source;
 struct pipewire_source;
+struct portal_cast;
 struct copy_server;
 struct app_sink;
 struct desktop_window;
@@ -55,7 +56,9 @@ struct app {
 	 * screen, or the desktop copied through `screencopy`. */
 	struct frame_source *source;
 	struct screencopy_source *screencopy; /* NULL when hosting */
-	struct pipewire_source *pipewire;     /* --capture pipewire=NODE */
+	struct pipewire_source *pipewire;     /* --capture pipewire=NODE, or the portal's */
+	struct portal_cast *portal;           /* the ScreenCast portal's session */
+	char portal_node[16];                 /* its node id, as the pipewire source takes it */
 	/* ext-image-copy-capture on the hosted display (NULL when copying). */
 	struct copy_server *copy_server;
 	/* --window: the recording shown on the desktop (NULL without). */

@@ -442,6 +442,8 @@ int main(int argc, char **argv)
 	}
 	if (options.list_outputs)
 		return source_list_outputs();
+	if (options.forget_portal)
+		return source_forget_portal();
 	char buf[4096];
 	const char *pid_file = pid_file_path(&options, buf, sizeof(buf));
 	if (options.snap)

@@ -22,7 +22,7 @@ enum {
 	OPT_NO_FULLSCREEN_SHELL, OPT_BACKGROUND, OPT_COMPOSE_ALL, OPT_STATS_FD,
 	OPT_CAPTURE, OPT_LIST_OUTPUTS, OPT_NO_CURSOR, OPT_AUDIO, OPT_APP_AUDIO, OPT_MUTE_APP,
 	OPT_AUDIO_MIX, OPT_AUDIO_CODEC, OPT_AUDIO_BITRATE,
-	OPT_WINDOW,
+	OPT_WINDOW, OPT_FORGET_PORTAL,
 };
 
 static const struct option long_options[] = {
@@ -63,6 +63,7 @@ static const struct option long_options[] = {
 	{ "stats-fd", required_argument, NULL, OPT_STATS_FD },
 	{ "capture", required_argument, NULL, OPT_CAPTURE },
 	{ "window", no_argument, NULL, OPT_WINDOW },
+	{ "forget-portal", no_argument, NULL, OPT_FORGET_PORTAL },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
@@ -456,6 +457,9 @@ enum options_result options_parse(int argc, char **argv, struct options *options
 		case OPT_WINDOW:
 			options->window = true;
 			break;
+		case OPT_FORGET_PORTAL:
+			options->forget_portal = true;
+			break;
 		case OPT_STATS_FD:
 			if (!parse_int64(optarg, 0, INT_MAX, &i64))
 				return bad("invalid --stats-fd '%s': expected a file descriptor number", optarg);
@@ -473,7 +477,7 @@ enum options_result options_parse(int argc, char **argv, struct options *options
 						   "name or serial");
 			} else if (!capture_method_parse(optarg, &options->capture)) {
 				return bad("invalid --capture '%s': expected screencopy, ext-image-copy, "
-					   "wlr-screencopy, listen or pipewire=NODE", optarg);
+					   "wlr-screencopy, portal, listen or pipewire=NODE", optarg);
 			}
 			break;
 		case 'v':
@@ -525,6 +529,16 @@ enum options_result options_parse(int argc, char **argv, struct options *options
 	    (options->command || options->socket_name || options->output_name || options->region))
 		return bad("%s", "--capture pipewire=NODE records a PipeWire node: it hosts no "
 			   "COMMAND, opens no --socket and takes no -o or -g");
+	if (options->capture == CAPTURE_PORTAL &&
+	    (options->command || options->socket_name || options->output_name || options->region))
+		return bad("%s", "--capture portal records what is chosen in the desktop's dialog: "
+			   "it hosts no COMMAND, opens no --socket and takes no -o or -g");
+	if (options->forget_portal &&
+	    (options->output || options->command || options->snap || options->stop ||
+	     options->toggle || options->screenshot || options->list_outputs ||
+	     options->list_encoders || options->capture != CAPTURE_AUTO))
+		return bad("%s", "--forget-portal only drops the screen or window remembered for the "
+			   "portal: give it alone");
 	/* They pick part of the desktop: only a copied desktop has one. */
 	if ((options->output_name || options->region) &&
 	    (options->capture == CAPTURE_LISTEN || options->command || options->socket_name))

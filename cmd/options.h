@@ -53,6 +53,7 @@ struct options {
 	bool window;             /* --window: show the hosted COMMAND in a window on the desktop */
 	enum capture_method capture; /* --capture */
 	const char *pipewire_node; /* --capture pipewire=NODE */
+	bool forget_portal;      /* --forget-portal: drop the portal's remembered choice */
 	int stats_fd;            /* --stats-fd: the JSON summary goes there; -1 when not given */
 	char **command;          /* after "--", NULL-terminated; NULL when none */
 };

@@ -8,7 +8,7 @@ bool capture_method_parse(const char *name, enum capture_method *method)
 	static const struct { const char *name; enum capture_method method; } methods[] = {
 		{ "auto", CAPTURE_AUTO }, { "screencopy", CAPTURE_SCREENCOPY },
 		{ "ext-image-copy", CAPTURE_EXT_COPY }, { "wlr-screencopy", CAPTURE_WLR_SCREENCOPY },
-		{ "listen", CAPTURE_LISTEN },
+		{ "listen", CAPTURE_LISTEN }, { "portal", CAPTURE_PORTAL },
 	};
 	for (size_t i = 0; i < sizeof(methods) / sizeof(methods[0]); i++) {
 		if (strcmp(name, methods[i].name) == 0) {
@@ -70,6 +70,11 @@ void source_choose(const struct source_request *request, source_probe_fn probe, 
 		snprintf(choice->reason, sizeof(choice->reason), "--capture pipewire=");
 		return;
 	}
+	if (request->capture == CAPTURE_PORTAL) {
+		choice->kind = SOURCE_PORTAL;
+		snprintf(choice->reason, sizeof(choice->reason), "--capture portal");
+		return;
+	}
 	if (capture_method_copies(request->capture) || request->desktop_part) {
 		const char *forced = forced_name(request);
 		unsigned allowed = allowed_protocols(request->capture);
@@ -112,6 +117,15 @@ void source_choose(const struct source_request *request, source_probe_fn probe, 
 			 display, screencopy_protocol_name(choice->protocol),
 			 offered == (SCREENCOPY_EXT | SCREENCOPY_WLR)
 			 ? ", preferred to wlr-screencopy" : "");
+		return;
+	}
+	if (request->portal_probe &&
+	    request->portal_probe(data, choice->portal_note, sizeof(choice->portal_note))) {
+		choice->portal_note[0] = 0;
+		choice->kind = SOURCE_PORTAL;
+		snprintf(choice->reason, sizeof(choice->reason),
+			 "WAYLAND_DISPLAY=%s: %s; the session bus has a ScreenCast portal", display,
+			 why);
 		return;
 	}
 	snprintf(choice->reason, sizeof(choice->reason), "WAYLAND_DISPLAY=%s: %s", display, why);

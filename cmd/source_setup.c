@@ -7,6 +7,7 @@
 #include "app.h"
 #include "log.h"
 #include "pipewire_source.h"
+#include "portal_screencast.h"
 #include "screencopy_source.h"
 #include "source_choice.h"
 #include "stats.h"
@@ -29,6 +30,77 @@ static unsigned probe_display(void *data, const char *display, char *why, size_t
 	return offered;
 }
 
+static bool probe_portal(void *data, char *why, size_t why_size)
+{
+	(void)data;
+	return portal_screencast_offered(why, why_size);
+}
+
+/* The portal's restore token for next time: single use, so the new one
+ * replaces the old; none given (the portal keeps no consent), none kept. */
+static void remember_choice(const char *path, const char *token)
+{
+	char why[320];
+	if (token[0]) {
+		if (!portal_token_store(path, token, why, sizeof(why)))
+			LOG_WARN("the choice will be asked for again next time: %s", why);
+		else
+			LOG_DBG("the portal's choice is remembered in %s", path);
+	} else if (portal_token_forget(path, why, sizeof(why)) < 0) {
+		LOG_WARN("%s", why);
+	}
+}
+
+/* Asks the portal (the desktop may show its dialog), then reads its
+ * PipeWire stream through the pipewire source. */
+static bool portal_setup(struct app *app, const char *reason)
+{
+	char why[320];
+	/* Checked first: xdg-desktop-portal-wlr without PipeWire never
+	 * answers Start, and the user would wait for nothing. */
+	if (!pipewire_running(why, sizeof(why))) {
+		/* No portal either: that is the first thing to say. */
+		char portal_why[320];
+		if (!portal_screencast_offered(portal_why, sizeof(portal_why)))
+			LOG_ERR("%s", portal_why);
+		else
+			LOG_ERR("the ScreenCast portal sends the screen through PipeWire: %s", why);
+		return false;
+	}
+	char path[4096];
+	bool remember = portal_token_path(path, sizeof(path));
+	char *token = remember ? portal_token_load(path) : NULL;
+	struct portal_request request = {
+		.no_cursor = app->options->no_cursor,
+		.restore_token = token,
+	};
+	enum portal_outcome outcome;
+	app->portal = portal_cast_start(&request, &outcome, why, sizeof(why));
+	free(token);
+	if (!app->portal) {
+		LOG_ERR("%s", why);
+		return false;
+	}
+	if (remember)
+		remember_choice(path, portal_cast_restore_token(app->portal));
+	snprintf(app->portal_node, sizeof(app->portal_node), "%u",
+		 (unsigned)portal_cast_node(app->portal));
+	struct pipewire_selection selection = {
+		.node = app->portal_node,
+		.no_cursor = app->options->no_cursor,
+		.use_remote_fd = true,
+		.remote_fd = portal_cast_take_remote(app->portal),
+	};
+	app->pipewire = pipewire_source_connect(&selection, why, sizeof(why));
+	if (!app->pipewire) {
+		LOG_ERR("%s", why);
+		return false;
+	}
+	LOG_INFO("recording %s (%s)", portal_cast_describe(app->portal), reason);
+	app->source = pipewire_frame_source(app->pipewire);
+	return true;
+}
+
 bool source_setup(struct app *app)
 {
 	const struct options *options = app->options;
@@ -39,6 +111,7 @@ bool source_setup(struct app *app)
 		.socket_name = options->socket_name != NULL,
 		.desktop_part = options->output_name || options->region,
 		.wayland_display = getenv("WAYLAND_DISPLAY"),
+		.portal_probe = probe_portal,
 	};
 	struct source_choice choice;
 	source_choose(&request, probe_display, app, &choice);
@@ -46,6 +119,8 @@ bool source_setup(struct app *app)
 		LOG_ERR("%s", choice.reason);
 		return false;
 	}
+	if (choice.kind == SOURCE_PORTAL)
+		return portal_setup(app, choice.reason);
 	if (choice.kind == SOURCE_PIPEWIRE) {
 		struct pipewire_selection selection = {
 			.node = options->pipewire_node,
@@ -102,7 +177,9 @@ bool source_setup(struct app *app)
 	if (request.wayland_display && request.wayland_display[0] &&
 	    options->capture == CAPTURE_AUTO && !request.server_socket && !request.command &&
 	    !request.socket_name)
-		LOG_INFO("not copying the desktop: %s; hosting a compositor instead", choice.reason);
+		LOG_INFO("not copying the desktop: %s; hosting a compositor instead%s%s%s",
+			 choice.reason, choice.portal_note[0] ? " (the portal: " : "",
+			 choice.portal_note, choice.portal_note[0] ? ")" : "");
 	else
 		LOG_DBG("hosting a compositor: %s", choice.reason);
 	return true;
@@ -126,6 +203,27 @@ int source_list_outputs(void)
 	return fflush(stdout) == 0 ? EXIT_OK : EXIT_FAILED;
 }
 
+int source_forget_portal(void)
+{
+	char path[4096], why[320];
+	if (!portal_token_path(path, sizeof(path))) {
+		LOG_ERR("--forget-portal: neither XDG_STATE_HOME nor HOME is set");
+		return EXIT_FAILED;
+	}
+	switch (portal_token_forget(path, why, sizeof(why))) {
+	case 1:
+		LOG_INFO("forgot the screen chosen through the portal (%s): the desktop asks again "
+			 "next time", path);
+		return EXIT_OK;
+	case 0:
+		LOG_INFO("no portal choice was remembered (%s)", path);
+		return EXIT_OK;
+	default:
+		LOG_ERR("--forget-portal: %s", why);
+		return EXIT_FAILED;
+	}
+}
+
 static void handle_source_ended(void *data, const char *why)
 {
 	struct app *app = data;
@@ -138,6 +236,8 @@ static void handle_source_ended(void *data, const char *why)
 
 bool source_start(struct app *app)
 {
+	if (app->portal && !portal_cast_watch(app->portal, app->loop, handle_source_ended, app))
+		return false;
 	if (app->pipewire)
 		return pipewire_source_start(app->pipewire, app->loop, handle_source_ended, app);
 	return screencopy_source_start(app->screencopy, app->loop, handle_source_ended, app);
@@ -149,4 +249,7 @@ void source_teardown(struct app *app)
 	app->screencopy = NULL;
 	pipewire_source_destroy(app->pipewire);
 	app->pipewire = NULL;
+	/* After the stream: the session's end stops the portal's producer. */
+	portal_cast_close(app->portal);
+	app->portal = NULL;
 }

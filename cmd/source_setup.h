@@ -24,6 +24,9 @@ bool source_start(struct app *app);
  * line, on stdout. An exit status. */
 int source_list_outputs(void);
 
+/* --forget-portal: drops the remembered portal choice. An exit status. */
+int source_forget_portal(void);
+
 void source_teardown(struct app *app);
 
 #endif

@@ -40,7 +40,7 @@ _wl_record()
 		return
 		;;
 	--capture)
-		COMPREPLY=($(compgen -W "screencopy ext-image-copy wlr-screencopy listen" -- "$cur"))
+		COMPREPLY=($(compgen -W "screencopy ext-image-copy wlr-screencopy portal listen" -- "$cur"))
 		return
 		;;
 	--size)
@@ -69,7 +69,7 @@ _wl_record()
 	esac
 
 	if [[ $cur == -* ]]; then
-		COMPREPLY=($(compgen -W '-f --file -o --output -g --geometry --list-outputs --no-cursor -s --screenshot --delay --timeout --duration
+		COMPREPLY=($(compgen -W '-f --file -o --output -g --geometry --list-outputs --forget-portal --no-cursor -s --screenshot --delay --timeout --duration
 			--frames --stats-fd --capture --socket --size --fps --codec --device --bitrate --crf -p
 			--codec-param --cfr --audio --audio-mix --audio-codec --audio-bitrate --app-audio --mute-app -y --overwrite --list-encoders --stop --snap --toggle --pid-file
 			--no-fullscreen-shell --background --compose-all --window

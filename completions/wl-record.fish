@@ -42,6 +42,7 @@ complete -c wl-record -s f -l file -r -a '(__wl_record_output_files)' -d 'Output
 complete -c wl-record -s o -l output -x -a '(wl-record --list-outputs 2>/dev/null | string split -f1 " ")' -d "The desktop's monitor to record"
 complete -c wl-record -s g -l geometry -x -d 'Record this region, X,Y WxH (slurp)'
 complete -c wl-record -l list-outputs -d "List the desktop's monitors"
+complete -c wl-record -l forget-portal -d "Forget the screen chosen in the portal's dialog"
 complete -c wl-record -l no-cursor -d 'Leave the pointer out'
 complete -c wl-record -l audio -f -a '(pactl list short sources 2>/dev/null | string split -f2 \t)' -d 'Record sound: what the desktop plays, or =SOURCE (again: one more track)'
 complete -c wl-record -l audio-mix -d 'All the --audio sources in one track'
@@ -55,7 +56,7 @@ complete -c wl-record -l timeout -x -d 'Screenshot: give up after this long with
 complete -c wl-record -l duration -x -d 'Stop recording after this many seconds'
 complete -c wl-record -l frames -x -d 'Stop after N frames'
 complete -c wl-record -l stats-fd -x -a '3 4 5' -d 'When done, a JSON summary line on this fd'
-complete -c wl-record -l capture -x -a 'screencopy ext-image-copy wlr-screencopy listen' -d 'Desktop through screencopy, or host only'
+complete -c wl-record -l capture -x -a 'screencopy ext-image-copy wlr-screencopy portal listen' -d 'Desktop through screencopy, or host only'
 complete -c wl-record -l socket -x -d 'Listen on $XDG_RUNTIME_DIR/NAME'
 complete -c wl-record -l size -x -a '1280x720 1920x1080 2560x1440 3840x2160' -d 'Output mode offered to clients'
 complete -c wl-record -l fps -x -a '24 25 30 50 60' -d 'Frame rate'

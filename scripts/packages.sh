@@ -21,6 +21,7 @@ BUILD_PACKAGES=(
 	libva-dev libdrm-dev libegl-dev libgles-dev libgbm-dev scdoc
 	libpulse-dev  # --audio (src/audio): PulseAudio and pipewire-pulse alike
 	libpipewire-0.3-dev  # --capture pipewire=NODE (src/pipewire)
+	libglib2.0-dev  # --capture portal (src/portal): GDBus
 )
 
 # apt_install PACKAGE...: installs as root; does nothing for other users or

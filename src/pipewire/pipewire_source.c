@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include <pipewire/pipewire.h>
 #include <spa/buffer/meta.h>
@@ -255,6 +256,8 @@ struct pipewire_source *pipewire_source_connect(const struct pipewire_selection 
 	struct pipewire_source *source = calloc(1, sizeof(*source));
 	if (!source) {
 		snprintf(why, why_size, "out of memory");
+		if (selection->use_remote_fd)
+			close(selection->remote_fd);
 		pw_deinit();
 		return NULL;
 	}
@@ -275,10 +278,22 @@ struct pipewire_source *pipewire_source_connect(const struct pipewire_selection 
 	}
 	if (!source->context) {
 		snprintf(why, why_size, "cannot set up a PipeWire client: %s", strerror(errno));
+		if (selection->use_remote_fd)
+			close(selection->remote_fd);
 		pipewire_source_destroy(source);
 		return NULL;
 	}
-	source->core = pw_context_connect(source->context, NULL, 0);
+	if (selection->use_remote_fd) {
+		source->core = pw_context_connect_fd(source->context, selection->remote_fd, NULL, 0);
+		if (!source->core) {
+			snprintf(why, why_size, "cannot use the PipeWire connection the portal "
+				 "opened: %s", strerror(errno));
+			pipewire_source_destroy(source);
+			return NULL;
+		}
+	} else {
+		source->core = pw_context_connect(source->context, NULL, 0);
+	}
 	if (!source->core) {
 		const char *remote = getenv("PIPEWIRE_REMOTE");
 		snprintf(why, why_size, "PipeWire is not running (cannot connect to %s: %s)",

@@ -33,14 +33,25 @@ struct pipewire_selection {
 	/* The node: its id, its object.serial or its node.name. */
 	const char *node;
 	bool no_cursor; /* leave the Cursor metadata's cursor out */
+	/* A connection to PipeWire already opened (the ScreenCast portal's
+	 * OpenPipeWireRemote, which only shows the node chosen there), given
+	 * over to the source; else $PIPEWIRE_REMOTE or the default socket. */
+	bool use_remote_fd;
+	int remote_fd;
 };
 
-/* Connects to PipeWire ($PIPEWIRE_REMOTE or the default socket in
- * $XDG_RUNTIME_DIR) and finds the video node. NULL with one line in `why`
+/* Connects to PipeWire (the selection's remote fd, $PIPEWIRE_REMOTE or
+ * the default socket in $XDG_RUNTIME_DIR) and finds the video node. NULL with one line in `why`
  * when PipeWire is not running, or there is no such video node (naming
  * the video nodes there are). */
 struct pipewire_source *pipewire_source_connect(const struct pipewire_selection *selection,
 						char *why, size_t why_size);
+
+/* Whether PipeWire's socket (where pipewire_source_connect would connect
+ * without a remote fd) answers; false with one line in `why`. For the
+ * portal, whose screen cast goes through PipeWire: without it some
+ * portals never answer. */
+bool pipewire_running(char *why, size_t why_size);
 
 /* "the PipeWire node 'weston.pipewire' (id 42, serial 97)": for the
  * status line. */

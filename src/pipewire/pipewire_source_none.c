@@ -1,13 +1,15 @@
 #include "pipewire_source.h"
 
 #include <stdio.h>
+#include <unistd.h>
 
 /* Built without libpipewire-0.3: --capture pipewire= says so. */
 
 struct pipewire_source *pipewire_source_connect(const struct pipewire_selection *selection,
 						char *why, size_t why_size)
 {
-	(void)selection;
+	if (selection->use_remote_fd)
+		close(selection->remote_fd);
 	snprintf(why, why_size, "this wl-record was built without PipeWire (libpipewire-0.3-dev)");
 	return NULL;
 }

@@ -210,6 +210,68 @@ TEST(forced_screencopy)
 	test_assert(strstr(choice.reason, "WAYLAND_DISPLAY is not set"), "%s", choice.reason);
 }
 
+struct fake_portal {
+	bool present;
+	int probes;
+};
+
+static bool probe_portal(void *data, char *why, size_t why_size)
+{
+	struct fake_display *fake = data;
+	struct fake_portal *portal = (struct fake_portal *)(fake + 1);
+	portal->probes++;
+	if (!portal->present)
+		snprintf(why, why_size, "no ScreenCast portal on the session D-Bus");
+	return portal->present;
+}
+
+/* GNOME and KDE offer no copy protocol: the portal, when there is one. */
+TEST(portal_when_the_display_offers_no_copy)
+{
+	struct { struct fake_display display; struct fake_portal portal; } fake = {
+		.display = { .offers = 0 }, .portal = { .present = true } };
+	struct source_request request = { .wayland_display = "gnome",
+					  .portal_probe = probe_portal };
+	struct source_choice choice = choose(&request, &fake.display);
+	test_assert(choice.kind == SOURCE_PORTAL && !choice.failed);
+	test_assert(fake.display.probes == 1 && fake.portal.probes == 1);
+	test_assert(strcmp(choice.reason, "WAYLAND_DISPLAY=gnome: it offers no copy protocol; "
+			   "the session bus has a ScreenCast portal") == 0, "%s", choice.reason);
+
+	/* No portal either: hosting, as before, and both reasons said. */
+	fake.portal = (struct fake_portal){ .present = false };
+	fake.display.probes = 0;
+	choice = choose(&request, &fake.display);
+	test_assert(choice.kind == SOURCE_HOST && !choice.failed);
+	test_assert(strcmp(choice.reason, "WAYLAND_DISPLAY=gnome: it offers no copy protocol") == 0,
+		    "%s", choice.reason);
+	test_assert(strcmp(choice.portal_note, "no ScreenCast portal on the session D-Bus") == 0,
+		    "%s", choice.portal_note);
+
+	/* A copy protocol wins; the portal is not asked. */
+	fake.display = (struct fake_display){ .offers = WLR };
+	fake.portal = (struct fake_portal){ .present = true };
+	choice = choose(&request, &fake.display);
+	test_assert(choice.kind == SOURCE_SCREENCOPY && fake.portal.probes == 0);
+
+	/* Nor for a COMMAND, or with no desktop at all. */
+	struct source_request command = { .command = true, .wayland_display = "gnome",
+					  .portal_probe = probe_portal };
+	choice = choose(&command, &fake.display);
+	test_assert(choice.kind == SOURCE_HOST && fake.portal.probes == 0);
+	struct source_request nothing = { .portal_probe = probe_portal };
+	choice = choose(&nothing, &fake.display);
+	test_assert(choice.kind == SOURCE_HOST && fake.portal.probes == 0);
+
+	/* --capture portal asks nothing: the portal itself answers. */
+	struct source_request forced = { .capture = CAPTURE_PORTAL, .wayland_display = "sway",
+					 .portal_probe = probe_portal };
+	fake.display.probes = 0;
+	choice = choose(&forced, &fake.display);
+	test_assert(choice.kind == SOURCE_PORTAL && !choice.failed);
+	test_assert(fake.display.probes == 0 && fake.portal.probes == 0);
+}
+
 #define PARSE(opts, ...)                                                                  \
 	({                                                                                 \
 		char *argv_[] = { "wl-record", __VA_ARGS__, NULL };                        \
@@ -231,8 +293,24 @@ TEST(capture_option)
 	test_assert(PARSE(&o, "--capture", "ext-image-copy", "out.mkv", "--", "true") == OPTIONS_BAD);
 	test_assert(PARSE(&o, "--capture", "wlr-screencopy", "--socket", "x", "out.mkv") ==
 		    OPTIONS_BAD);
-	test_assert(PARSE(&o, "--capture", "portal", "out.mkv") == OPTIONS_BAD);
+	test_assert(PARSE(&o, "--capture", "portal", "out.mkv") == OPTIONS_RUN);
+	test_assert(o.capture == CAPTURE_PORTAL);
+	test_assert(PARSE(&o, "--capture", "portal", "-o", "DP-1", "out.mkv") == OPTIONS_BAD);
+	test_assert(PARSE(&o, "--capture", "portal", "out.mkv", "--", "true") == OPTIONS_BAD);
+	test_assert(PARSE(&o, "--capture", "portal", "--socket", "x", "out.mkv") == OPTIONS_BAD);
+	test_assert(PARSE(&o, "--capture", "portals", "out.mkv") == OPTIONS_BAD);
 	test_assert(PARSE(&o, "--capture", "screencopy", "out.mkv", "--", "true") == OPTIONS_BAD);
 	test_assert(PARSE(&o, "--capture", "screencopy", "--socket", "x", "out.mkv") == OPTIONS_BAD);
 	test_assert(PARSE(&o, "--capture", "listen", "out.mkv", "--", "true") == OPTIONS_RUN);
+}
+
+TEST(forget_portal_option)
+{
+	struct options o;
+	test_assert(PARSE(&o, "--forget-portal") == OPTIONS_RUN && o.forget_portal);
+	test_assert(PARSE(&o, "--forget-portal", "out.mkv") == OPTIONS_BAD);
+	test_assert(PARSE(&o, "--forget-portal", "--capture", "portal") == OPTIONS_BAD);
+	test_assert(PARSE(&o, "--forget-portal", "--toggle") == OPTIONS_BAD);
+	test_assert(PARSE(&o, "--forget-portal", "--stop") == OPTIONS_BAD);
+	test_assert(PARSE(&o, "out.mkv") == OPTIONS_RUN && !o.forget_portal);
 }
