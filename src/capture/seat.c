@@ -7,6 +7,7 @@
 #include <unistd.h>
 #include <wayland-server-protocol.h>
 
+#include "data_device.h"
 #include "log.h"
 #include "server.h"
 #include "surface.h"
@@ -207,6 +208,9 @@ static void update_keyboard_focus(struct seat *seat)
 		for_each_of_client(resource, &seat->keyboards, surface_client(target))
 			send_keyboard_enter(seat, resource, serial);
 	}
+	/* The selection follows the keyboard. */
+	if (surface_client(old) != surface_client(target))
+		data_device_keyboard_focus_changed(seat->server->data_device);
 }
 
 static void handle_stack_changed(struct wl_listener *listener, void *data)
@@ -650,6 +654,11 @@ void seat_destroy(struct seat *seat)
 	if (seat->global)
 		wl_global_destroy(seat->global);
 	free(seat);
+}
+
+struct wl_client *seat_keyboard_client(const struct seat *seat)
+{
+	return surface_client(seat->keyboard_focus.surface);
 }
 
 struct wl_global *seat_global(const struct seat *seat)

@@ -19,6 +19,9 @@ void seat_destroy(struct seat *seat);
 /* The global, for the server's filter (Weston's screen-share must not see it). */
 struct wl_global *seat_global(const struct seat *seat);
 
+/* The client with the keyboard focus, NULL when none. */
+struct wl_client *seat_keyboard_client(const struct seat *seat);
+
 /* Offers pointer and keyboard from now on (clients already bound are told). */
 void seat_enable_input(struct seat *seat);
 

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "data_device.h"
 #include "fullscreen_shell.h"
 #include "linux_dmabuf.h"
 #include "log.h"
@@ -22,12 +23,16 @@
 /* Weston 10's screen-share (the client handed over in WAYLAND_SERVER_SOCKET)
  * makes a second weston_seat for any wl_seat its parent offers, and the main
  * Weston then crashes (seen: SIGSEGV right after the registry). That client
- * does not see the seat (it takes no input from wl-record anyway). */
+ * does not see the seat (it takes no input from wl-record anyway), nor the
+ * clipboard that goes with it. */
 static bool global_filter(const struct wl_client *client, const struct wl_global *global,
 			  void *data)
 {
 	const struct server *server = data;
-	return !(global == seat_global(server->seat) && client == server->adopted_client);
+	if (client != server->adopted_client)
+		return true;
+	return global != seat_global(server->seat) &&
+	       global != data_device_global(server->data_device);
 }
 
 static void adopted_client_destroyed(struct wl_listener *listener, void *data)
@@ -74,6 +79,9 @@ struct server *server_create(const struct server_config *config)
 	if (!server->xdg_shell || !subcompositor_create_global(server) ||
 	    !viewporter_create_global(server))
 		goto fail;
+	server->data_device = data_device_create(server);
+	if (!server->data_device)
+		goto fail;
 	server->seat = seat_create(server);
 	if (!server->seat)
 		goto fail;
@@ -94,6 +102,7 @@ void server_destroy(struct server *server)
 		wl_display_destroy_clients(server->display);
 		fullscreen_shell_destroy(server->fullscreen_shell);
 		seat_destroy(server->seat);
+		data_device_destroy(server->data_device);
 		xdg_shell_destroy(server->xdg_shell);
 		frame_clock_finish(&server->frame_clock);
 		output_destroy(server->output);
