@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "app.h"
+#include "data_device.h"
 #include "desktop_window.h"
 #include "log.h"
 #include "seat.h"
@@ -62,6 +63,31 @@ static void handle_seat_cursor(void *data, const struct wl_record_cursor_image *
 		desktop_window_set_cursor(app->window, image);
 }
 
+/* The clipboard: each side's selection and pastes go to the other. */
+static void handle_desktop_selection(void *data, const char *const *mime_types, size_t count)
+{
+	struct app *app = data;
+	data_device_set_desktop_selection(app->server->data_device, mime_types, count);
+}
+
+static void handle_desktop_paste(void *data, const char *mime_type, int fd)
+{
+	struct app *app = data;
+	data_device_receive(app->server->data_device, mime_type, fd);
+}
+
+static void handle_app_selection(void *data, const char *const *mime_types, size_t count)
+{
+	struct app *app = data;
+	desktop_window_clipboard_selection(app->window, mime_types, count);
+}
+
+static void handle_app_paste(void *data, const char *mime_type, int fd)
+{
+	struct app *app = data;
+	desktop_window_clipboard_receive(app->window, mime_type, fd);
+}
+
 bool window_setup_open(struct app *app)
 {
 	if (!app->window)
@@ -80,6 +106,19 @@ bool window_setup_open(struct app *app)
 	desktop_window_set_input_sink(app->window, &input);
 	seat_set_cursor_handler(app->server->seat, handle_seat_cursor, app);
 	seat_enable_input(app->server->seat);
+	struct wl_record_clipboard_peer to_app = {
+		.selection = handle_desktop_selection,
+		.receive = handle_desktop_paste,
+		.data = app,
+	};
+	struct wl_record_clipboard_peer to_desktop = {
+		.selection = handle_app_selection,
+		.receive = handle_app_paste,
+		.data = app,
+	};
+	desktop_window_set_clipboard_peer(app->window, &to_app);
+	data_device_set_peer(app->server->data_device, &to_desktop);
+	data_device_enable(app->server->data_device);
 	if (!desktop_window_open(app->window, app->loop, title, app->server->screen.width,
 				 app->server->screen.height, &events))
 		return false;
@@ -97,8 +136,10 @@ void window_setup_teardown(struct app *app)
 		" frames replaced before the desktop took them, %" PRIu64
 		" draws put off for want of a free buffer", stats.frames_received,
 		stats.pictures_shown, stats.frames_not_shown, stats.waits_for_buffer);
-	if (app->server)
+	if (app->server) {
 		seat_set_cursor_handler(app->server->seat, NULL, NULL);
+		data_device_set_peer(app->server->data_device, NULL);
+	}
 	desktop_window_destroy(app->window);
 	app->window = NULL;
 }

@@ -12,6 +12,7 @@
 #include <wayland-client.h>
 #include <wayland-cursor.h>
 
+#include "clipboard_event.h"
 #include "clock.h"
 #include "dmabuf_lease.h"
 #include "frame.h"
@@ -74,6 +75,16 @@ struct desktop_window {
 	uint32_t keymap_format, keymap_size;
 	bool have_repeat;
 	int32_t repeat_rate, repeat_delay;
+
+	/* The clipboard: the desktop's selection goes to `clipboard` (the
+	 * nested compositor), the hosted app's becomes `source` here. */
+	struct wl_data_device_manager *data_manager;
+	struct wl_data_device *data_device;
+	struct wl_record_clipboard_peer clipboard;
+	struct desktop_offer *introduced; /* the newest data_offer */
+	struct desktop_offer *selection;  /* the desktop's selection; NULL: none */
+	struct wl_data_source *source;    /* ours, the hosted app's selection */
+	uint32_t input_serial; /* of the newest keyboard enter, key or button */
 
 	struct wl_event_source *connection;
 	struct desktop_window_events events;
@@ -547,6 +558,214 @@ static const struct zxdg_toplevel_decoration_v1_listener decoration_listener = {
 	.configure = handle_decoration_configure,
 };
 
+/* ---- the clipboard: the desktop's selection and the hosted app's ---- */
+
+/* Offered by our own source besides the app's types: the desktop's
+ * selection is the app's own then, and is not handed back to it. */
+#define OWN_SELECTION_MIME "application/x-wl-record-selection"
+
+struct desktop_offer {
+	struct wl_data_offer *offer;
+	struct wl_array mime_types; /* char *, owned */
+	bool ours;
+};
+
+static void offer_destroy(struct desktop_offer *offer)
+{
+	if (!offer)
+		return;
+	char **mime;
+	wl_array_for_each(mime, &offer->mime_types)
+		free(*mime);
+	wl_array_release(&offer->mime_types);
+	wl_data_offer_destroy(offer->offer);
+	free(offer);
+}
+
+static void handle_offer_offer(void *data, struct wl_data_offer *wl_offer, const char *mime_type)
+{
+	struct desktop_offer *offer = data;
+	if (strcmp(mime_type, OWN_SELECTION_MIME) == 0) {
+		offer->ours = true;
+		return;
+	}
+	char *copy = strdup(mime_type);
+	char **slot = copy ? wl_array_add(&offer->mime_types, sizeof(*slot)) : NULL;
+	if (slot)
+		*slot = copy;
+	else
+		free(copy);
+}
+
+static void handle_offer_source_actions(void *data, struct wl_data_offer *offer, uint32_t actions)
+{
+}
+
+static void handle_offer_action(void *data, struct wl_data_offer *offer, uint32_t action)
+{
+}
+
+static const struct wl_data_offer_listener offer_listener = {
+	.offer = handle_offer_offer,
+	.source_actions = handle_offer_source_actions,
+	.action = handle_offer_action,
+};
+
+static void handle_data_offer(void *data, struct wl_data_device *device,
+			      struct wl_data_offer *wl_offer)
+{
+	struct desktop_window *window = data;
+	/* The one before was a drag's, or never became the selection. */
+	if (window->introduced && window->introduced != window->selection)
+		offer_destroy(window->introduced);
+	window->introduced = NULL;
+	struct desktop_offer *offer = calloc(1, sizeof(*offer));
+	if (!offer) {
+		wl_data_offer_destroy(wl_offer);
+		return;
+	}
+	offer->offer = wl_offer;
+	wl_array_init(&offer->mime_types);
+	wl_data_offer_add_listener(wl_offer, &offer_listener, offer);
+	window->introduced = offer;
+}
+
+static void handle_data_enter(void *data, struct wl_data_device *device, uint32_t serial,
+			      struct wl_surface *surface, wl_fixed_t x, wl_fixed_t y,
+			      struct wl_data_offer *offer)
+{
+	/* Drag and drop does not cross the window. */
+}
+
+static void handle_data_leave(void *data, struct wl_data_device *device)
+{
+}
+
+static void handle_data_motion(void *data, struct wl_data_device *device, uint32_t time,
+			       wl_fixed_t x, wl_fixed_t y)
+{
+}
+
+static void handle_data_drop(void *data, struct wl_data_device *device)
+{
+}
+
+static void handle_data_selection(void *data, struct wl_data_device *device,
+				  struct wl_data_offer *wl_offer)
+{
+	struct desktop_window *window = data;
+	struct desktop_offer *offer = window->introduced && window->introduced->offer == wl_offer
+				      ? window->introduced : NULL;
+	if (window->selection && window->selection != offer)
+		offer_destroy(window->selection);
+	window->selection = offer;
+	if (offer && offer->ours)
+		return; /* the hosted app's own, back from the desktop */
+	if (window->clipboard.selection)
+		window->clipboard.selection(
+			window->clipboard.data,
+			offer ? (const char *const *)offer->mime_types.data : NULL,
+			offer ? offer->mime_types.size / sizeof(char *) : 0);
+}
+
+static const struct wl_data_device_listener data_device_listener = {
+	.data_offer = handle_data_offer,
+	.enter = handle_data_enter,
+	.leave = handle_data_leave,
+	.motion = handle_data_motion,
+	.drop = handle_data_drop,
+	.selection = handle_data_selection,
+};
+
+static void handle_source_target(void *data, struct wl_data_source *source,
+				 const char *mime_type)
+{
+}
+
+/* The desktop pastes the app's selection: the app writes it into fd. */
+static void handle_source_send(void *data, struct wl_data_source *source, const char *mime_type,
+			       int32_t fd)
+{
+	struct desktop_window *window = data;
+	if (window->clipboard.receive)
+		window->clipboard.receive(window->clipboard.data, mime_type, fd);
+	else
+		close(fd);
+}
+
+static void handle_source_cancelled(void *data, struct wl_data_source *source)
+{
+	struct desktop_window *window = data;
+	wl_data_source_destroy(source);
+	if (window->source == source)
+		window->source = NULL;
+}
+
+static void handle_source_dnd_drop_performed(void *data, struct wl_data_source *source)
+{
+}
+
+static void handle_source_dnd_finished(void *data, struct wl_data_source *source)
+{
+}
+
+static void handle_source_action(void *data, struct wl_data_source *source, uint32_t action)
+{
+}
+
+static const struct wl_data_source_listener source_listener = {
+	.target = handle_source_target,
+	.send = handle_source_send,
+	.cancelled = handle_source_cancelled,
+	.dnd_drop_performed = handle_source_dnd_drop_performed,
+	.dnd_finished = handle_source_dnd_finished,
+	.action = handle_source_action,
+};
+
+void desktop_window_set_clipboard_peer(struct desktop_window *window,
+				       const struct wl_record_clipboard_peer *peer)
+{
+	if (peer)
+		window->clipboard = *peer;
+	else
+		window->clipboard = (struct wl_record_clipboard_peer){ 0 };
+}
+
+void desktop_window_clipboard_selection(struct desktop_window *window,
+					const char *const *mime_types, size_t count)
+{
+	if (window->broken || !window->data_device)
+		return;
+	struct wl_data_source *old = window->source;
+	window->source = NULL;
+	if (count > 0) {
+		window->source = wl_data_device_manager_create_data_source(window->data_manager);
+		wl_data_source_add_listener(window->source, &source_listener, window);
+		for (size_t i = 0; i < count; i++)
+			wl_data_source_offer(window->source, mime_types[i]);
+		wl_data_source_offer(window->source, OWN_SELECTION_MIME);
+	}
+	/* With the serial of the user's last input on the window: what the
+	 * desktop asks of a client that copies. */
+	if (window->source || old)
+		wl_data_device_set_selection(window->data_device, window->source,
+					     window->input_serial);
+	if (old)
+		wl_data_source_destroy(old);
+	window_flush(window);
+}
+
+void desktop_window_clipboard_receive(struct desktop_window *window, const char *mime_type,
+				      int fd)
+{
+	struct desktop_offer *offer = window->selection;
+	if (!window->broken && offer && !offer->ours) {
+		wl_data_offer_receive(offer->offer, mime_type, fd);
+		window_flush(window);
+	}
+	close(fd);
+}
+
 /* ---- input: the desktop's pointer and keyboard, passed on ---- */
 
 static void input_send(struct desktop_window *window, struct wl_record_input_event *event)
@@ -630,6 +849,7 @@ static void handle_pointer_button(void *data, struct wl_pointer *pointer, uint32
 				  uint32_t time, uint32_t button, uint32_t state)
 {
 	struct desktop_window *window = data;
+	window->input_serial = serial;
 	struct wl_record_input_event event = {
 		.type = WL_RECORD_INPUT_POINTER_BUTTON,
 		.time_ms = time,
@@ -741,6 +961,8 @@ static void send_keymap(struct desktop_window *window)
 static void handle_keyboard_enter(void *data, struct wl_keyboard *keyboard, uint32_t serial,
 				  struct wl_surface *surface, struct wl_array *keys)
 {
+	struct desktop_window *window = data;
+	window->input_serial = serial;
 	struct wl_record_input_event event = {
 		.type = WL_RECORD_INPUT_KEYBOARD_ENTER,
 		.keys = keys->data,
@@ -758,6 +980,8 @@ static void handle_keyboard_leave(void *data, struct wl_keyboard *keyboard, uint
 static void handle_keyboard_key(void *data, struct wl_keyboard *keyboard, uint32_t serial,
 				uint32_t time, uint32_t key, uint32_t state)
 {
+	struct desktop_window *window = data;
+	window->input_serial = serial;
 	struct wl_record_input_event event = {
 		.type = WL_RECORD_INPUT_KEYBOARD_KEY,
 		.time_ms = time,
@@ -954,6 +1178,11 @@ static void registry_global(void *data, struct wl_registry *registry, uint32_t n
 						   min_u32(version, 1));
 	else if (strcmp(interface, wp_viewporter_interface.name) == 0 && !window->viewporter)
 		window->viewporter = wl_registry_bind(registry, name, &wp_viewporter_interface, 1);
+	else if (strcmp(interface, wl_data_device_manager_interface.name) == 0 &&
+		 !window->data_manager)
+		window->data_manager = wl_registry_bind(registry, name,
+							&wl_data_device_manager_interface,
+							min_u32(version, 3));
 	else if (strcmp(interface, wl_seat_interface.name) == 0 && !window->seat) {
 		window->seat_version = min_u32(version, 7);
 		window->seat = wl_registry_bind(registry, name, &wl_seat_interface,
@@ -1008,6 +1237,11 @@ struct desktop_window *desktop_window_connect(const char *display_name, char *wh
 		snprintf(why, why_size, "it offers no %s", missing);
 		goto fail;
 	}
+	if (window->data_manager && window->seat) {
+		window->data_device = wl_data_device_manager_get_data_device(window->data_manager,
+									      window->seat);
+		wl_data_device_add_listener(window->data_device, &data_device_listener, window);
+	}
 	window->scaled = window->viewporter && window->subcompositor;
 	if (!window->scaled)
 		snprintf(window->limits, sizeof(window->limits),
@@ -1017,6 +1251,11 @@ struct desktop_window *desktop_window_connect(const char *display_name, char *wh
 		snprintf(window->limits + strlen(window->limits),
 			 sizeof(window->limits) - strlen(window->limits),
 			 "%sthe desktop offers no wl_seat: the window takes no input",
+			 window->limits[0] ? "; " : "");
+	if (!window->data_device)
+		snprintf(window->limits + strlen(window->limits),
+			 sizeof(window->limits) - strlen(window->limits),
+			 "%sthe desktop offers no wl_data_device_manager: no clipboard",
 			 window->limits[0] ? "; " : "");
 	if (!window->decoration_manager)
 		snprintf(window->limits + strlen(window->limits),
@@ -1128,6 +1367,20 @@ void desktop_window_destroy(struct desktop_window *window)
 		wl_callback_destroy(window->frame_callback);
 	for (int i = 0; i < BUFFER_COUNT; i++)
 		buffer_destroy(window->buffers[i]);
+	if (window->introduced && window->introduced != window->selection)
+		offer_destroy(window->introduced);
+	offer_destroy(window->selection);
+	if (window->source)
+		wl_data_source_destroy(window->source);
+	if (window->data_device) {
+		if (wl_data_device_get_version(window->data_device) >=
+		    WL_DATA_DEVICE_RELEASE_SINCE_VERSION)
+			wl_data_device_release(window->data_device);
+		else
+			wl_data_device_destroy(window->data_device);
+	}
+	if (window->data_manager)
+		wl_data_device_manager_destroy(window->data_manager);
 	release_pointer(window);
 	release_keyboard(window);
 	if (window->seat)

@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <wayland-server-core.h>
 
+#include "clipboard_event.h"
 #include "frame_source.h"
 #include "input_event.h"
 
@@ -79,6 +80,24 @@ void desktop_window_set_input_sink(struct desktop_window *window,
  * no theme). */
 void desktop_window_set_cursor(struct desktop_window *window,
 			       const struct wl_record_cursor_image *image);
+
+/* The clipboard: the desktop's selection (its mime types, when the window
+ * has the keyboard and whenever it changes there) goes to `peer`, and what
+ * a hosted app pastes from it is read through the calls below. Set before
+ * the window opens. */
+void desktop_window_set_clipboard_peer(struct desktop_window *window,
+				       const struct wl_record_clipboard_peer *peer);
+
+/* The hosted app copied (count 0: its selection is gone): the desktop's
+ * selection becomes a source of ours with those mime types, set with the
+ * serial of the latest input on the window. What the desktop pastes from
+ * it goes to the peer's receive. */
+void desktop_window_clipboard_selection(struct desktop_window *window,
+					const char *const *mime_types, size_t count);
+
+/* A hosted app pastes the desktop's selection: `fd` (closed here) gets it. */
+void desktop_window_clipboard_receive(struct desktop_window *window, const char *mime_type,
+				      int fd);
 
 void desktop_window_get_stats(const struct desktop_window *window,
 			      struct desktop_window_stats *stats);
