@@ -6,7 +6,11 @@
 #   1. wl-copy on the desktop while the window has the keyboard; "p" in
 #      the app: the file holds the desktop's text, through the window.
 #   2. "c" in the app: wl-paste on the desktop prints the app's text.
-#   3. The window's own marker type never reaches the app.
+#   3. The window loses the keyboard (another workspace): the app is told
+#      there is no selection, and is offered nothing of what is copied on
+#      the desktop meanwhile; back on the window, it is offered the new
+#      selection and pastes it.
+#   4. The window's own marker type never reaches the app.
 . "$TEST_LIB"
 . "$SWAY_LIB"
 require_commands wtype wl-copy wl-paste
@@ -57,7 +61,38 @@ log "the desktop pasted '$("${as_user[@]}" timeout 5 wl-paste -n)' from the app"
 grep -qx 'text/plain' "$TEST_DIR/desktop-types.log" ||
 	fail "the desktop is not offered text/plain: $(tr '\n' ' ' <"$TEST_DIR/desktop-types.log")"
 
-# 3. What the app was offered.
+# 3. The window without the keyboard.
+since() {
+	tail -n +$(($1 + 1)) "$TEST_DIR/record.log"
+}
+told_none_since() {
+	since "$1" | grep -q '^keyboard leave' && since "$1" | grep -q '^selection none'
+}
+MARK=$(wc -l <"$TEST_DIR/record.log")
+sway_msg workspace 2 >/dev/null || fail "swaymsg could not change the workspace"
+wait_until 10 "the app told there is no selection" told_none_since "$MARK"
+SECOND_TEXT="copied elsewhere: $$"
+start copy2 "${as_user[@]}" wl-copy --foreground "$SECOND_TEXT"
+desktop_has_second_text() {
+	[ "$("${as_user[@]}" timeout 5 wl-paste -n 2>/dev/null)" = "$SECOND_TEXT" ]
+}
+wait_until 10 "the second text on the desktop" desktop_has_second_text
+since "$MARK" | grep -q '^offer' &&
+	fail "the app was offered the desktop's selection without the keyboard: $(since "$MARK" | tr '\n' ';')"
+MARK=$(wc -l <"$TEST_DIR/record.log")
+sway_msg workspace 1 >/dev/null || fail "swaymsg could not change the workspace"
+offered_since() {
+	since "$1" | grep -q '^offer text/plain;charset=utf-8'
+}
+wait_until 10 "the new selection offered to the app" offered_since "$MARK"
+rm -f "$PASTED"
+"${as_user[@]}" wtype p || fail "wtype could not type"
+wait_until 10 "the second paste in the app" pasted
+[ "$(cat "$PASTED")" = "$SECOND_TEXT" ] ||
+	fail "the app pasted '$(cat "$PASTED")', not '$SECOND_TEXT'"
+log "back on the window, the app pasted '$(cat "$PASTED")'"
+
+# 4. What the app was offered.
 grep -q '^offer application/x-wl-record' "$TEST_DIR/record.log" &&
 	fail "the app was offered the window's marker type"
 
