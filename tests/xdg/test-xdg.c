@@ -8,6 +8,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "data_device.h"
 #include "inproc.h"
 #include "seat.h"
 #include "viewporter-client-protocol.h"
@@ -1233,4 +1234,333 @@ TEST(seat_pointer_on_a_presented_surface_is_scaled)
 	wl_surface_destroy(surface);
 	test_buffer_finish(&red);
 	teardown(&t, &g);
+}
+
+/* ---- the clipboard (--window): wl_data_device_manager ---- */
+
+struct clip {
+	struct wl_data_device_manager *manager;
+	struct wl_data_device *device;
+	struct wl_data_offer *offer; /* the newest data_offer */
+	struct wl_data_offer *selection;
+	char offered[256];           /* mime types of the newest offer, ';'-joined */
+	int selections;              /* selection events */
+	/* The peer (the desktop's side), as cmd/ would connect it. */
+	char peer_types[256];
+	int peer_selections;
+	char peer_receive_mime[64];
+	int peer_receives;
+	/* The client's source. */
+	char sent_mime[64];
+	int sends, cancels;
+};
+
+static void clip_global(void *data, struct wl_registry *registry, uint32_t name,
+			const char *interface, uint32_t version)
+{
+	struct clip *c = data;
+	if (strcmp(interface, "wl_data_device_manager") == 0) {
+		test_assert(version == 3);
+		c->manager = wl_registry_bind(registry, name, &wl_data_device_manager_interface, 3);
+	}
+}
+
+static const struct wl_registry_listener clip_registry_listener = {
+	.global = clip_global, .global_remove = registry_global_remove,
+};
+
+static void clip_offer_offer(void *data, struct wl_data_offer *offer, const char *mime_type)
+{
+	struct clip *c = data;
+	size_t used = strlen(c->offered);
+	snprintf(c->offered + used, sizeof(c->offered) - used, "%s%s", used ? ";" : "", mime_type);
+}
+
+static void clip_offer_source_actions(void *data, struct wl_data_offer *offer, uint32_t actions)
+{
+}
+
+static void clip_offer_action(void *data, struct wl_data_offer *offer, uint32_t action)
+{
+}
+
+static const struct wl_data_offer_listener clip_offer_listener = {
+	.offer = clip_offer_offer, .source_actions = clip_offer_source_actions,
+	.action = clip_offer_action,
+};
+
+static void clip_data_offer(void *data, struct wl_data_device *device, struct wl_data_offer *offer)
+{
+	struct clip *c = data;
+	c->offer = offer;
+	c->offered[0] = 0;
+	wl_data_offer_add_listener(offer, &clip_offer_listener, c);
+}
+
+static void clip_enter(void *data, struct wl_data_device *device, uint32_t serial,
+		       struct wl_surface *surface, wl_fixed_t x, wl_fixed_t y,
+		       struct wl_data_offer *offer)
+{
+}
+
+static void clip_leave(void *data, struct wl_data_device *device)
+{
+}
+
+static void clip_motion(void *data, struct wl_data_device *device, uint32_t time, wl_fixed_t x,
+			wl_fixed_t y)
+{
+}
+
+static void clip_drop(void *data, struct wl_data_device *device)
+{
+}
+
+static void clip_selection(void *data, struct wl_data_device *device, struct wl_data_offer *offer)
+{
+	struct clip *c = data;
+	test_assert(!offer || offer == c->offer);
+	c->selection = offer;
+	c->selections++;
+}
+
+static const struct wl_data_device_listener clip_device_listener = {
+	.data_offer = clip_data_offer, .enter = clip_enter, .leave = clip_leave,
+	.motion = clip_motion, .drop = clip_drop, .selection = clip_selection,
+};
+
+static void peer_selection(void *data, const char *const *mime_types, size_t count)
+{
+	struct clip *c = data;
+	c->peer_selections++;
+	c->peer_types[0] = 0;
+	for (size_t i = 0; i < count; i++) {
+		size_t used = strlen(c->peer_types);
+		snprintf(c->peer_types + used, sizeof(c->peer_types) - used, "%s%s",
+			 used ? ";" : "", mime_types[i]);
+	}
+}
+
+/* The desktop's selection is "desktop text" in any type. */
+static void peer_receive(void *data, const char *mime_type, int fd)
+{
+	struct clip *c = data;
+	c->peer_receives++;
+	snprintf(c->peer_receive_mime, sizeof(c->peer_receive_mime), "%s", mime_type);
+	test_assert(write(fd, "desktop text", 12) == 12);
+	close(fd);
+}
+
+/* The clipboard offered (as with --window), the client's data device. */
+static void clip_setup(struct inproc *t, struct globals *g, struct clip *c)
+{
+	*c = (struct clip){ 0 };
+	struct wl_registry *registry = wl_display_get_registry(t->display);
+	wl_registry_add_listener(registry, &clip_registry_listener, c);
+	test_assert(inproc_roundtrip(t));
+	test_assert(!c->manager, "the clipboard is offered without --window");
+	struct wl_record_clipboard_peer peer = {
+		.selection = peer_selection, .receive = peer_receive, .data = c,
+	};
+	data_device_set_peer(t->server->data_device, &peer);
+	data_device_enable(t->server->data_device);
+	test_assert(inproc_roundtrip(t));
+	wl_registry_destroy(registry);
+	test_assert(c->manager != NULL);
+	c->device = wl_data_device_manager_get_data_device(c->manager, g->seat);
+	wl_data_device_add_listener(c->device, &clip_device_listener, c);
+	test_assert(inproc_roundtrip(t));
+}
+
+static void clip_finish(struct clip *c)
+{
+	if (c->device)
+		wl_data_device_release(c->device);
+	wl_data_device_manager_destroy(c->manager);
+}
+
+/* What the client reads from the selection offered to it, as `mime`. */
+static void paste_from(struct inproc *t, struct wl_data_offer *offer, const char *mime, char *out,
+		       size_t size)
+{
+	int fds[2];
+	test_assert(pipe(fds) == 0);
+	wl_data_offer_receive(offer, mime, fds[1]);
+	close(fds[1]);
+	test_assert(inproc_roundtrip(t));
+	ssize_t n = read(fds[0], out, size - 1);
+	out[n > 0 ? n : 0] = 0;
+	close(fds[0]);
+}
+
+static void source_target(void *data, struct wl_data_source *source, const char *mime_type)
+{
+}
+
+/* The client's selection is "client text". */
+static void source_send(void *data, struct wl_data_source *source, const char *mime_type,
+			int32_t fd)
+{
+	struct clip *c = data;
+	c->sends++;
+	snprintf(c->sent_mime, sizeof(c->sent_mime), "%s", mime_type);
+	test_assert(write(fd, "client text", 11) == 11);
+	close(fd);
+}
+
+static void source_cancelled(void *data, struct wl_data_source *source)
+{
+	((struct clip *)data)->cancels++;
+}
+
+static const struct wl_data_source_listener clip_source_listener = {
+	.target = source_target, .send = source_send, .cancelled = source_cancelled,
+};
+
+static struct wl_data_source *text_source(struct clip *c)
+{
+	struct wl_data_source *source = wl_data_device_manager_create_data_source(c->manager);
+	wl_data_source_add_listener(source, &clip_source_listener, c);
+	wl_data_source_offer(source, "text/plain;charset=utf-8");
+	wl_data_source_offer(source, "text/plain");
+	return source;
+}
+
+TEST(clipboard_desktop_selection_follows_the_keyboard)
+{
+	struct inproc t;
+	struct globals g;
+	setup(&t, &g, 64, 48);
+	struct input_log log;
+	input_setup(&t, &g, &log);
+	struct clip c;
+	clip_setup(&t, &g, &c);
+	struct window top;
+	struct test_buffer red;
+	test_buffer_init(&t, &red, 64, 48, WL_SHM_FORMAT_XRGB8888);
+	solid(&red, RED);
+	map_toplevel(&t, &g, &top, &red);
+	static const char *const types[] = { "text/plain;charset=utf-8", "text/plain" };
+	/* The desktop copies while the window lacks the keyboard: nothing. */
+	data_device_set_desktop_selection(t.server->data_device, types, 2);
+	test_assert(inproc_roundtrip(&t));
+	test_assert(c.selections == 0 && c.offer == NULL);
+
+	/* The keyboard comes: the selection is offered. */
+	feed(&t, &(struct wl_record_input_event){ .type = WL_RECORD_INPUT_KEYBOARD_ENTER });
+	test_assert(log.keyboard_surface == top.surface);
+	test_assert(c.selection != NULL && strcmp(c.offered, "text/plain;charset=utf-8;text/plain") == 0,
+		    "offered '%s'", c.offered);
+	char pasted[64];
+	paste_from(&t, c.selection, "text/plain", pasted, sizeof(pasted));
+	test_assert(strcmp(pasted, "desktop text") == 0 && c.peer_receives == 1 &&
+		    strcmp(c.peer_receive_mime, "text/plain") == 0, "pasted '%s'", pasted);
+
+	/* The keyboard leaves: no selection, and the old offer reads nothing. */
+	struct wl_data_offer *old = c.selection;
+	feed(&t, &(struct wl_record_input_event){ .type = WL_RECORD_INPUT_KEYBOARD_LEAVE });
+	test_assert(c.selection == NULL);
+	paste_from(&t, old, "text/plain", pasted, sizeof(pasted));
+	test_assert(pasted[0] == 0 && c.peer_receives == 1, "pasted '%s' without the keyboard", pasted);
+	wl_data_offer_destroy(old);
+
+	/* A client without the keyboard cannot copy. */
+	struct wl_data_source *source = text_source(&c);
+	wl_data_device_set_selection(c.device, source, 0);
+	test_assert(inproc_roundtrip(&t));
+	test_assert(c.peer_selections == 0 && c.cancels == 1);
+	wl_data_source_destroy(source);
+
+	/* With it, the desktop is told and pastes from the client's source. */
+	feed(&t, &(struct wl_record_input_event){ .type = WL_RECORD_INPUT_KEYBOARD_ENTER });
+	if (c.selection)
+		wl_data_offer_destroy(c.selection);
+	source = text_source(&c);
+	wl_data_device_set_selection(c.device, source, 0);
+	test_assert(inproc_roundtrip(&t));
+	test_assert(c.peer_selections == 1 &&
+		    strcmp(c.peer_types, "text/plain;charset=utf-8;text/plain") == 0,
+		    "the desktop was offered '%s'", c.peer_types);
+	int fds[2];
+	test_assert(pipe(fds) == 0);
+	data_device_receive(t.server->data_device, "text/plain;charset=utf-8", fds[1]);
+	test_assert(inproc_roundtrip(&t));
+	ssize_t n = read(fds[0], pasted, sizeof(pasted) - 1);
+	pasted[n > 0 ? n : 0] = 0;
+	close(fds[0]);
+	test_assert(strcmp(pasted, "client text") == 0 && c.sends == 1 &&
+		    strcmp(c.sent_mime, "text/plain;charset=utf-8") == 0, "the desktop got '%s'", pasted);
+
+	/* The desktop copies again: the client's source is cancelled. */
+	data_device_set_desktop_selection(t.server->data_device, types, 1);
+	test_assert(inproc_roundtrip(&t));
+	test_assert(c.cancels == 2 && strcmp(c.offered, "text/plain;charset=utf-8") == 0);
+	wl_data_source_destroy(source);
+	if (c.selection)
+		wl_data_offer_destroy(c.selection);
+	data_device_set_peer(t.server->data_device, NULL);
+	clip_finish(&c);
+	input_finish(&log);
+	destroy_window(&top);
+	test_buffer_finish(&red);
+	teardown(&t, &g);
+}
+
+TEST(clipboard_source_used_twice)
+{
+	struct inproc t;
+	struct globals g;
+	setup(&t, &g, 64, 48);
+	struct clip c;
+	clip_setup(&t, &g, &c);
+	struct wl_data_source *source = text_source(&c);
+	wl_data_device_set_selection(c.device, source, 0);
+	test_assert(inproc_roundtrip(&t));
+	wl_data_device_set_selection(c.device, source, 0);
+	expect_protocol_error(&t, &wl_data_source_interface, source,
+			      WL_DATA_SOURCE_ERROR_INVALID_SOURCE);
+	data_device_set_peer(t.server->data_device, NULL);
+	inproc_finish(&t);
+}
+
+TEST(clipboard_drag_source_is_no_selection)
+{
+	struct inproc t;
+	struct globals g;
+	setup(&t, &g, 64, 48);
+	struct clip c;
+	clip_setup(&t, &g, &c);
+	struct wl_data_source *source = text_source(&c);
+	wl_data_source_set_actions(source, WL_DATA_DEVICE_MANAGER_DND_ACTION_COPY);
+	wl_data_device_set_selection(c.device, source, 0);
+	expect_protocol_error(&t, &wl_data_source_interface, source,
+			      WL_DATA_SOURCE_ERROR_INVALID_SOURCE);
+	data_device_set_peer(t.server->data_device, NULL);
+	inproc_finish(&t);
+}
+
+TEST(clipboard_finish_on_a_selection)
+{
+	struct inproc t;
+	struct globals g;
+	setup(&t, &g, 64, 48);
+	struct input_log log;
+	input_setup(&t, &g, &log);
+	struct clip c;
+	clip_setup(&t, &g, &c);
+	struct window top;
+	struct test_buffer red;
+	test_buffer_init(&t, &red, 64, 48, WL_SHM_FORMAT_XRGB8888);
+	solid(&red, RED);
+	map_toplevel(&t, &g, &top, &red);
+	static const char *const types[] = { "text/plain" };
+	data_device_set_desktop_selection(t.server->data_device, types, 1);
+	feed(&t, &(struct wl_record_input_event){ .type = WL_RECORD_INPUT_KEYBOARD_ENTER });
+	test_assert(c.selection != NULL);
+	wl_data_offer_finish(c.selection);
+	expect_protocol_error(&t, &wl_data_offer_interface, c.selection,
+			      WL_DATA_OFFER_ERROR_INVALID_FINISH);
+	data_device_set_peer(t.server->data_device, NULL);
+	test_buffer_finish(&red);
+	inproc_finish(&t);
 }
