@@ -51,7 +51,7 @@ struct desktop_window {
 	struct xdg_wm_base *wm_base;
 	struct wp_viewporter *viewporter;
 	struct zxdg_decoration_manager_v1 *decoration_manager;
-	char limits[256];
+	char limits[512];
 
 	/* Input: the desktop's first seat, passed on to `input`. */
 	struct wl_seat *seat;
@@ -1252,15 +1252,15 @@ struct desktop_window *desktop_window_connect(const char *display_name, char *wh
 			 sizeof(window->limits) - strlen(window->limits),
 			 "%sthe desktop offers no wl_seat: the window takes no input",
 			 window->limits[0] ? "; " : "");
-	if (!window->data_device)
-		snprintf(window->limits + strlen(window->limits),
-			 sizeof(window->limits) - strlen(window->limits),
-			 "%sthe desktop offers no wl_data_device_manager: no clipboard",
-			 window->limits[0] ? "; " : "");
 	if (!window->decoration_manager)
 		snprintf(window->limits + strlen(window->limits),
 			 sizeof(window->limits) - strlen(window->limits),
 			 "%sthe desktop offers no xdg-decoration: the window has no title bar",
+			 window->limits[0] ? "; " : "");
+	if (!window->data_device)
+		snprintf(window->limits + strlen(window->limits),
+			 sizeof(window->limits) - strlen(window->limits),
+			 "%sthe desktop offers no wl_data_device_manager: no clipboard",
 			 window->limits[0] ? "; " : "");
 	return window;
 
