@@ -232,6 +232,7 @@ void data_device_set_desktop_selection(struct data_device *device, const char *c
 	for (size_t i = 0; i < count; i++)
 		add_mime_type(&device->desktop_mime_types, mime_types[i]);
 	device->owner = count ? SELECTION_DESKTOP : SELECTION_NONE;
+	LOG_DBG("the desktop's selection (%zu types) is the hosted clients' now", count);
 	announce_selection(device);
 }
 
@@ -357,6 +358,8 @@ static void device_set_selection(struct wl_client *client, struct wl_resource *r
 	if (source && source == device->client_source)
 		return;
 	set_client_source(device, source);
+	LOG_DBG("a hosted client copied (%zu types): the desktop's selection now",
+		source ? source->mime_types.size / sizeof(char *) : 0);
 	announce_selection(device);
 	tell_peer(device);
 }
