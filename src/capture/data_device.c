@@ -251,7 +251,8 @@ static void source_offer(struct wl_client *client, struct wl_resource *resource,
 {
 	struct data_source *source = wl_resource_get_user_data(resource);
 	if (source->used) {
-		/* wlroots ignores it too: the offers made are what was copied. */
+		/* No error (wlroots only logs it); the desktop was told the
+		 * types already: what was copied stays as it was. */
 		LOG_DBG("a client offers %s after using its wl_data_source: ignored", mime_type);
 		return;
 	}
