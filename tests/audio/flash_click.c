@@ -49,6 +49,7 @@
 #define CLICK_FRAMES (RATE / 100) /* 10 ms */
 #define CLICK_HZ 1000.0
 #define MAX_FLASHES 10000
+#define ESTIMATES 32
 
 struct options {
 	int flashes;
@@ -257,6 +258,20 @@ static float click_sample(int64_t i)
 	return (float)(0.5 * ramp * sin(2 * M_PI * CLICK_HZ * t));
 }
 
+static int compare_ns(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return (x > y) - (x < y);
+}
+
+static int64_t median(const int64_t *values, int count)
+{
+	int64_t sorted[ESTIMATES];
+	memcpy(sorted, values, (size_t)count * sizeof(*values));
+	qsort(sorted, (size_t)count, sizeof(*sorted), compare_ns);
+	return sorted[count / 2];
+}
+
 static void *audio_main(void *data)
 {
 	struct client *client = data;
@@ -268,6 +283,8 @@ static void *audio_main(void *data)
 		return NULL;
 	}
 	int next = 0; /* the first flash whose click is not placed yet */
+	int64_t estimates[ESTIMATES];
+	int estimate_count = 0;
 	while (!atomic_load(&client->audio_stop)) {
 		int error;
 		pa_usec_t latency = pa_simple_get_latency(client->audio, &error);
@@ -276,8 +293,14 @@ static void *audio_main(void *data)
 			atomic_store(&client->audio_failed, true);
 			break;
 		}
-		/* When the block's first sample will be played. */
-		int64_t block_ns = now_ns() + (int64_t)latency * 1000;
+		/* When the stream's first sample was (or will be) played: one
+		 * reading jitters by a few ms (this thread may run late between the
+		 * two clocks read), their median over the last 32 blocks does not. */
+		int64_t written_ns = client->written_frames * 1000000000 / RATE;
+		estimates[estimate_count++ % ESTIMATES] = now_ns() + (int64_t)latency * 1000 - written_ns;
+		int64_t zero_ns = median(estimates, estimate_count < ESTIMATES ? estimate_count
+									 : ESTIMATES);
+		int64_t block_ns = zero_ns + written_ns;
 		int64_t block_end_ns = block_ns + (int64_t)BLOCK_FRAMES * 1000000000 / RATE;
 		while (next < options->flashes && client->flashes[next].planned_ns < block_end_ns) {
 			int64_t ahead = client->flashes[next].planned_ns - block_ns;
