@@ -49,7 +49,9 @@
 #define CLICK_FRAMES (RATE / 100) /* 10 ms */
 #define CLICK_HZ 1000.0
 #define MAX_FLASHES 10000
-#define ESTIMATES 32
+/* 2.5 s of blocks: the server's latency reports swing by some ms over about a
+ * second (pipewire-pulse's interpolation between timing updates). */
+#define ESTIMATES 512
 
 struct options {
 	int flashes;
@@ -295,7 +297,8 @@ static void *audio_main(void *data)
 		}
 		/* When the stream's first sample was (or will be) played: one
 		 * reading jitters by a few ms (this thread may run late between the
-		 * two clocks read), their median over the last 32 blocks does not. */
+		 * two clocks read) and swings over a second, their median over the
+		 * last ESTIMATES blocks does not. */
 		int64_t written_ns = client->written_frames * 1000000000 / RATE;
 		estimates[estimate_count++ % ESTIMATES] = now_ns() + (int64_t)latency * 1000 - written_ns;
 		int64_t zero_ns = median(estimates, estimate_count < ESTIMATES ? estimate_count
