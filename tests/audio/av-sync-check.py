@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """A/V sync of a recording of tests/audio/flash_click:
-  av-sync-check.py FILE TIMES FLASHES [TOLERANCE_MS]
+  av-sync-check.py FILE TIMES FLASHES [TOLERANCE_MS [MAX_DRIFT_MS]]
 
 Decodes FILE: the video with ffmpeg's showinfo (each frame's time and mean
 luma: a white frame is a flash), the first audio stream to 48 kHz mono PCM (a
@@ -14,10 +14,10 @@ the expected offset by as much, and no more.
 Times are the file's own (ffmpeg -copyts): the audio's first decoded sample
 is at the time of its first decoded frame. Prints one line per flash and the
 figures; exit status 1 with a reason when a check fails."""
+import array
 import re
-import struct
-import subprocess
 import sys
+import subprocess
 
 RATE = 48000
 
@@ -52,14 +52,17 @@ def audio(path):
             break
     if first is None:
         sys.exit("FAIL: no audio frame times from ashowinfo")
-    data = out.stdout
-    return first, struct.unpack("<%dh" % (len(data) // 2), data[:len(data) // 2 * 2])
+    samples = array.array("h")
+    samples.frombytes(out.stdout[:len(out.stdout) // 2 * 2])
+    if sys.byteorder != "little":
+        samples.byteswap()
+    return first, samples
 
 
 def onsets(first, samples):
     """Times (s) of click onsets: a rise above a quarter of the peak after at
     least 100 ms below it."""
-    peak = max(abs(x) for x in samples) if samples else 0
+    peak = max(max(samples), -min(samples)) if samples else 0
     if peak < 3000:
         sys.exit("FAIL: no clicks in the audio (peak %d)" % peak)
     threshold = peak / 4
@@ -76,6 +79,7 @@ def onsets(first, samples):
 def main():
     path, times_path, count = sys.argv[1], sys.argv[2], int(sys.argv[3])
     tolerance = float(sys.argv[4]) / 1000 if len(sys.argv) > 4 else 0.017
+    max_drift = float(sys.argv[5]) / 1000 if len(sys.argv) > 5 else None
     reported = []
     with open(times_path) as f:
         for line in f:
@@ -106,6 +110,12 @@ def main():
     mean = sum(offsets) / len(offsets)
     print("video-audio offset: mean %+.1f ms, worst %.1f ms, spread %.1f ms (tolerance %.1f ms)" %
           (mean * 1000, worst * 1000, (max(offsets) - min(offsets)) * 1000, tolerance * 1000))
+    drift = offsets[-1] - offsets[0]
+    print("drift: first flash %+.1f ms, last (at %.0f s) %+.1f ms: %+.1f ms" %
+          (offsets[0] * 1000, video[-1], offsets[-1] * 1000, drift * 1000))
+    if max_drift is not None and abs(drift) > max_drift:
+        sys.exit("FAIL: the offset drifted by %.1f ms (more than %.1f ms)" %
+                 (drift * 1000, max_drift * 1000))
     if worst > tolerance:
         sys.exit("FAIL: a white frame and its click are %.1f ms apart (more than %.1f ms)" %
                  (worst * 1000, tolerance * 1000))
