@@ -216,6 +216,10 @@ static int wait_until(struct client *client, int64_t at_ns)
 		int64_t left_ms = (at_ns - now_ns()) / 1000000 - 2;
 		if (left_ms <= 0)
 			break;
+		/* poll() may wake 0.1% of its timeout late (the kernel's slack):
+		 * 10 ms of a 10 s wait. */
+		if (left_ms > 500)
+			left_ms = 500;
 		if (dispatch_for(client, (int)left_ms) < 0)
 			return -1;
 	}
