@@ -132,9 +132,11 @@ static void deliver(struct audio_capture *capture, const float *samples, size_t 
 	const struct audio_clock_stats *after = &capture->clock.stats;
 	if (after->gaps != before.gaps || after->slews != before.slews) {
 		if (capture->stats.reanchors == 0)
-			LOG_DBG("audio: the sample count is %.1f ms off the server's timing: "
-				"%s (said once)", (double)(after->slewed_ns - before.slewed_ns) / 1e6,
-				after->gaps != before.gaps ? "a gap" : "corrected");
+			LOG_DBG("audio: %s (said once)",
+				after->gaps != before.gaps
+					? "a gap in the source's timing: filled with silence"
+					: "the sample count drifts from the server's timing: "
+					  "corrected by at most 2 ms a chunk");
 		capture->stats.reanchors++;
 	}
 	capture->stats.slewed_ns = after->slewed_ns;
