@@ -70,6 +70,7 @@ struct flash {
 struct client {
 	struct options options;
 	struct wl_display *display;
+	struct wl_registry *registry;
 	struct wl_compositor *compositor;
 	struct wl_shm *shm;
 	struct wl_output *output;
@@ -82,6 +83,7 @@ struct client {
 	struct flash *flashes;
 	pa_simple *audio;
 	pthread_t audio_thread;
+	bool audio_started;
 	atomic_bool audio_ready;
 	atomic_bool audio_stop;
 	atomic_bool audio_failed;
@@ -162,6 +164,8 @@ static int create_buffers(struct client *client)
 	int fd = memfd_create("flash_click", MFD_CLOEXEC);
 	if (fd < 0 || ftruncate(fd, (off_t)(size * BUFFERS)) < 0) {
 		perror("flash_click: memfd");
+		if (fd >= 0)
+			close(fd);
 		return -1;
 	}
 	uint8_t *data = mmap(NULL, size * BUFFERS, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
@@ -362,6 +366,7 @@ static int start_audio(struct client *client)
 		fprintf(stderr, "flash_click: cannot start the audio thread\n");
 		return -1;
 	}
+	client->audio_started = true;
 	int64_t deadline = now_ns() + 5000000000;
 	while (!atomic_load(&client->audio_ready)) {
 		if (atomic_load(&client->audio_failed) || now_ns() > deadline) {
@@ -373,6 +378,35 @@ static int start_audio(struct client *client)
 	return 0;
 }
 
+/* What run() made (a leak checker sees the rest). */
+static void destroy(struct client *client)
+{
+	if (client->audio_started) {
+		atomic_store(&client->audio_stop, true);
+		pthread_join(client->audio_thread, NULL);
+	}
+	if (client->audio)
+		pa_simple_free(client->audio);
+	free(client->flashes);
+	for (int i = 0; i < BUFFERS; i++)
+		if (client->buffers[i])
+			wl_buffer_destroy(client->buffers[i]);
+	if (client->surface)
+		wl_surface_destroy(client->surface);
+	if (client->shell)
+		zwp_fullscreen_shell_v1_release(client->shell);
+	if (client->output)
+		wl_output_destroy(client->output);
+	if (client->shm)
+		wl_shm_destroy(client->shm);
+	if (client->compositor)
+		wl_compositor_destroy(client->compositor);
+	if (client->registry)
+		wl_registry_destroy(client->registry);
+	if (client->display)
+		wl_display_disconnect(client->display);
+}
+
 static int run(struct client *client)
 {
 	const struct options *options = &client->options;
@@ -381,8 +415,8 @@ static int run(struct client *client)
 		perror("flash_click: wl_display_connect");
 		return 1;
 	}
-	struct wl_registry *registry = wl_display_get_registry(client->display);
-	wl_registry_add_listener(registry, &registry_listener, client);
+	client->registry = wl_display_get_registry(client->display);
+	wl_registry_add_listener(client->registry, &registry_listener, client);
 	/* Twice: the globals, then the output's mode. */
 	if (wl_display_roundtrip(client->display) < 0 ||
 	    wl_display_roundtrip(client->display) < 0) {
@@ -433,6 +467,7 @@ static int run(struct client *client)
 		status = 1;
 	atomic_store(&client->audio_stop, true);
 	pthread_join(client->audio_thread, NULL);
+	client->audio_started = false;
 	if (status == 0 && options->times_path) {
 		FILE *times = fopen(options->times_path, "w");
 		if (!times) {
@@ -499,5 +534,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "flash_click: --flash-ms must be shorter than --period-ms\n");
 		return 2;
 	}
-	return run(&client);
+	int status = run(&client);
+	destroy(&client);
+	return status;
 }
