@@ -9,9 +9,10 @@
  * Audio: a libpulse playback stream fed with silence all along (so that its
  * latency is known and steady), on its own thread. Before each block is
  * written the stream's latency says when the block's first sample will be
- * played (pa_simple_get_latency: now + latency); a click whose instant falls
- * in the block is placed at the sample for that instant, once, and stays at
- * that sample position.
+ * played (pa_simple_get_latency: now + latency; the median of such readings
+ * over the last 2.5 s, as one jitters); a click whose instant falls in the
+ * block is placed at the sample for that instant, once, and stays at that
+ * sample position.
  *
  * --times FILE gets a line per flash: "k planned_ns commit_ns onset_ns",
  * the instant planned, when the white frame was committed and when the
