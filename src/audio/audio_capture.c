@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "audio_clock.h"
 #include "clock.h"
 #include "log.h"
 
@@ -32,10 +33,7 @@ struct audio_capture {
 	_Atomic float published_peak;       /* linear, last full window */
 
 	/* Mainloop thread only (and the stats under the mainloop lock). */
-	bool anchored;
-	int64_t anchor_ns;        /* measured time of the anchor sample */
-	uint64_t frames_since_anchor;
-	double offset_ns;         /* measured minus counted, smoothed */
+	struct audio_clock clock;
 	float *silence;           /* for holes in the stream */
 	size_t silence_frames;
 	float window_peak;        /* linear peak of the window being filled */
@@ -63,7 +61,7 @@ static void handle_stream_state(pa_stream *stream, void *data)
 {
 	struct audio_capture *capture = data;
 	pa_stream_state_t state = pa_stream_get_state(stream);
-	if (state == PA_STREAM_FAILED && capture->anchored)
+	if (state == PA_STREAM_FAILED && capture->stats.chunks > 0)
 		lose(capture, "the source went away");
 	if (state == PA_STREAM_READY) {
 		const char *name = pa_stream_get_device_name(stream);
@@ -127,34 +125,24 @@ static void deliver(struct audio_capture *capture, const float *samples, size_t 
 		    int64_t now_ns)
 {
 	measure_level(capture, samples, frames, now_ns);
-	int64_t measured = now_ns;
-	bool have_time = measured_time(capture, now_ns, &measured);
-	if (!capture->anchored) {
-		capture->anchor_ns = have_time ? measured : now_ns;
-		capture->frames_since_anchor = 0;
-		capture->anchored = true;
-	}
-	int64_t counted = capture->anchor_ns +
-			  (int64_t)(capture->frames_since_anchor * 1000000000ull / AUDIO_CHUNK_RATE);
-	/* One reading of the latency jitters by a few ms (a scheduling delay
-	 * before this callback ran, the interpolation between the server's
-	 * timing updates): the offset is smoothed over about 16 chunks (160
-	 * ms) before it may move the clock. */
-	if (have_time)
-		capture->offset_ns += ((double)(measured - counted) - capture->offset_ns) / 16;
-	if (fabs(capture->offset_ns) > AUDIO_CAPTURE_MAX_DRIFT_NS) {
+	int64_t reading = now_ns;
+	bool have_reading = measured_time(capture, now_ns, &reading);
+	struct audio_clock_stats before = capture->clock.stats;
+	int64_t pts = audio_clock_stamp(&capture->clock, have_reading, reading, now_ns, frames);
+	const struct audio_clock_stats *after = &capture->clock.stats;
+	if (after->gaps != before.gaps || after->slews != before.slews) {
 		if (capture->stats.reanchors == 0)
-			LOG_DBG("audio: the sample count is %.1f ms off the server's timing: "
-				"re-anchored (said once)", -capture->offset_ns / 1e6);
+			LOG_DBG("audio: %s (said once)",
+				after->gaps != before.gaps
+					? "a gap in the source's timing: filled with silence"
+					: "the sample count drifts from the server's timing: "
+					  "corrected by at most 2 ms a chunk");
 		capture->stats.reanchors++;
-		capture->anchor_ns = counted + (int64_t)capture->offset_ns;
-		capture->frames_since_anchor = 0;
-		capture->offset_ns = 0;
-		counted = capture->anchor_ns;
 	}
-	struct audio_chunk chunk = { .samples = samples, .frames = frames, .pts_ns = counted };
+	capture->stats.slewed_ns = after->slewed_ns;
+	capture->stats.offset_ns = after->last_offset_ns;
+	struct audio_chunk chunk = { .samples = samples, .frames = frames, .pts_ns = pts };
 	capture->fn(capture->data, &chunk);
-	capture->frames_since_anchor += frames;
 	capture->stats.chunks++;
 	capture->stats.frames += frames;
 }
@@ -217,6 +205,7 @@ struct audio_capture *audio_capture_start(const char *source, audio_chunk_fn fn,
 	}
 	capture->fn = fn;
 	capture->data = data;
+	audio_clock_init(&capture->clock, AUDIO_CHUNK_RATE);
 	snprintf(capture->source, sizeof(capture->source), "%s", device);
 	capture->loop = pa_threaded_mainloop_new();
 	if (!capture->loop) {

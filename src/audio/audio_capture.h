@@ -11,22 +11,22 @@
  * on its own thread (pa_threaded_mainloop): nothing here runs on, or makes
  * wait, the caller's thread once started.
  *
- * Timestamps: the first chunk is stamped with the time it was read minus the
- * stream's latency as the server reports it (pa_stream_get_latency: the age
- * of the first unread sample); the following chunks are stamped by counting
- * samples from there, and the count is re-anchored to the measured time when
- * the two differ by more than AUDIO_CAPTURE_MAX_DRIFT_NS (a server that
- * delivered nothing for a while, or a clock that drifts; the difference is
- * smoothed over about 160 ms first, so that jitter moves nothing): the consumer sees
- * the jump in pts and fills the gap with silence, or drops the overlap. */
-#define AUDIO_CAPTURE_MAX_DRIFT_NS 20000000
+ * Timestamps (audio_clock.h): each chunk's reading is the time it was read
+ * minus the stream's latency as the server reports it (pa_stream_get_latency:
+ * the age of the first unread sample); chunks are stamped by counting samples
+ * from an anchor set from the first readings, which follows the readings
+ * with a bounded correction (2 ms a chunk, after the offset lasted 250 ms)
+ * and jumps on a gap of more than 40 ms: the consumer sees the change in pts
+ * and fills it with silence, or drops the overlap. */
 
 struct audio_capture;
 
 struct audio_capture_stats {
 	uint64_t chunks;     /* handed to the consumer */
 	uint64_t frames;     /* sample frames in them */
-	uint64_t reanchors;  /* times the sample count was re-anchored */
+	uint64_t reanchors;  /* corrections of the sample count: slew steps and gaps */
+	int64_t slewed_ns;   /* the sum of the slew steps (signed): the drift corrected */
+	int64_t offset_ns;   /* the server's timing minus the count, now (a median) */
 };
 
 /* Connects to the audio server and starts recording `source` (a source

@@ -24,6 +24,10 @@ struct muxer {
 	AVStream *stream;
 	int audio_count;
 	AVStream *audio_streams[MAX_AUDIO_STREAMS];
+	/* Added to an audio stream's packet times, in samples (see
+	 * opus_padding_offset()), and its sample rate. */
+	int64_t audio_ts_offsets[MAX_AUDIO_STREAMS];
+	int audio_rates[MAX_AUDIO_STREAMS];
 	/* Until muxer_start(): */
 	const AVCodecContext *audio_encoders[MAX_AUDIO_STREAMS];
 	char *audio_titles[MAX_AUDIO_STREAMS];
@@ -267,6 +271,23 @@ bool muxer_wants_global_header(const struct muxer *muxer)
 	return muxer->format->oformat->flags & AVFMT_GLOBALHEADER;
 }
 
+/* Opus packets start `initial_padding` (the pre-skip, 312 samples) before
+ * the first sample: the encoder stamps the first packet -312. Matroska
+ * writes the pre-skip as CodecDelay, which demuxers subtract from the
+ * audio's times. libavformat from 59.31 adds the padding back to the Opus
+ * block times itself (the track's ts_offset); older ones (Debian 12's
+ * 59.27) see a negative time and shift every stream by 6.5 ms to make it
+ * non-negative, so the video started at 0.007 while the audio, less its
+ * CodecDelay, started at 0: the sound played 6.5 ms early. For those we add
+ * the padding ourselves, as the newer muxer does. */
+static int64_t opus_padding_offset(const struct muxer *muxer, const AVCodecContext *audio)
+{
+	if (muxer->fragmented_mov || audio->codec_id != AV_CODEC_ID_OPUS ||
+	    audio->initial_padding <= 0 || avformat_version() > AV_VERSION_INT(59, 30, 100))
+		return 0;
+	return audio->initial_padding;
+}
+
 int muxer_start(struct muxer *muxer, const AVCodecContext *encoder)
 {
 	muxer->stream = avformat_new_stream(muxer->format, NULL);
@@ -290,6 +311,8 @@ int muxer_start(struct muxer *muxer, const AVCodecContext *encoder)
 		if (ret < 0)
 			return fail(muxer, "cannot describe the audio stream of", ret);
 		audio->time_base = muxer->audio_encoders[i]->time_base;
+		muxer->audio_ts_offsets[i] = opus_padding_offset(muxer, muxer->audio_encoders[i]);
+		muxer->audio_rates[i] = muxer->audio_encoders[i]->sample_rate;
 		/* Matroska keeps a "title"; MP4 and MOV only the handler's name. */
 		if (muxer->audio_titles[i])
 			av_dict_set(&audio->metadata,
@@ -379,6 +402,15 @@ int muxer_write_audio(struct muxer *muxer, int index, AVPacket *packet, AVRation
 		return muxer->failed ? AVERROR(EIO) : AVERROR_BUG;
 	}
 	AVStream *stream = muxer->audio_streams[index];
+	if (muxer->audio_ts_offsets[index]) {
+		/* In the packet's time base, before rounding to the stream's. */
+		int64_t offset = av_rescale_q(muxer->audio_ts_offsets[index],
+					      (AVRational){1, muxer->audio_rates[index]}, time_base);
+		if (packet->pts != AV_NOPTS_VALUE)
+			packet->pts += offset;
+		if (packet->dts != AV_NOPTS_VALUE)
+			packet->dts += offset;
+	}
 	av_packet_rescale_ts(packet, time_base, stream->time_base);
 	packet->stream_index = stream->index;
 	int ret = av_interleaved_write_frame(muxer->format, packet);

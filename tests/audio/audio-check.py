@@ -19,7 +19,10 @@ OPTIONS (before FILE):
   --absent=HZ     over the whole file, HZ is ABSENT_DB below FREQ (another
                   program's sound that must not be in the file)
   --title=TEXT    the stream's title (Matroska) or handler name (MP4) is TEXT
-  --kbps=LO-HI    the stream's bytes over its length: LO to HI kbit/s"""
+  --kbps=LO-HI    the stream's bytes over its length: LO to HI kbit/s
+  --aligned       the video starts at 0 and the audio's first packet at 0 less
+                  at most its codec's padding (Opus's 6.5 ms pre-skip in
+                  Matroska), not both shifted by it"""
 import json
 import math
 import struct
@@ -90,6 +93,27 @@ def stream_kbps(path, seconds):
     return size * 8 / seconds / 1000
 
 
+def first_pts(path, selector):
+    out = subprocess.run(["ffprobe", "-v", "error", "-select_streams", selector,
+                          "-show_entries", "packet=pts_time", "-read_intervals", "%+#1",
+                          "-of", "csv=p=0", path], check=True, capture_output=True, text=True)
+    return float(out.stdout.split()[0].strip(","))
+
+
+def check_aligned(path, stream):
+    video = first_pts(path, "v:0")
+    audio = first_pts(path, "a:%d" % STREAM)
+    # ffprobe shows no initial_padding for Matroska: libopus's pre-skip.
+    padding = 312 / 48000 if stream["codec_name"] == "opus" else 0.0
+    print("first video packet at %.4f s, first audio packet at %.4f s (padding %.4f s)" %
+          (video, audio, padding))
+    if abs(video) > 0.0005:
+        sys.exit("FAIL: the video starts at %.4f s, not 0" % video)
+    # Matroska rounds to the millisecond.
+    if not -max(padding, 0.0) - 0.001 <= audio <= 0.001:
+        sys.exit("FAIL: the audio starts at %.4f s, expected 0 to -%.4f s" % (audio, padding))
+
+
 def main():
     global STREAM
     options = {}
@@ -118,6 +142,8 @@ def main():
     if int(stream["sample_rate"]) != 48000 or int(stream["channels"]) != 2:
         sys.exit("FAIL: audio %s Hz %s channels, expected 48000 Hz stereo" %
                  (stream["sample_rate"], stream["channels"]))
+    if "aligned" in options:
+        check_aligned(path, stream)
     full = decode(path, 48000, 2)
     audio_seconds = len(full) / 2 / 48000
     video_seconds = video_end(path)

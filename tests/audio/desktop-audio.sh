@@ -39,7 +39,7 @@ log_has record "audio: [^ ]+\\.monitor" || fail "wl-record did not say which sou
 log_has record "audio: [0-9.]+ s from .*\\($([ "$codec" = opus ] && echo libopus || echo aac)\\)" ||
 	fail "no audio summary at the end"
 grep -E "audio" "$TEST_DIR/record.log" | sed "s/^/$TEST_NAME: /"
-python3 "$CHECK" "$out" "$codec" 440 || fail "the audio of $out is wrong"
+python3 "$CHECK" --aligned "$out" "$codec" 440 || fail "the audio of $out is wrong"
 if [ "$container" != stdout ]; then
 	python3 - "$TEST_DIR/stats.json" "$codec" <<'PY' || fail "the --stats-fd summary lacks the audio"
 import json, sys

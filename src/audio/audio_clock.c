@@ -1,0 +1,102 @@
+#include "audio_clock.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void audio_clock_init(struct audio_clock *clock, int rate)
+{
+	memset(clock, 0, sizeof(*clock));
+	clock->rate = rate;
+}
+
+static int compare_ns(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return (x > y) - (x < y);
+}
+
+static int64_t median(const int64_t *values, int count)
+{
+	int64_t sorted[AUDIO_CLOCK_WINDOW > AUDIO_CLOCK_START_READINGS ? AUDIO_CLOCK_WINDOW
+								       : AUDIO_CLOCK_START_READINGS];
+	memcpy(sorted, values, (size_t)count * sizeof(*values));
+	qsort(sorted, (size_t)count, sizeof(*sorted), compare_ns);
+	return count % 2 ? sorted[count / 2] : (sorted[count / 2 - 1] + sorted[count / 2]) / 2;
+}
+
+static int64_t counted_ns(const struct audio_clock *clock)
+{
+	return clock->anchor_ns + (int64_t)(clock->frames * 1000000000ull / (uint64_t)clock->rate);
+}
+
+/* Moves the anchor by `ns`; the kept offsets are against the new anchor. */
+static void move_anchor(struct audio_clock *clock, int64_t ns)
+{
+	clock->anchor_ns += ns;
+	for (int i = 0; i < clock->window_count; i++)
+		clock->window[i] -= ns;
+}
+
+static void follow(struct audio_clock *clock, int64_t reading_ns, int64_t now_ns)
+{
+	int64_t offset = reading_ns - counted_ns(clock);
+	if (offset > AUDIO_CLOCK_GAP_NS || offset < -AUDIO_CLOCK_GAP_NS) {
+		move_anchor(clock, offset);
+		clock->window_count = clock->window_next = 0;
+		clock->beyond = clock->slewing = false;
+		clock->stats.gaps++;
+		clock->stats.last_offset_ns = 0;
+		return;
+	}
+	clock->window[clock->window_next] = offset;
+	clock->window_next = (clock->window_next + 1) % AUDIO_CLOCK_WINDOW;
+	if (clock->window_count < AUDIO_CLOCK_WINDOW)
+		clock->window_count++;
+	if (clock->window_count < AUDIO_CLOCK_WINDOW / 2)
+		return;
+	int64_t typical = median(clock->window, clock->window_count);
+	clock->stats.last_offset_ns = typical;
+	int64_t size = typical < 0 ? -typical : typical;
+	if (size > AUDIO_CLOCK_SLEW_START_NS) {
+		if (!clock->beyond)
+			clock->beyond_since_ns = now_ns;
+		clock->beyond = true;
+		if (now_ns - clock->beyond_since_ns >= AUDIO_CLOCK_SLEW_AFTER_NS)
+			clock->slewing = true;
+	} else {
+		clock->beyond = false;
+	}
+	if (clock->slewing && size <= AUDIO_CLOCK_SLEW_STOP_NS)
+		clock->slewing = false;
+	if (!clock->slewing)
+		return;
+	int64_t step = typical > AUDIO_CLOCK_SLEW_STEP_NS ? AUDIO_CLOCK_SLEW_STEP_NS
+		       : typical < -AUDIO_CLOCK_SLEW_STEP_NS ? -AUDIO_CLOCK_SLEW_STEP_NS
+		       : typical;
+	move_anchor(clock, step);
+	clock->stats.slews++;
+	clock->stats.slewed_ns += step;
+	clock->stats.last_offset_ns = typical - step;
+}
+
+int64_t audio_clock_stamp(struct audio_clock *clock, bool have_reading, int64_t reading_ns,
+			  int64_t now_ns, size_t frames)
+{
+	if (clock->start_count < AUDIO_CLOCK_START_READINGS) {
+		/* Until the anchor is set, each chunk is stamped from the median
+		 * of the readings so far (the first from its own reading, or
+		 * from now when the server said nothing). */
+		if (have_reading || clock->start_count == 0) {
+			int64_t reading = have_reading ? reading_ns : now_ns;
+			clock->start_readings[clock->start_count++] =
+				reading - (int64_t)(clock->frames * 1000000000ull /
+						    (uint64_t)clock->rate);
+			clock->anchor_ns = median(clock->start_readings, clock->start_count);
+		}
+	} else if (have_reading) {
+		follow(clock, reading_ns, now_ns);
+	}
+	int64_t pts = counted_ns(clock);
+	clock->frames += frames;
+	return pts;
+}

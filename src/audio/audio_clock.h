@@ -1,0 +1,68 @@
+#ifndef WL_RECORD_AUDIO_CLOCK_H
+#define WL_RECORD_AUDIO_CLOCK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* The time of each audio chunk on CLOCK_MONOTONIC, from the sample count
+ * re-anchored to the server's timing with a bounded correction.
+ *
+ * Each chunk comes with a reading: when the server says its first sample was
+ * captured (the time it was read minus the latency the server reports). One
+ * reading jitters by milliseconds (a late callback, the interpolation between
+ * the server's timing updates); the sample count does not jitter but drifts
+ * (the sound card's clock is not the system's: 100 ppm is 360 ms an hour).
+ * So chunks are stamped by counting samples from an anchor, and the anchor
+ * follows the readings slowly:
+ *  - anchor: the median of the first AUDIO_CLOCK_START_READINGS readings
+ *    (each less the samples counted before it);
+ *  - then the offset (reading minus count) of the last
+ *    AUDIO_CLOCK_WINDOW readings is kept; when their median stays beyond
+ *    AUDIO_CLOCK_SLEW_START_NS for AUDIO_CLOCK_SLEW_AFTER_NS, the anchor
+ *    moves toward it by at most AUDIO_CLOCK_SLEW_STEP_NS per chunk until the
+ *    median is within AUDIO_CLOCK_SLEW_STOP_NS (the consumer, audio_track,
+ *    fills the few samples of each step with silence, or drops them);
+ *  - one reading more than AUDIO_CLOCK_GAP_NS away is a gap (a suspended
+ *    source, a server that delivered nothing for a while): the anchor jumps
+ *    to it at once, and the consumer fills the gap with silence.
+ * Pure arithmetic on the times given: no clock is read here. */
+#define AUDIO_CLOCK_START_READINGS 8
+#define AUDIO_CLOCK_WINDOW 16
+#define AUDIO_CLOCK_SLEW_START_NS 3000000
+#define AUDIO_CLOCK_SLEW_STOP_NS 500000
+#define AUDIO_CLOCK_SLEW_AFTER_NS 250000000
+#define AUDIO_CLOCK_SLEW_STEP_NS 2000000
+#define AUDIO_CLOCK_GAP_NS 40000000
+
+struct audio_clock_stats {
+	uint64_t gaps;       /* jumps of the anchor to a reading */
+	uint64_t slews;      /* chunks whose time was moved by a slew step */
+	int64_t slewed_ns;   /* the sum of the slew steps (signed) */
+	int64_t last_offset_ns; /* median offset after the last chunk */
+};
+
+struct audio_clock {
+	int rate;
+	uint64_t frames;          /* counted since the anchor */
+	int64_t anchor_ns;        /* time of the sample `frames` counts from */
+	int start_count;
+	int64_t start_readings[AUDIO_CLOCK_START_READINGS];
+	int window_count, window_next;
+	int64_t window[AUDIO_CLOCK_WINDOW]; /* offsets, reading minus count */
+	bool beyond;              /* the median is past AUDIO_CLOCK_SLEW_START_NS */
+	int64_t beyond_since_ns;
+	bool slewing;
+	struct audio_clock_stats stats;
+};
+
+void audio_clock_init(struct audio_clock *clock, int rate);
+
+/* The time of a chunk of `frames` frames, the next of the stream. `reading_ns`:
+ * when the server says its first frame was captured; `have_reading` false
+ * when it said nothing (the count alone then). `now_ns`: when it was read
+ * (times how long the offset has lasted). */
+int64_t audio_clock_stamp(struct audio_clock *clock, bool have_reading, int64_t reading_ns,
+			  int64_t now_ns, size_t frames);
+
+#endif

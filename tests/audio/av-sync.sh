@@ -1,0 +1,24 @@
+#!/bin/bash
+# A/V sync: wl-record --audio hosts tests/audio/flash_click, which flips its
+# whole frame white and starts a click on the default sink at the same
+# instants (CLOCK_MONOTONIC); in the decoded file each white frame and its
+# click onset must be within one frame period (17 ms at 60 fps), less what
+# the client reports as its own lateness (av-sync-check.py).
+#   av-sync.sh mkv|mp4 [FLASHES]
+. "$TEST_LIB"
+. "$(dirname "$TEST_LIB")/../audio/audio-lib.sh"
+CHECK=$(dirname "$TEST_LIB")/../audio/av-sync-check.py
+: "${FLASH_CLICK:?FLASH_CLICK must point at tests/audio/flash_click}"
+
+container=${1:?mkv or mp4}
+flashes=${2:-6}
+start_audio_server
+out="$TEST_DIR/out.$container"
+start record "$WL_RECORD" -v --audio "$out" -- \
+	"$FLASH_CLICK" --flashes "$flashes" --period-ms 700 --times "$TEST_DIR/times"
+wait_exit "$STARTED_PID" 60
+[ "$EXIT_STATUS" = 0 ] || fail "wl-record exited $EXIT_STATUS"
+log_has record "flash_click: done" || fail "flash_click did not finish"
+python3 "$CHECK" "$out" "$TEST_DIR/times" "$flashes" | sed "s/^/$TEST_NAME: /"
+[ "${PIPESTATUS[0]}" = 0 ] || fail "audio and video of $out are out of sync"
+pass

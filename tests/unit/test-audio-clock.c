@@ -1,0 +1,154 @@
+/* unit-audio-clock: src/audio/audio_clock with made-up readings. A chunk of
+ * 480 frames (10 ms) is captured at a true time; its reading is that time
+ * plus noise; the stamp must stay within a bound of the true time:
+ *  - steady: exact readings: stamps exact, nothing moved;
+ *  - jitter: +-4 ms uniform noise and a 30 ms outlier every 5 s: stamps
+ *    within 2 ms, no gap taken;
+ *  - drift: the card's clock 100 ppm fast, then 100 ppm slow, for an hour
+ *    each: stamps within 4.5 ms of the true time all along (the count alone
+ *    would be 360 ms off), each step at most 2 ms;
+ *  - gap: the source stops for 500 ms: the next stamp is its true time
+ *    (within 1 ms), counted as one gap. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "audio_clock.h"
+
+#define RATE 48000
+#define CHUNK 480
+#define SECOND 1000000000LL
+
+static int failures;
+
+#define CHECK(cond, ...)                                                                   \
+	do {                                                                               \
+		if (!(cond)) {                                                             \
+			printf("FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);             \
+			printf(__VA_ARGS__);                                               \
+			printf("\n");                                                      \
+			failures++;                                                        \
+			return;                                                            \
+		}                                                                          \
+	} while (0)
+
+/* Deterministic noise in [-1, 1). */
+static double noise(uint64_t *state)
+{
+	*state = *state * 6364136223846793005ull + 1442695040888963407ull;
+	return (double)(*state >> 11) / (double)(1ull << 52) - 1.0;
+}
+
+struct run {
+	double ppm;          /* the card's clock: positive runs fast */
+	double jitter_ns;    /* uniform, +- */
+	int outlier_every;   /* chunks; 0: none */
+	int64_t outlier_ns;
+	int64_t seconds;
+	int gap_at_chunk;    /* the source stops before this chunk; 0: never */
+	int64_t gap_ns;
+};
+
+struct result {
+	int64_t worst_ns;    /* |stamp - truth| after the first second */
+	int64_t worst_step_ns; /* |change of the stamp - chunk length| */
+	int64_t after_gap_ns;
+	struct audio_clock_stats stats;
+};
+
+static void simulate(const struct run *run, struct result *result)
+{
+	struct audio_clock clock;
+	audio_clock_init(&clock, RATE);
+	uint64_t state = 12345;
+	int64_t start = 1000 * SECOND;
+	double chunk_ns = (double)CHUNK * 1e9 / RATE / (1.0 + run->ppm * 1e-6);
+	int64_t chunks = run->seconds * RATE / CHUNK;
+	int64_t extra = 0, last = 0;
+	*result = (struct result){ 0 };
+	for (int64_t i = 0; i < chunks; i++) {
+		if (run->gap_at_chunk && i == run->gap_at_chunk)
+			extra += run->gap_ns;
+		int64_t truth = start + (int64_t)((double)i * chunk_ns) + extra;
+		int64_t reading = truth + (int64_t)(noise(&state) * run->jitter_ns);
+		if (run->outlier_every && i % run->outlier_every == run->outlier_every - 1)
+			reading += run->outlier_ns;
+		/* Read 15 ms after the capture (a 10 ms fragment, a late callback). */
+		int64_t stamp = audio_clock_stamp(&clock, true, reading, truth + 15000000, CHUNK);
+		int64_t error = llabs(stamp - truth);
+		if (truth - start > SECOND && error > result->worst_ns)
+			result->worst_ns = error;
+		if (i > 0 && !(run->gap_at_chunk && i == run->gap_at_chunk)) {
+			int64_t step = llabs(stamp - last - (int64_t)CHUNK * SECOND / RATE);
+			if (i > AUDIO_CLOCK_START_READINGS && step > result->worst_step_ns)
+				result->worst_step_ns = step;
+		}
+		if (run->gap_at_chunk && i == run->gap_at_chunk)
+			result->after_gap_ns = stamp - truth;
+		last = stamp;
+	}
+	result->stats = clock.stats;
+	printf("  worst %.2f ms, worst step %.2f ms, %" PRIu64 " gaps, %" PRIu64
+	       " slews (%+.1f ms), after a gap %+.2f ms\n",
+	       (double)result->worst_ns / 1e6, (double)result->worst_step_ns / 1e6,
+	       result->stats.gaps, result->stats.slews, (double)result->stats.slewed_ns / 1e6,
+	       (double)result->after_gap_ns / 1e6);
+}
+
+static void test_steady(void)
+{
+	printf("steady\n");
+	struct result r;
+	simulate(&(struct run){ .seconds = 60 }, &r);
+	CHECK(r.worst_ns <= 1000, "%" PRId64 " ns", r.worst_ns);
+	CHECK(r.worst_step_ns <= 1000, "%" PRId64 " ns", r.worst_step_ns);
+	CHECK(r.stats.gaps == 0 && r.stats.slews == 0, "moved");
+}
+
+static void test_jitter(void)
+{
+	printf("jitter\n");
+	struct result r;
+	simulate(&(struct run){ .seconds = 600, .jitter_ns = 4e6, .outlier_every = 500,
+				.outlier_ns = 30000000 }, &r);
+	CHECK(r.worst_ns <= 2000000, "%" PRId64 " ns", r.worst_ns);
+	CHECK(r.stats.gaps == 0, "%" PRIu64 " gaps", r.stats.gaps);
+}
+
+static void test_drift(void)
+{
+	for (int sign = -1; sign <= 1; sign += 2) {
+		printf("drift %+d ppm, an hour\n", sign * 100);
+		struct result r;
+		simulate(&(struct run){ .seconds = 3600, .ppm = sign * 100.0, .jitter_ns = 2e6 },
+			 &r);
+		CHECK(r.worst_ns <= 4500000, "%" PRId64 " ns", r.worst_ns);
+		CHECK(r.worst_step_ns <= AUDIO_CLOCK_SLEW_STEP_NS + 1000, "%" PRId64 " ns",
+		      r.worst_step_ns);
+		CHECK(r.stats.gaps == 0, "%" PRIu64 " gaps", r.stats.gaps);
+		/* 360 ms corrected in the right direction. */
+		CHECK(llabs(r.stats.slewed_ns + sign * 360000000LL) < 10000000, "slewed %" PRId64,
+		      r.stats.slewed_ns);
+	}
+}
+
+static void test_gap(void)
+{
+	printf("gap\n");
+	struct result r;
+	simulate(&(struct run){ .seconds = 20, .jitter_ns = 1e6, .gap_at_chunk = 500,
+				.gap_ns = 500000000 }, &r);
+	CHECK(r.stats.gaps == 1, "%" PRIu64 " gaps", r.stats.gaps);
+	CHECK(llabs(r.after_gap_ns) <= 1000000, "%" PRId64 " ns", r.after_gap_ns);
+	CHECK(r.worst_ns <= 2000000, "%" PRId64 " ns", r.worst_ns);
+}
+
+int main(void)
+{
+	test_steady();
+	test_jitter();
+	test_drift();
+	test_gap();
+	printf(failures ? "FAILED\n" : "all passed\n");
+	return failures ? 1 : 0;
+}
