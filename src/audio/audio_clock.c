@@ -37,10 +37,27 @@ static void move_anchor(struct audio_clock *clock, int64_t ns)
 		clock->window[i] -= ns;
 }
 
-static void follow(struct audio_clock *clock, int64_t reading_ns, int64_t now_ns)
+static int64_t frames_ns(const struct audio_clock *clock, size_t frames)
+{
+	return (int64_t)(frames * 1000000000ull / (uint64_t)clock->rate);
+}
+
+static void follow(struct audio_clock *clock, int64_t reading_ns, int64_t now_ns,
+		   int64_t arrival_ns)
 {
 	int64_t offset = reading_ns - counted_ns(clock);
-	if (offset > AUDIO_CLOCK_GAP_NS || offset < -AUDIO_CLOCK_GAP_NS) {
+	/* How much later than its count says the chunk's first sample arrived:
+	 * the latency when the count is right; a gap of missing samples adds
+	 * itself to it, a count running ahead makes it negative. */
+	int64_t late = arrival_ns - counted_ns(clock);
+	bool gap = offset > AUDIO_CLOCK_GAP_NS || offset < -AUDIO_CLOCK_GAP_NS;
+	if (reading_ns > arrival_ns + AUDIO_CLOCK_FUTURE_TOLERANCE_NS ||
+	    (offset > AUDIO_CLOCK_GAP_NS && late < offset / 2) ||
+	    (offset < -AUDIO_CLOCK_GAP_NS && late > offset / 2)) {
+		clock->stats.disbelieved++;
+		return;
+	}
+	if (gap) {
 		move_anchor(clock, offset);
 		clock->window_count = clock->window_next = 0;
 		clock->beyond = clock->slewing = false;
@@ -85,16 +102,21 @@ int64_t audio_clock_stamp(struct audio_clock *clock, bool have_reading, int64_t 
 	if (clock->start_count < AUDIO_CLOCK_START_READINGS) {
 		/* Until the anchor is set, each chunk is stamped from the median
 		 * of the readings so far (the first from its own reading, or
-		 * from now when the server said nothing). */
+		 * from its arrival when the server said nothing believable). */
+		int64_t arrival = now_ns - frames_ns(clock, frames);
+		if (have_reading && (reading_ns > arrival + AUDIO_CLOCK_FUTURE_TOLERANCE_NS ||
+				     reading_ns < arrival - AUDIO_CLOCK_START_MAX_LATENCY_NS)) {
+			clock->stats.disbelieved++;
+			have_reading = false;
+		}
 		if (have_reading || clock->start_count == 0) {
-			int64_t reading = have_reading ? reading_ns : now_ns;
+			int64_t reading = have_reading ? reading_ns : arrival;
 			clock->start_readings[clock->start_count++] =
-				reading - (int64_t)(clock->frames * 1000000000ull /
-						    (uint64_t)clock->rate);
+				reading - frames_ns(clock, clock->frames);
 			clock->anchor_ns = median(clock->start_readings, clock->start_count);
 		}
 	} else if (have_reading) {
-		follow(clock, reading_ns, now_ns);
+		follow(clock, reading_ns, now_ns, now_ns - frames_ns(clock, frames));
 	}
 	int64_t pts = counted_ns(clock);
 	clock->frames += frames;

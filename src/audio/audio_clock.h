@@ -26,6 +26,14 @@
  *  - one reading more than AUDIO_CLOCK_GAP_NS away is a gap (a suspended
  *    source, a server that delivered nothing for a while): the anchor jumps
  *    to it at once, and the consumer fills the gap with silence.
+ *  - a reading is checked against when its chunk arrived (a sample is never
+ *    read before it was captured, and arrives steadily): a reading after
+ *    the chunk's arrival, a first reading more than
+ *    AUDIO_CLOCK_START_MAX_LATENCY_NS before it, or a gap the arrival times
+ *    do not show, is not believed. PulseAudio was seen reporting a monitor's
+ *    latency as 589 ms, then frozen (falling one for one with the wall
+ *    clock) for half a second while chunks arrived on time: taken as gaps,
+ *    that turned a second of sound into silence.
  * Pure arithmetic on the times given: no clock is read here. */
 #define AUDIO_CLOCK_START_READINGS 8
 #define AUDIO_CLOCK_WINDOW 16
@@ -34,12 +42,15 @@
 #define AUDIO_CLOCK_SLEW_AFTER_NS 250000000
 #define AUDIO_CLOCK_SLEW_STEP_NS 2000000
 #define AUDIO_CLOCK_GAP_NS 40000000
+#define AUDIO_CLOCK_FUTURE_TOLERANCE_NS 5000000
+#define AUDIO_CLOCK_START_MAX_LATENCY_NS 250000000
 
 struct audio_clock_stats {
 	uint64_t gaps;       /* jumps of the anchor to a reading */
 	uint64_t slews;      /* chunks whose time was moved by a slew step */
 	int64_t slewed_ns;   /* the sum of the slew steps (signed) */
 	int64_t last_offset_ns; /* median offset after the last chunk */
+	uint64_t disbelieved;   /* readings the arrival times contradicted */
 };
 
 struct audio_clock {

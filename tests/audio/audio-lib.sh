@@ -5,13 +5,18 @@
 # wl-record's libpulse speaks). No sound card: wireplumber makes the
 # "auto_null" sink, the default, and its monitor is the default monitor.
 # All run as root too (the CI machine): pipewire only warns.
+#
+# AUDIO_SERVER=pulseaudio starts PulseAudio itself instead (the other
+# server libpulse serves): its module-always-sink plays wireplumber's part
+# (an "auto_null" sink while there is no other), and a session bus is
+# started all the same.
 
 require_audio_server() {
-	local binary
-	for binary in dbus-daemon pipewire wireplumber pipewire-pulse pactl paplay ffmpeg ffprobe \
-		python3; do
+	local binary binaries=(pipewire wireplumber pipewire-pulse)
+	[ "${AUDIO_SERVER:-pipewire}" != pulseaudio ] || binaries=(pulseaudio)
+	for binary in dbus-daemon "${binaries[@]}" pactl paplay ffmpeg ffprobe python3; do
 		command -v "$binary" >/dev/null ||
-			skip "$binary is not installed (Debian: pipewire, wireplumber, pipewire-pulse, pulseaudio-utils, dbus)"
+			skip "$binary is not installed (Debian: pipewire, wireplumber, pipewire-pulse, pulseaudio, pulseaudio-utils, dbus)"
 	done
 }
 
@@ -27,12 +32,29 @@ start_audio_server() {
 	export DBUS_SESSION_BUS_ADDRESS="unix:path=$XDG_RUNTIME_DIR/bus"
 	start dbus dbus-daemon --session --nofork --nopidfile --address="$DBUS_SESSION_BUS_ADDRESS"
 	wait_until 10 "the session bus" test -S "$XDG_RUNTIME_DIR/bus"
-	start pipewire pipewire
-	wait_until 10 "pipewire's socket" test -S "$XDG_RUNTIME_DIR/pipewire-0"
-	start wireplumber wireplumber
-	start pipewire-pulse pipewire-pulse
-	PULSE_PID=$STARTED_PID
-	wait_until 20 "pipewire-pulse with a sink" pactl_ready
+	if [ "${AUDIO_SERVER:-pipewire}" = pulseaudio ]; then
+		# -n: no default.pa (it would look for sound cards); the modules a
+		# desktop's PulseAudio has that matter here.
+		start pulseaudio env HOME="$TEST_DIR" pulseaudio -n --daemonize=no \
+			--exit-idle-time=-1 --use-pid-file=no --log-target=stderr \
+			-L module-native-protocol-unix -L module-always-sink
+		PULSE_PID=$STARTED_PID
+		# paplay asks for a 2 s buffer when not told otherwise; players
+		# that people record (browsers, games, mpv) ask for tens of ms, and
+		# so do the tests' players here (see also playing_to_sink).
+		mkdir -p "$TEST_DIR/bin"
+		printf '#!/bin/sh\nexec %s --latency-msec=30 "$@"\n' "$(command -v paplay)" \
+			>"$TEST_DIR/bin/paplay"
+		chmod +x "$TEST_DIR/bin/paplay"
+		export PATH="$TEST_DIR/bin:$PATH"
+	else
+		start pipewire pipewire
+		wait_until 10 "pipewire's socket" test -S "$XDG_RUNTIME_DIR/pipewire-0"
+		start wireplumber wireplumber
+		start pipewire-pulse pipewire-pulse
+		PULSE_PID=$STARTED_PID
+	fi
+	wait_until 20 "the sound server with a sink" pactl_ready
 	# wireplumber picks the default; one sink is there, make sure of it.
 	local sink
 	sink=$(pactl list short sinks | awk 'NR == 1 { print $2 }')
@@ -58,7 +80,15 @@ with wave.open(path, "wb") as w:
 PY
 }
 
-# playing_to_sink: a stream is playing (paplay has connected).
+# playing_to_sink: a stream is playing (paplay has connected). Under
+# PulseAudio, also that the null sink has caught up with the wall clock:
+# when the first stream connects it renders up to 2 s ahead at once (seen:
+# "Latency: 1926298 usec, configured 7500 usec"), and its monitor then
+# delivers nothing until the clock catches up, which a recording started
+# meanwhile would hold as silence. A sound card's sink has no such start.
 playing_to_sink() {
-	pactl list short sink-inputs 2>/dev/null | grep -q .
+	pactl list short sink-inputs 2>/dev/null | grep -q . || return 1
+	[ "${AUDIO_SERVER:-pipewire}" = pulseaudio ] || return 0
+	pactl list sinks 2>/dev/null | awk '/^[[:space:]]*Latency:/ { found = 1; if ($2 > 100000) bad = 1 }
+		END { exit (found && !bad) ? 0 : 1 }'
 }

@@ -8,7 +8,9 @@
  *    each: stamps within 4.5 ms of the true time all along (the count alone
  *    would be 360 ms off), each step at most 2 ms;
  *  - gap: the source stops for 500 ms: the next stamp is its true time
- *    (within 1 ms), counted as one gap. */
+ *    (within 1 ms), counted as one gap;
+ *  - frozen: the readings stay at one value for 0.6 s while the chunks
+ *    arrive on time: no gap taken, stamps within 3 ms. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,6 +49,7 @@ struct run {
 	int64_t seconds;
 	int gap_at_chunk;    /* the source stops before this chunk; 0: never */
 	int64_t gap_ns;
+	int frozen_from, frozen_chunks; /* the readings stay at one value */
 };
 
 struct result {
@@ -73,6 +76,15 @@ static void simulate(const struct run *run, struct result *result)
 		int64_t reading = truth + (int64_t)(noise(&state) * run->jitter_ns);
 		if (run->outlier_every && i % run->outlier_every == run->outlier_every - 1)
 			reading += run->outlier_ns;
+		/* The server's timing frozen (PulseAudio's monitor of a null sink
+		 * was seen so: now minus latency constant while chunks arrive on
+		 * time), then a jump back to the truth. */
+		static int64_t frozen_reading;
+		if (run->frozen_chunks && i == run->frozen_from)
+			frozen_reading = reading;
+		if (run->frozen_chunks && i > run->frozen_from &&
+		    i < run->frozen_from + run->frozen_chunks)
+			reading = frozen_reading;
 		/* Read 15 ms after the capture (a 10 ms fragment, a late callback). */
 		int64_t stamp = audio_clock_stamp(&clock, true, reading, truth + 15000000, CHUNK);
 		int64_t error = llabs(stamp - truth);
@@ -143,12 +155,24 @@ static void test_gap(void)
 	CHECK(r.worst_ns <= 2000000, "%" PRId64 " ns", r.worst_ns);
 }
 
+static void test_frozen(void)
+{
+	printf("frozen server timing for 0.6 s\n");
+	struct result r;
+	simulate(&(struct run){ .seconds = 20, .jitter_ns = 1e6, .frozen_from = 300,
+				.frozen_chunks = 60 }, &r);
+	CHECK(r.stats.gaps == 0, "%" PRIu64 " gaps", r.stats.gaps);
+	CHECK(r.worst_ns <= 3000000, "%" PRId64 " ns", r.worst_ns);
+	CHECK(r.stats.disbelieved > 0, "no reading disbelieved");
+}
+
 int main(void)
 {
 	test_steady();
 	test_jitter();
 	test_drift();
 	test_gap();
+	test_frozen();
 	printf(failures ? "FAILED\n" : "all passed\n");
 	return failures ? 1 : 0;
 }
