@@ -890,3 +890,21 @@ void xdg_shell_dismiss_grab(struct xdg_shell *shell)
 			xdg_popup_send_popup_done(top->role_resource);
 	}
 }
+
+int xdg_shell_close_toplevels(struct xdg_shell *shell)
+{
+	if (!shell)
+		return 0;
+	int asked = 0;
+	struct wm_base *wm_base;
+	wl_list_for_each(wm_base, &shell->wm_bases, link) {
+		struct xdg_surface *xdg;
+		wl_list_for_each(xdg, &wm_base->surfaces, wm_base_link) {
+			if (xdg->role == XDG_ROLE_TOPLEVEL && xdg->role_resource) {
+				xdg_toplevel_send_close(xdg->role_resource);
+				asked++;
+			}
+		}
+	}
+	return asked;
+}

@@ -20,4 +20,8 @@ struct surface *xdg_shell_grab_surface(struct xdg_shell *shell);
  * popup, topmost first, with its child popups, is dismissed (popup_done). */
 void xdg_shell_dismiss_grab(struct xdg_shell *shell);
 
+/* Asks every toplevel to close (xdg_toplevel.close), as a desktop does when
+ * its window is closed. Returns how many were asked. */
+int xdg_shell_close_toplevels(struct xdg_shell *shell);
+
 #endif
