@@ -503,6 +503,9 @@ static void role_resource_destroy(struct wl_resource *resource)
 	}
 	xdg->role_resource = NULL;
 	xdg->role = XDG_ROLE_NONE;
+	/* A later toplevel of this xdg_surface starts untitled. */
+	free(xdg->title);
+	xdg->title = NULL;
 }
 
 /* ---- xdg_popup ---- */

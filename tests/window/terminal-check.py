@@ -14,7 +14,7 @@ most common grey level).
         - an early frame has ink in the first band only (the prompt);
         - in the last frame the first band's text reaches about 12/5 as
           far right as the second band's (the typed command, the output),
-          and the first band has more ink than it had in that early frame;
+          and the first band has half as much ink again as in that early frame;
         - a frame between has the first band's ink grown while the second
           band is still empty (the typed text shown before Return): said,
           not required (typing and Return may share a frame).
@@ -117,7 +117,7 @@ def check_video(args):
         print("no frame with the prompt alone: %s" % per_frame[:20])
         return 1
     typed = next((i for i, (a, b, c) in enumerate(per_frame)
-                  if i > early and b == 0 and a > per_frame[early][0] * 2), None)
+                  if i > early and b == 0 and a > per_frame[early][0] * 1.5), None)
     right1 = row_right_edge(last, w, line1[0], line1[1], table)
     right2 = row_right_edge(last, w, line2[0], line2[1], table)
     left = min(frame_left(last, w, band, table) for band in (line1, line2))
@@ -125,7 +125,7 @@ def check_video(args):
           "line 1 ink %d reaching x=%d, line 2 ink %d reaching x=%d, text from x=%d" %
           (early, per_frame[early][0], "frame %d" % typed if typed is not None else "not seen",
            per_frame[-1][0], right1, per_frame[-1][1], right2, left))
-    if per_frame[-1][0] <= per_frame[early][0] * 2:
+    if per_frame[-1][0] <= per_frame[early][0] * 1.5:
         print("the command line has no more ink than the prompt had")
         return 1
     ratio = (right1 - left + 1) / max(1, right2 - left + 1)
