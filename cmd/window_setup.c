@@ -103,6 +103,7 @@ static void handle_app_title(void *data, const char *app_title)
 	struct app *app = data;
 	char title[512];
 	window_title(app, app_title, title, sizeof(title));
+	LOG_DBG("--window: titled '%s'", title);
 	desktop_window_set_title(app->window, title);
 }
 

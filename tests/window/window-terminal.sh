@@ -75,6 +75,7 @@ ffprobe_check "$USER_DIR/terminal.mkv"
 	fail "the recording does not show 'echo hello' run in the terminal"
 }
 log "$(cat "$TEST_DIR/check.log" | tr '\n' ' ')"
+log "$(grep -- "--window: titled" "$TEST_DIR/record.log" | tail -n 1)"
 log "stop: $(grep -E 'asking the command|exited by itself|terminating it' "$TEST_DIR/record.log" |
 	tr '\n' ' ')"
 pass
