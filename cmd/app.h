@@ -42,6 +42,8 @@ struct app {
 	pid_t child;          /* COMMAND after "--", 0 when none */
 	bool child_exited;
 	int child_status;     /* as an exit status */
+	bool closing_command; /* COMMAND was asked to close; its grace period runs */
+	bool close_grace_over;
 
 	struct wl_listener client_destroy;   /* the WAYLAND_SERVER_SOCKET client */
 	struct wl_listener presenter_gone;

@@ -29,6 +29,10 @@
 #include "source_setup.h"
 #include "stats.h"
 #include "window_setup.h"
+#include "xdg_shell.h"
+
+/* After xdg_toplevel.close, how long COMMAND has to exit before SIGTERM. */
+#define CLOSE_GRACE_MS 3000
 
 void app_stop(struct app *app, int status, const char *reason)
 {
@@ -62,6 +66,13 @@ static int handle_signal(int sig, void *data)
 	case SIGCHLD: {
 		int status;
 		if (app->child > 0 && waitpid(app->child, &status, WNOHANG) == app->child) {
+			if (app->stopping) {
+				/* Ended as asked (or with us): not a failure of its own. */
+				LOG_DBG("the command exited by itself with status %d after the "
+					"recording stopped", child_exit_status(status));
+				app->child = 0;
+				break;
+			}
 			app->child_exited = true;
 			app->child_status = child_exit_status(status);
 			app->child = 0;
@@ -73,7 +84,10 @@ static int handle_signal(int sig, void *data)
 		break;
 	}
 	default: {
-		/* Later signals only repeat the request: finalisation goes on. */
+		/* Later signals only repeat the request: finalisation goes on;
+		 * during COMMAND's grace period they end it. */
+		if (app->closing_command)
+			app->close_grace_over = true;
 		char reason[64];
 		snprintf(reason, sizeof(reason), "received %s", strsignal(sig));
 		app_stop(app, app->screenshot ? EXIT_FAILED : EXIT_OK, reason);
@@ -158,6 +172,45 @@ static bool connect_clients(struct app *app)
 		return false;
 	LOG_INFO("listening on WAYLAND_DISPLAY=%s", app->server->socket_name);
 	return true;
+}
+
+static int handle_close_grace(void *data)
+{
+	struct app *app = data;
+	app->close_grace_over = true;
+	return 0;
+}
+
+/* Once the file is finished: COMMAND is asked to close the way a desktop
+ * asks an app (xdg_toplevel.close to each of its toplevels) and given
+ * CLOSE_GRACE_MS to exit, the event loop serving it meanwhile (an app may
+ * still talk to the compositor as it closes); then SIGTERM, then SIGKILL.
+ * Without a toplevel to ask (a nested compositor), SIGTERM at once. */
+static void end_command(struct app *app)
+{
+	int asked = app->server ? xdg_shell_close_toplevels(app->server->xdg_shell) : 0;
+	struct wl_event_source *grace =
+		asked ? wl_event_loop_add_timer(app->loop, handle_close_grace, app) : NULL;
+	if (grace) {
+		LOG_DBG("asking the command to close (%d %s)", asked, asked == 1 ? "window" : "windows");
+		app->closing_command = true;
+		wl_event_source_timer_update(grace, CLOSE_GRACE_MS);
+		while (app->child > 0 && !app->close_grace_over) {
+			wl_display_flush_clients(app->server->display);
+			if (wl_event_loop_dispatch(app->loop, -1) < 0 && errno != EINTR)
+				break;
+		}
+		wl_event_source_remove(grace);
+		app->closing_command = false;
+	}
+	if (app->child <= 0)
+		return;
+	if (grace)
+		LOG_INFO("the command did not close within %d s; terminating it",
+			 CLOSE_GRACE_MS / 1000);
+	int status = child_terminate(app->child, 3000);
+	app->child = 0;
+	LOG_DBG("the command ended with status %d", status < 0 ? -1 : child_exit_status(status));
 }
 
 /* Plain `wl-record` in a desktop session records nothing until something
@@ -372,10 +425,8 @@ out:
 		control_remove_pid_file(pid_file, &previous_recording);
 	wl_list_remove(&app.presenter_gone.link);
 	wl_list_remove(&app.client_destroy.link);
-	if (app.child > 0) {
-		int status = child_terminate(app.child, 3000);
-		LOG_DBG("the command ended with status %d", status < 0 ? -1 : child_exit_status(status));
-	}
+	if (app.child > 0)
+		end_command(&app);
 	/* After the command: its streams never fall back to the speakers. */
 	app_sink_destroy(app.app_sink);
 	app.app_sink = NULL;

@@ -13,6 +13,7 @@
 #include "seat.h"
 #include "server.h"
 #include "stats.h"
+#include "xdg_shell.h"
 
 bool window_setup_connect(struct app *app)
 {
@@ -88,14 +89,30 @@ static void handle_app_paste(void *data, const char *mime_type, int fd)
 	desktop_window_clipboard_receive(app->window, mime_type, fd);
 }
 
+/* "● REC — " and the hosted app's title, else the command's name. */
+static void window_title(const struct app *app, const char *app_title, char *out, size_t size)
+{
+	const char *command = app->options->command[0];
+	const char *slash = strrchr(command, '/');
+	const char *name = app_title && app_title[0] ? app_title : slash ? slash + 1 : command;
+	snprintf(out, size, "\u25cf REC \u2014 %s", name);
+}
+
+static void handle_app_title(void *data, const char *app_title)
+{
+	struct app *app = data;
+	char title[512];
+	window_title(app, app_title, title, sizeof(title));
+	LOG_DBG("--window: titled '%s'", title);
+	desktop_window_set_title(app->window, title);
+}
+
 bool window_setup_open(struct app *app)
 {
 	if (!app->window)
 		return true;
-	const char *command = app->options->command[0];
-	const char *slash = strrchr(command, '/');
-	char title[256];
-	snprintf(title, sizeof(title), "\u25cf REC \u2014 %s", slash ? slash + 1 : command);
+	char title[512];
+	window_title(app, NULL, title, sizeof(title));
 	struct desktop_window_events events = {
 		.closed = handle_window_closed,
 		.gone = handle_window_gone,
@@ -123,6 +140,8 @@ bool window_setup_open(struct app *app)
 				 app->server->screen.height, &events))
 		return false;
 	desktop_window_connect_source(app->window, app->source);
+	/* The window is named after what the user sees in it. */
+	xdg_shell_set_title_handler(app->server->xdg_shell, handle_app_title, app);
 	return true;
 }
 
@@ -138,6 +157,7 @@ void window_setup_teardown(struct app *app)
 		stats.pictures_shown, stats.frames_not_shown, stats.waits_for_buffer);
 	if (app->server) {
 		seat_set_cursor_handler(app->server->seat, NULL, NULL);
+		xdg_shell_set_title_handler(app->server->xdg_shell, NULL, NULL);
 		data_device_set_peer(app->server->data_device, NULL);
 	}
 	desktop_window_destroy(app->window);

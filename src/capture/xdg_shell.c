@@ -30,6 +30,10 @@ struct xdg_shell {
 	struct wl_list wm_bases; /* wm_base.link */
 	struct wl_event_source *ping_timer;
 	struct wl_list grabs; /* xdg_surface.grab_link: popups with a grab, topmost last */
+	struct wl_listener stack_changed;
+	xdg_shell_title_handler title_handler;
+	void *title_data;
+	char *top_title; /* last given to title_handler */
 };
 
 struct wm_base {
@@ -68,6 +72,7 @@ struct xdg_surface {
 	/* Toplevel */
 	struct screen_view view;
 	int32_t min_width, min_height, max_width, max_height;
+	char *title; /* NULL until set */
 
 	/* Popup */
 	struct xdg_surface *parent; /* NULL once the parent is gone */
@@ -339,6 +344,40 @@ static void xdg_surface_committed(struct wl_listener *listener, void *data)
 }
 
 
+/* ---- the title on top ---- */
+
+static const char *top_title(struct xdg_shell *shell)
+{
+	struct screen_view *view;
+	wl_list_for_each_reverse(view, &shell->server->screen.views, link) {
+		if (view->impl != &view_impl || !view->mapped)
+			continue;
+		struct xdg_surface *xdg = wl_container_of(view, xdg, view);
+		return xdg->title;
+	}
+	return NULL;
+}
+
+static void report_title(struct xdg_shell *shell, bool always)
+{
+	if (!shell->title_handler)
+		return;
+	const char *title = top_title(shell);
+	bool same = title && shell->top_title ? strcmp(title, shell->top_title) == 0
+					      : title == shell->top_title;
+	if (same && !always)
+		return;
+	free(shell->top_title);
+	shell->top_title = title ? strdup(title) : NULL;
+	shell->title_handler(shell->title_data, shell->top_title);
+}
+
+static void handle_stack_changed(struct wl_listener *listener, void *data)
+{
+	struct xdg_shell *shell = wl_container_of(listener, shell, stack_changed);
+	report_title(shell, false);
+}
+
 /* ---- xdg_toplevel ---- */
 
 static void toplevel_handle_destroy(struct wl_client *client, struct wl_resource *resource)
@@ -355,6 +394,24 @@ static void toplevel_ignore_parent(struct wl_client *client, struct wl_resource 
 static void toplevel_ignore_string(struct wl_client *client, struct wl_resource *resource,
 				   const char *value)
 {
+}
+
+static void toplevel_set_title(struct wl_client *client, struct wl_resource *resource,
+			       const char *title)
+{
+	struct xdg_surface *xdg = toplevel_from_resource(resource);
+	if (!xdg)
+		return;
+	char *copy = strdup(title);
+	if (!copy) {
+		wl_client_post_no_memory(client);
+		return;
+	}
+	free(xdg->title);
+	xdg->title = copy;
+	struct server *server = xdg_server(xdg);
+	if (server && xdg->view.mapped)
+		report_title(server->xdg_shell, false);
 }
 
 static void toplevel_ignore_menu(struct wl_client *client, struct wl_resource *resource,
@@ -419,7 +476,7 @@ static void toplevel_set_fullscreen(struct wl_client *client, struct wl_resource
 static const struct xdg_toplevel_interface toplevel_impl = {
 	.destroy = toplevel_handle_destroy,
 	.set_parent = toplevel_ignore_parent,
-	.set_title = toplevel_ignore_string,
+	.set_title = toplevel_set_title,
 	.set_app_id = toplevel_ignore_string,
 	.show_window_menu = toplevel_ignore_menu,
 	.move = toplevel_ignore_move,
@@ -446,6 +503,9 @@ static void role_resource_destroy(struct wl_resource *resource)
 	}
 	xdg->role_resource = NULL;
 	xdg->role = XDG_ROLE_NONE;
+	/* A later toplevel of this xdg_surface starts untitled. */
+	free(xdg->title);
+	xdg->title = NULL;
 }
 
 /* ---- xdg_popup ---- */
@@ -671,6 +731,7 @@ static void xdg_surface_resource_destroy(struct wl_resource *resource)
 	detach_surface(xdg);
 	dismiss_popups(xdg);
 	wl_list_remove(&xdg->wm_base_link);
+	free(xdg->title);
 	free(xdg);
 }
 
@@ -834,6 +895,8 @@ struct xdg_shell *xdg_shell_create(struct server *server)
 	shell->server = server;
 	wl_list_init(&shell->wm_bases);
 	wl_list_init(&shell->grabs);
+	shell->stack_changed.notify = handle_stack_changed;
+	wl_signal_add(&server->screen.events.stack_changed, &shell->stack_changed);
 	shell->ping_timer = wl_event_loop_add_timer(server->loop, handle_ping_timer, shell);
 	shell->global = wl_global_create(server->display, &xdg_wm_base_interface, WM_BASE_VERSION,
 					 shell, wm_base_bind);
@@ -853,6 +916,8 @@ void xdg_shell_destroy(struct xdg_shell *shell)
 		wl_global_destroy(shell->global);
 	if (shell->ping_timer)
 		wl_event_source_remove(shell->ping_timer);
+	wl_list_remove(&shell->stack_changed.link);
+	free(shell->top_title);
 	free(shell);
 }
 
@@ -889,4 +954,33 @@ void xdg_shell_dismiss_grab(struct xdg_shell *shell)
 		if (top->role_resource)
 			xdg_popup_send_popup_done(top->role_resource);
 	}
+}
+
+void xdg_shell_set_title_handler(struct xdg_shell *shell, xdg_shell_title_handler handler,
+				 void *data)
+{
+	if (!shell)
+		return;
+	shell->title_handler = handler;
+	shell->title_data = data;
+	if (handler)
+		report_title(shell, true);
+}
+
+int xdg_shell_close_toplevels(struct xdg_shell *shell)
+{
+	if (!shell)
+		return 0;
+	int asked = 0;
+	struct wm_base *wm_base;
+	wl_list_for_each(wm_base, &shell->wm_bases, link) {
+		struct xdg_surface *xdg;
+		wl_list_for_each(xdg, &wm_base->surfaces, wm_base_link) {
+			if (xdg->role == XDG_ROLE_TOPLEVEL && xdg->role_resource) {
+				xdg_toplevel_send_close(xdg->role_resource);
+				asked++;
+			}
+		}
+	}
+	return asked;
 }

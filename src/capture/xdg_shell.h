@@ -20,4 +20,16 @@ struct surface *xdg_shell_grab_surface(struct xdg_shell *shell);
  * popup, topmost first, with its child popups, is dismissed (popup_done). */
 void xdg_shell_dismiss_grab(struct xdg_shell *shell);
 
+/* The title of the toplevel on top (the most recently mapped one, which
+ * has the keyboard unless a click gave it elsewhere; NULL when there is
+ * none or it set no title) goes to `handler` whenever it changes, and once
+ * when set. NULL handler: none. */
+typedef void (*xdg_shell_title_handler)(void *data, const char *title);
+void xdg_shell_set_title_handler(struct xdg_shell *shell, xdg_shell_title_handler handler,
+				 void *data);
+
+/* Asks every toplevel to close (xdg_toplevel.close), as a desktop does when
+ * its window is closed. Returns how many were asked. */
+int xdg_shell_close_toplevels(struct xdg_shell *shell);
+
 #endif

@@ -1344,6 +1344,14 @@ bool desktop_window_open(struct desktop_window *window, struct wl_event_loop *lo
 	return !window->broken;
 }
 
+void desktop_window_set_title(struct desktop_window *window, const char *title)
+{
+	if (!window->toplevel || window->broken)
+		return;
+	xdg_toplevel_set_title(window->toplevel, title);
+	window_flush(window);
+}
+
 void desktop_window_connect_source(struct desktop_window *window, struct frame_source *source)
 {
 	frame_sink_connect(&window->sink, &window_sink, source);

@@ -65,6 +65,9 @@ bool desktop_window_open(struct desktop_window *window, struct wl_event_loop *lo
 			 const char *title, int width, int height,
 			 const struct desktop_window_events *events);
 
+/* A new title for the open window (xdg_toplevel.set_title). */
+void desktop_window_set_title(struct desktop_window *window, const char *title);
+
 /* Takes the pictures of `source` (connect once). */
 void desktop_window_connect_source(struct desktop_window *window, struct frame_source *source);
 

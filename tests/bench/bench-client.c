@@ -272,6 +272,8 @@ static void toplevel_configure(void *data, struct xdg_toplevel *toplevel, int32_
 
 static void toplevel_close(void *data, struct xdg_toplevel *toplevel)
 {
+	/* Asked as a desktop asks when the recording stops: done. */
+	exit(0);
 }
 
 static const struct xdg_toplevel_listener toplevel_listener = {

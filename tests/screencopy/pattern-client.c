@@ -12,7 +12,8 @@
  * (default 50: slower than the output's refresh, so that a recorder running
  * late on a loaded machine still sees nearly every frame), prints "done",
  * and keeps the last frame on screen until it is terminated.
- * Exit status: 0 terminated by SIGTERM/SIGINT, 1 failure. */
+ * Exit status: 0 terminated by SIGTERM/SIGINT or closed (xdg_toplevel.close),
+ * 1 failure. */
 
 #include <errno.h>
 #include <getopt.h>
@@ -104,6 +105,8 @@ static void toplevel_configure(void *data, struct xdg_toplevel *toplevel, int32_
 
 static void toplevel_close(void *data, struct xdg_toplevel *toplevel)
 {
+	/* Asked as a desktop asks when the recording stops: done. */
+	exit(0);
 }
 
 static const struct xdg_toplevel_listener toplevel_listener = {

@@ -13,6 +13,7 @@
 #include "seat.h"
 #include "viewporter-client-protocol.h"
 #include "xdg-shell-client-protocol.h"
+#include "xdg_shell.h"
 
 #define RED 0xffff0000u
 #define GREEN 0xff00ff00u
@@ -96,6 +97,7 @@ struct window {
 	bool fullscreen_capability;
 	int popup_x, popup_y, popup_width, popup_height;
 	bool popup_done;
+	int closes;          /* toplevel.close */
 };
 
 static void xdg_surface_configure(void *data, struct xdg_surface *xdg_surface, uint32_t serial)
@@ -127,6 +129,8 @@ static void toplevel_configure(void *data, struct xdg_toplevel *toplevel, int32_
 
 static void toplevel_close(void *data, struct xdg_toplevel *toplevel)
 {
+	struct window *w = data;
+	w->closes++;
 }
 
 static void toplevel_bounds(void *data, struct xdg_toplevel *toplevel, int32_t width,
@@ -1563,4 +1567,69 @@ TEST(clipboard_finish_on_a_selection)
 	data_device_set_peer(t.server->data_device, NULL);
 	test_buffer_finish(&red);
 	inproc_finish(&t);
+}
+
+/* What the title handler was told. */
+struct title_log {
+	int calls;
+	char last[64]; /* "" for NULL */
+	bool last_null;
+};
+
+static void log_title(void *data, const char *title)
+{
+	struct title_log *log = data;
+	log->calls++;
+	log->last_null = !title;
+	snprintf(log->last, sizeof(log->last), "%s", title ? title : "");
+}
+
+TEST(title_of_the_toplevel_on_top_and_close)
+{
+	struct inproc t;
+	struct globals g;
+	setup(&t, &g, 64, 48);
+	struct title_log log = { 0 };
+	xdg_shell_set_title_handler(t.server->xdg_shell, log_title, &log);
+	test_assert(log.calls == 1 && log.last_null); /* nothing on the screen yet */
+
+	struct test_buffer b;
+	test_buffer_init(&t, &b, 64, 48, WL_SHM_FORMAT_XRGB8888);
+	solid(&b, RED);
+	struct window first, second;
+	create_toplevel(&t, &g, &first);
+	xdg_toplevel_set_title(first.toplevel, "first");
+	wl_surface_commit(first.surface);
+	test_assert(inproc_roundtrip(&t));
+	test_assert(log.calls == 1); /* titled but not shown */
+	xdg_surface_ack_configure(first.xdg_surface, first.serial);
+	commit_buffer(first.surface, &b);
+	test_assert(inproc_roundtrip(&t));
+	test_assert(log.calls == 2 && strcmp(log.last, "first") == 0);
+
+	/* A newer toplevel without a title is on top: no title. */
+	map_toplevel(&t, &g, &second, &b);
+	test_assert(log.calls == 3 && log.last_null);
+	xdg_toplevel_set_title(second.toplevel, "second");
+	test_assert(inproc_roundtrip(&t));
+	test_assert(log.calls == 4 && strcmp(log.last, "second") == 0);
+	/* The one below retitles itself: not what is shown. */
+	xdg_toplevel_set_title(first.toplevel, "first again");
+	xdg_toplevel_set_title(second.toplevel, "second");
+	test_assert(inproc_roundtrip(&t));
+	test_assert(log.calls == 4);
+
+	/* Both are asked to close; the top one goes: the other's title. */
+	test_assert(xdg_shell_close_toplevels(t.server->xdg_shell) == 2);
+	test_assert(inproc_roundtrip(&t));
+	test_assert(first.closes == 1 && second.closes == 1);
+	destroy_window(&second);
+	test_assert(inproc_roundtrip(&t));
+	test_assert(log.calls == 5 && strcmp(log.last, "first again") == 0);
+
+	xdg_shell_set_title_handler(t.server->xdg_shell, NULL, NULL);
+	destroy_window(&first);
+	test_buffer_finish(&b);
+	test_assert(inproc_roundtrip(&t));
+	teardown(&t, &g);
 }

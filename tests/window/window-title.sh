@@ -1,0 +1,59 @@
+#!/bin/bash
+# The --window window's title follows the hosted app's (xdg_toplevel
+# set_title), with the recording mark, on sway 1.7 headless: checked in
+# sway's own tree (get_tree), as a task bar or window list shows it.
+#   1. the app's first title: "● REC — title test";
+#   2. the app retitles itself (close-client on SIGUSR1): the window
+#      follows, "● REC — title test again".
+. "$TEST_LIB"
+. "$SWAY_LIB"
+: "${CLOSE_CLIENT:?CLOSE_CLIENT must point at the close-client test app}"
+require_commands python3 pgrep
+PYTHON=python3
+[ -x /usr/bin/python3 ] && PYTHON=/usr/bin/python3
+
+cat >"$TEST_DIR/sway.conf" <<CONF
+output HEADLESS-1 mode 800x600
+default_border normal 2
+xwayland disable
+CONF
+start_sway "$TEST_DIR/sway.conf"
+
+# window_title: the name sway has for the wl-record window.
+window_title() {
+	sway_msg -t get_tree -r | "$PYTHON" -c '
+import json, sys
+def walk(node):
+    if node.get("app_id") == "wl-record":
+        yield node
+    for child in node.get("nodes", []) + node.get("floating_nodes", []):
+        yield from walk(child)
+for node in walk(json.load(sys.stdin)):
+    print(node["name"])
+    break'
+}
+title_is() {
+	TITLE=$(window_title)
+	[ "$TITLE" = "$1" ]
+}
+
+start record "${as_user[@]}" "$WL_RECORD" -v --window --size 320x240 "$USER_DIR/title.mkv" -- \
+	"$CLOSE_CLIENT" "$USER_DIR/marker" "title test"
+RECORD_PID=$STARTED_PID
+wait_until 20 "the hosted app" log_has record '^ready'
+title_is "● REC — title test" || wait_until 20 "the app's title on the window" \
+	title_is "● REC — title test"
+log "first title: '$TITLE'"
+
+client=$(pgrep -P "$RECORD_PID" -x close-client | head -n 1)
+[ -n "$client" ] || fail "the hosted app is not running"
+kill -USR1 "$client"
+wait_until 10 "the app to retitle itself" log_has record '^retitled'
+title_is "● REC — title test again" || wait_until 20 "the app's new title on the window" \
+	title_is "● REC — title test again"
+log "second title: '$TITLE'"
+
+kill -INT "$RECORD_PID"
+wait_exit "$RECORD_PID" 30
+[ "$EXIT_STATUS" -eq 0 ] || { cat "$TEST_DIR/record.log"; fail "wl-record exited $EXIT_STATUS"; }
+pass
