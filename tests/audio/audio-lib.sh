@@ -51,6 +51,10 @@ start_audio_server() {
 		start pipewire pipewire
 		wait_until 10 "pipewire's socket" test -S "$XDG_RUNTIME_DIR/pipewire-0"
 		start wireplumber wireplumber
+		# Its folder made first: pipewire-pulse was seen failing to start
+		# ("mkdir() .../pulse failed: File exists") when the readiness
+		# polling's pactl made the folder at the same moment.
+		mkdir -m 0700 -p "$XDG_RUNTIME_DIR/pulse"
 		start pipewire-pulse pipewire-pulse
 		PULSE_PID=$STARTED_PID
 	fi
