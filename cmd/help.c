@@ -32,6 +32,7 @@ void print_help(FILE *out)
 "      --background COLOR   behind windows: #rrggbb, black, white, gray (black)\n"
 "      --compose-all        show every window, not only the newest (oldest below)\n"
 "      --window             show COMMAND in a window here; closing it stops\n"
+"      --cursor             with --window: draw the app's pointer into the video\n"
 "\n"
 "Encoding:\n"
 "      --codec NAME         h264_vaapi, libx264, libvpx-vp9... (default: VA-API,\n"
