@@ -491,6 +491,15 @@ static void send_cursor(struct seat *seat)
 	free(copy);
 }
 
+/* The commit listener goes with the surface: its list is freed with it. */
+static void handle_cursor_destroy(struct wl_listener *listener, void *data)
+{
+	struct seat *seat = wl_container_of(listener, seat, cursor.destroy);
+	tracked_destroyed(listener, data);
+	wl_list_remove(&seat->cursor_commit.link);
+	wl_list_init(&seat->cursor_commit.link);
+}
+
 static void handle_cursor_commit(struct wl_listener *listener, void *data)
 {
 	struct seat *seat = wl_container_of(listener, seat, cursor_commit);
@@ -635,6 +644,7 @@ struct seat *seat_create(struct server *server)
 	tracked_init(&seat->clicked);
 	tracked_init(&seat->last_top);
 	tracked_init(&seat->cursor);
+	seat->cursor.destroy.notify = handle_cursor_destroy;
 	wl_list_init(&seat->cursor_commit.link);
 	seat->cursor_commit.notify = handle_cursor_commit;
 	seat->stack_changed.notify = handle_stack_changed;
