@@ -31,7 +31,7 @@ void print_help(FILE *out)
 "      --no-fullscreen-shell  offer xdg-shell only (nested compositors: a window)\n"
 "      --background COLOR   behind windows: #rrggbb, black, white, gray (black)\n"
 "      --compose-all        show every window, not only the newest (oldest below)\n"
-"      --window             show COMMAND in a window here; closing it stops\n"
+"      --window             show COMMAND in a window here; --cursor: draw its pointer\n"
 "\n"
 "Encoding:\n"
 "      --codec NAME         h264_vaapi, libx264, libvpx-vp9... (default: VA-API,\n"

@@ -317,6 +317,7 @@ static int run(const struct options *options)
 		.width = options->width, .height = options->height, .fps = options->fps,
 		.no_fullscreen_shell = options->no_fullscreen_shell,
 		.background = options->background, .compose_all = options->compose_all,
+		.draw_cursor = options->cursor,
 	};
 	app.server = server_create(&config);
 	if (!app.server)

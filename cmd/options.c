@@ -22,7 +22,7 @@ enum {
 	OPT_NO_FULLSCREEN_SHELL, OPT_BACKGROUND, OPT_COMPOSE_ALL, OPT_STATS_FD,
 	OPT_CAPTURE, OPT_LIST_OUTPUTS, OPT_NO_CURSOR, OPT_AUDIO, OPT_APP_AUDIO, OPT_MUTE_APP,
 	OPT_AUDIO_MIX, OPT_AUDIO_CODEC, OPT_AUDIO_BITRATE,
-	OPT_WINDOW, OPT_FORGET_PORTAL,
+	OPT_WINDOW, OPT_FORGET_PORTAL, OPT_CURSOR,
 };
 
 static const struct option long_options[] = {
@@ -31,6 +31,7 @@ static const struct option long_options[] = {
 	{ "geometry", required_argument, NULL, 'g' },
 	{ "list-outputs", no_argument, NULL, OPT_LIST_OUTPUTS },
 	{ "no-cursor", no_argument, NULL, OPT_NO_CURSOR },
+	{ "cursor", no_argument, NULL, OPT_CURSOR },
 	{ "audio", optional_argument, NULL, OPT_AUDIO },
 	{ "app-audio", no_argument, NULL, OPT_APP_AUDIO },
 	{ "mute-app", no_argument, NULL, OPT_MUTE_APP },
@@ -332,6 +333,9 @@ enum options_result options_parse(int argc, char **argv, struct options *options
 		case OPT_NO_CURSOR:
 			options->no_cursor = true;
 			break;
+		case OPT_CURSOR:
+			options->cursor = true;
+			break;
 		case OPT_AUDIO:
 			if (optarg && !audio_source_valid(optarg))
 				return bad("invalid --audio '%s': expected a source name as `pactl list "
@@ -544,6 +548,18 @@ enum options_result options_parse(int argc, char **argv, struct options *options
 	    (options->capture == CAPTURE_LISTEN || options->command || options->socket_name))
 		return bad("%s", "-o and -g pick part of the desktop being copied: they do not "
 			   "go with --capture listen, --socket or a COMMAND");
+	/* The pointer: a copied desktop's is drawn in unless --no-cursor; a
+	 * hosted app's only with --window (wl-record's own seat then) and
+	 * --cursor. */
+	if (options->cursor && options->no_cursor)
+		return bad("%s", "--cursor and --no-cursor contradict each other: give one");
+	if (options->no_cursor &&
+	    (options->command || options->socket_name || options->capture == CAPTURE_LISTEN))
+		return bad("%s", "--no-cursor leaves the pointer out of a copied desktop; a hosted "
+			   "app's pointer is left out already (--window --cursor draws it in)");
+	if (options->cursor && !options->window)
+		return bad("%s", "--cursor draws the pointer of the app --window hosts: add --window "
+			   "(a copied desktop's pointer is drawn in unless --no-cursor)");
 	/* --app-audio records sound as --audio does, as one more source (the
 	 * first track): refused where --audio is. */
 	bool any_audio = options->audio || options->app_audio;

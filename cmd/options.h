@@ -16,6 +16,7 @@ struct options {
 	bool region;             /* -g "X,Y WxH", the compositor's logical coordinates */
 	int region_x, region_y, region_width, region_height;
 	bool no_cursor;          /* --no-cursor: leave the desktop's cursor out */
+	bool cursor;             /* --cursor: draw the --window app's pointer in */
 	bool audio;              /* --audio[=SOURCE]: record sound too */
 	/* Each --audio in order: a track each (or mixed); NULL: the default
 	 * sink's monitor. */

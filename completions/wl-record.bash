@@ -72,7 +72,7 @@ _wl_record()
 		COMPREPLY=($(compgen -W '-f --file -o --output -g --geometry --list-outputs --forget-portal --no-cursor -s --screenshot --delay --timeout --duration
 			--frames --stats-fd --capture --socket --size --fps --codec --device --bitrate --crf -p
 			--codec-param --cfr --audio --audio-mix --audio-codec --audio-bitrate --app-audio --mute-app -y --overwrite --list-encoders --stop --snap --toggle --pid-file
-			--no-fullscreen-shell --background --compose-all --window
+			--no-fullscreen-shell --background --compose-all --window --cursor
 			-v --verbose -q --quiet -h --help -V --version --' -- "$cur"))
 		return
 	fi

@@ -242,6 +242,31 @@ static void draw_view_surface(struct surface *surface, int x, int y, void *data)
 	pixman_image_set_transform(surface->texture, NULL);
 }
 
+static bool cursor_shown(const struct screen *screen)
+{
+	return screen->draw_cursor && screen->cursor && screen->cursor->mapped &&
+	       screen->cursor->texture && showing_content(screen);
+}
+
+/* Where the pointer's image covers the screen; empty when it is not drawn. */
+static pixman_box32_t cursor_extent(const struct screen *screen)
+{
+	struct placement p;
+	if (!cursor_shown(screen) ||
+	    !place_view_surface(screen->cursor, screen->cursor_x, screen->cursor_y, &p))
+		return (pixman_box32_t){ 0 };
+	return (pixman_box32_t){ screen->cursor_x, screen->cursor_y,
+				 screen->cursor_x + (int)p.dst_w, screen->cursor_y + (int)p.dst_h };
+}
+
+/* On top of what screen->image holds (within its clip, if any). */
+static void draw_cursor(struct screen *screen)
+{
+	if (!cursor_shown(screen) || !surface_refresh_texture(screen->cursor))
+		return;
+	draw_view_surface(screen->cursor, screen->cursor_x, screen->cursor_y, screen);
+}
+
 /* Redraws the damaged part of the views' picture into screen->image. */
 static void compose_views(struct screen *screen)
 {
@@ -257,6 +282,7 @@ static void compose_views(struct screen *screen)
 	pixman_image_fill_boxes(PIXMAN_OP_SRC, screen->image, &background, n, boxes);
 	pixman_image_set_clip_region32(screen->image, &screen->damage);
 	visible_surfaces_for_each(screen, draw_view_surface, screen);
+	draw_cursor(screen);
 	pixman_image_set_clip_region32(screen->image, NULL);
 	screen->views_picture_in_image = true;
 }
@@ -325,7 +351,8 @@ void screen_get_frame(struct screen *screen, struct frame *frame, int64_t pts_ns
 {
 	pixman_image_t *picture = screen->image;
 	if (views_active(screen)) {
-		struct surface *direct = views_direct_surface(screen);
+		/* The pointer is not drawn into a client's texture. */
+		struct surface *direct = cursor_shown(screen) ? NULL : views_direct_surface(screen);
 		if (direct) {
 			picture = direct->texture; /* no second copy for the usual case */
 			screen->views_picture_in_image = false;
@@ -335,7 +362,8 @@ void screen_get_frame(struct screen *screen, struct frame *frame, int64_t pts_ns
 		pixman_region32_clear(&screen->damage);
 	} else {
 		screen->views_picture_in_image = false;
-		if (showing_presented(screen) && place_surface(screen, screen->surface).identity) {
+		if (showing_presented(screen) && place_surface(screen, screen->surface).identity &&
+		    !cursor_shown(screen)) {
 			if (screen->surface->lease) {
 				/* Zero-copy: the frame is the client's dmabuf itself. */
 				*frame = (struct frame){
@@ -351,6 +379,7 @@ void screen_get_frame(struct screen *screen, struct frame *frame, int64_t pts_ns
 			picture = screen->surface->texture; /* no second copy for the usual case */
 		} else {
 			compose(screen);
+			draw_cursor(screen);
 		}
 	}
 
@@ -416,13 +445,91 @@ static void handle_presenter_destroy(struct wl_listener *listener, void *data)
 	wl_signal_emit(&screen->events.presenter_gone, client);
 }
 
+static void forget_cursor(struct screen *screen)
+{
+	wl_list_remove(&screen->cursor_destroy.link);
+	wl_list_remove(&screen->cursor_commit.link);
+	wl_list_init(&screen->cursor_destroy.link);
+	wl_list_init(&screen->cursor_commit.link);
+	screen->cursor = NULL;
+}
+
+/* The pointer's image moved, changed or went: its old and new places are
+ * redrawn and make a frame whose damage is just them. */
+static void cursor_changed(struct screen *screen, bool content_changed, int64_t commit_ns)
+{
+	pixman_box32_t old = screen->cursor_box;
+	pixman_box32_t now = cursor_extent(screen);
+	screen->cursor_box = now;
+	if (!content_changed && old.x1 == now.x1 && old.y1 == now.y1 && old.x2 == now.x2 &&
+	    old.y2 == now.y2)
+		return;
+	pixman_region32_t changed;
+	pixman_region32_init(&changed);
+	if (old.x2 > old.x1 && old.y2 > old.y1)
+		pixman_region32_union_rect(&changed, &changed, old.x1, old.y1,
+					   (unsigned)(old.x2 - old.x1), (unsigned)(old.y2 - old.y1));
+	if (now.x2 > now.x1 && now.y2 > now.y1)
+		pixman_region32_union_rect(&changed, &changed, now.x1, now.y1,
+					   (unsigned)(now.x2 - now.x1), (unsigned)(now.y2 - now.y1));
+	pixman_region32_intersect_rect(&changed, &changed, 0, 0, (unsigned)screen->width,
+				       (unsigned)screen->height);
+	if (pixman_region32_not_empty(&changed)) {
+		if (views_active(screen)) {
+			pixman_region32_union(&screen->damage, &screen->damage, &changed);
+			screen_flush(screen, commit_ns);
+		} else if (showing_presented(screen)) {
+			/* The picture is composed again, but only this changed. */
+			emit_frame(screen, commit_ns, NULL, pixman_region32_extents(&changed));
+		}
+	}
+	pixman_region32_fini(&changed);
+}
+
+static void handle_cursor_destroy(struct wl_listener *listener, void *data)
+{
+	struct screen *screen = wl_container_of(listener, screen, cursor_destroy);
+	forget_cursor(screen);
+	cursor_changed(screen, false, clock_now_ns());
+}
+
+static void handle_cursor_commit(struct wl_listener *listener, void *data)
+{
+	struct screen *screen = wl_container_of(listener, screen, cursor_commit);
+	const struct surface_commit_event *event = data;
+	cursor_changed(screen, pixman_region32_not_empty((pixman_region32_t *)event->damage),
+		       event->commit_ns);
+}
+
+void screen_set_cursor(struct screen *screen, struct surface *surface, int x, int y,
+		       int64_t commit_ns)
+{
+	if (!screen->draw_cursor ||
+	    (surface == screen->cursor && x == screen->cursor_x && y == screen->cursor_y))
+		return;
+	bool new_image = surface != screen->cursor;
+	forget_cursor(screen);
+	screen->cursor = surface;
+	screen->cursor_x = x;
+	screen->cursor_y = y;
+	if (surface) {
+		wl_signal_add(&surface->events.destroy, &screen->cursor_destroy);
+		wl_signal_add(&surface->events.commit, &screen->cursor_commit);
+	}
+	cursor_changed(screen, new_image, commit_ns);
+}
+
 bool screen_init(struct screen *screen, int width, int height)
 {
 	*screen = (struct screen){ 0 };
 	wl_list_init(&screen->surface_destroy.link);
 	wl_list_init(&screen->presenter_destroy.link);
+	wl_list_init(&screen->cursor_destroy.link);
+	wl_list_init(&screen->cursor_commit.link);
 	screen->surface_destroy.notify = handle_surface_destroy;
 	screen->presenter_destroy.notify = handle_presenter_destroy;
+	screen->cursor_destroy.notify = handle_cursor_destroy;
+	screen->cursor_commit.notify = handle_cursor_commit;
 	frame_source_init(&screen->source);
 	wl_signal_init(&screen->events.frame);
 	wl_signal_init(&screen->events.presenter_gone);
@@ -439,6 +546,7 @@ void screen_finish(struct screen *screen)
 	wl_list_remove(&screen->presenter_destroy.link);
 	wl_list_init(&screen->surface_destroy.link);
 	wl_list_init(&screen->presenter_destroy.link);
+	forget_cursor(screen);
 	if (screen->image)
 		pixman_image_unref(screen->image);
 	screen->image = NULL;

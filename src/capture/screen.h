@@ -68,6 +68,14 @@ struct screen {
 	pixman_region32_t damage; /* of screen->image, for the views' picture */
 	bool views_picture_in_image; /* image holds the views' picture but for `damage` */
 
+	/* --cursor: the pointer's image drawn on top of the picture, where
+	 * screen_set_cursor puts it. Without draw_cursor none ever is. */
+	bool draw_cursor;
+	struct surface *cursor;
+	int cursor_x, cursor_y;    /* its top-left corner */
+	pixman_box32_t cursor_box; /* where it is drawn, for damage; empty: nowhere */
+	struct wl_listener cursor_destroy, cursor_commit;
+
 	/* Where its pictures go (screen_source.h): the frame path's seam. */
 	struct frame_source source;
 
@@ -113,6 +121,14 @@ void screen_damage_all(struct screen *screen);
 
 /* Emits a new picture when collected damage touched what is shown. */
 void screen_flush(struct screen *screen, int64_t commit_ns);
+
+/* The pointer's image (--cursor): `surface` (a cursor surface; NULL: none)
+ * drawn over everything with its top-left corner at screen point x,y, so
+ * the recording and every other consumer of the picture get it; its
+ * commits are followed. The old and the new place are damaged. Nothing
+ * unless draw_cursor is set. */
+void screen_set_cursor(struct screen *screen, struct surface *surface, int x, int y,
+		       int64_t commit_ns);
 
 /* Input: what is under screen point x,y (the topmost shown surface whose
  * input region has it), with the point in that surface's coordinates and

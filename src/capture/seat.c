@@ -2,11 +2,13 @@
 #include "seat.h"
 
 #include <fcntl.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <wayland-server-protocol.h>
 
+#include "clock.h"
 #include "data_device.h"
 #include "log.h"
 #include "server.h"
@@ -94,6 +96,23 @@ static uint32_t next_serial(struct seat *seat)
 
 /* ---- pointer ---- */
 
+static void forget_cursor(struct seat *seat)
+{
+	wl_list_remove(&seat->cursor_commit.link);
+	wl_list_init(&seat->cursor_commit.link);
+	tracked_set(&seat->cursor, NULL);
+}
+
+/* --cursor: the image the pointer's client set, drawn where the pointer is
+ * (the screen draws none unless asked to). */
+static void place_screen_cursor(struct seat *seat)
+{
+	struct surface *cursor = seat->pointer_in_window ? seat->cursor.surface : NULL;
+	screen_set_cursor(&seat->server->screen, cursor,
+			  (int)floor(seat->x) - seat->cursor_hotspot_x,
+			  (int)floor(seat->y) - seat->cursor_hotspot_y, clock_now_ns());
+}
+
 static void pointer_frame(struct seat *seat, struct wl_client *client)
 {
 	struct wl_resource *resource;
@@ -135,8 +154,12 @@ static void set_pointer_focus(struct seat *seat, const struct screen_hit *hit)
 	}
 	tracked_set(&seat->pointer_focus, new);
 	tracked_set(&seat->pointer_root, hit && hit->view ? hit->view->root : new);
-	if (surface_client(old) != surface_client(new) && seat->cursor_fn)
-		seat->cursor_fn(seat->cursor_data, NULL);
+	if (surface_client(old) != surface_client(new)) {
+		/* Another client's pointer: its image, once it sets one. */
+		forget_cursor(seat);
+		if (seat->cursor_fn)
+			seat->cursor_fn(seat->cursor_data, NULL);
+	}
 	if (!new)
 		return;
 	for_each_of_client(resource, &seat->pointers, surface_client(new))
@@ -155,6 +178,7 @@ static void pointer_rebase(struct seat *seat, uint32_t time)
 					       wl_fixed_from_double(seat->x - seat->focus_origin_x),
 					       wl_fixed_from_double(seat->y - seat->focus_origin_y));
 		}
+		place_screen_cursor(seat);
 		return;
 	}
 	struct screen_hit hit;
@@ -165,6 +189,7 @@ static void pointer_rebase(struct seat *seat, uint32_t time)
 	if (grab && hit.surface && surface_client(hit.surface) != surface_client(grab))
 		hit.surface = NULL;
 	set_pointer_focus(seat, hit.surface ? &hit : NULL);
+	place_screen_cursor(seat);
 }
 
 /* ---- keyboard ---- */
@@ -353,6 +378,7 @@ void seat_handle_input(struct seat *seat, const struct wl_record_input_event *ev
 		seat->pointer_in_window = false;
 		seat->buttons_down = 0;
 		set_pointer_focus(seat, NULL);
+		place_screen_cursor(seat);
 		break;
 	case WL_RECORD_INPUT_KEYBOARD_KEYMAP:
 		if (seat->keymap_fd >= 0)
@@ -465,6 +491,15 @@ static void send_cursor(struct seat *seat)
 	free(copy);
 }
 
+/* The commit listener goes with the surface: its list is freed with it. */
+static void handle_cursor_destroy(struct wl_listener *listener, void *data)
+{
+	struct seat *seat = wl_container_of(listener, seat, cursor.destroy);
+	tracked_destroyed(listener, data);
+	wl_list_remove(&seat->cursor_commit.link);
+	wl_list_init(&seat->cursor_commit.link);
+}
+
 static void handle_cursor_commit(struct wl_listener *listener, void *data)
 {
 	struct seat *seat = wl_container_of(listener, seat, cursor_commit);
@@ -482,14 +517,14 @@ static void pointer_set_cursor(struct wl_client *client, struct wl_resource *res
 	if (surface && surface->role != &cursor_role &&
 	    !surface_set_role(surface, &cursor_role, seat, resource, WL_POINTER_ERROR_ROLE))
 		return;
-	wl_list_remove(&seat->cursor_commit.link);
-	wl_list_init(&seat->cursor_commit.link);
+	forget_cursor(seat);
 	tracked_set(&seat->cursor, surface);
 	if (surface)
 		wl_signal_add(&surface->events.commit, &seat->cursor_commit);
 	seat->cursor_hotspot_x = x;
 	seat->cursor_hotspot_y = y;
 	send_cursor(seat);
+	place_screen_cursor(seat);
 }
 
 /* ---- resources ---- */
@@ -609,6 +644,7 @@ struct seat *seat_create(struct server *server)
 	tracked_init(&seat->clicked);
 	tracked_init(&seat->last_top);
 	tracked_init(&seat->cursor);
+	seat->cursor.destroy.notify = handle_cursor_destroy;
 	wl_list_init(&seat->cursor_commit.link);
 	seat->cursor_commit.notify = handle_cursor_commit;
 	seat->stack_changed.notify = handle_stack_changed;

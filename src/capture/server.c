@@ -75,6 +75,7 @@ struct server *server_create(const struct server_config *config)
 	/* Desktop clients: xdg-shell and what its clients expect beside it. */
 	server->screen.background = config->background;
 	server->screen.policy = config->compose_all ? SCREEN_POLICY_ALL : SCREEN_POLICY_TOPMOST;
+	server->screen.draw_cursor = config->draw_cursor;
 	server->xdg_shell = xdg_shell_create(server);
 	if (!server->xdg_shell || !subcompositor_create_global(server) ||
 	    !viewporter_create_global(server))

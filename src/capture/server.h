@@ -19,6 +19,7 @@ struct server_config {
 	bool no_fullscreen_shell; /* offer only xdg-shell (nested compositors use it then) */
 	uint32_t background;      /* XRGB8888 behind xdg-shell windows */
 	bool compose_all;         /* show every toplevel, not only the newest */
+	bool draw_cursor;         /* the pointer's image in the picture (--cursor) */
 };
 
 /* The nested compositor: a wl_display with wl-record's globals, one output,

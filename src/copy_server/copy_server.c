@@ -429,7 +429,8 @@ static void cursor_handle_get_capture_session(struct wl_client *client,
 		return;
 	}
 	cursor->got_session = true;
-	/* wl-record composes no cursor: nothing will ever be captured. */
+	/* No separate cursor image: with --cursor the pointer is in the
+	 * output's picture. Nothing will ever be captured here. */
 	create_stopped_session(client, wl_resource_get_version(resource), id);
 }
 

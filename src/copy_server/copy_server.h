@@ -12,7 +12,7 @@
  * frame and copies it into the clients' wl_shm buffers, written through
  * `shm` (the compositor's wl_shm, shm_writer.h). One output source (the
  * display has one output); a pointer cursor session is offered but stops at
- * once (wl-record draws no cursor). Everything runs on the compositor
+ * once (no separate cursor image; --cursor draws it into the picture). Everything runs on the compositor
  * thread and never waits: a capture is answered from the newest frame, or
  * when the next frame brings damage. */
 

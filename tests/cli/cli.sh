@@ -185,6 +185,17 @@ expect 2 1 --window --capture screencopy out.mkv
 grep -q "copies the desktop the window would be on" "$tmp/err" || fail "--window screencopy: $(cat "$tmp/err")"
 expect 2 1 --window --capture wlr-screencopy out.mkv -- true
 expect 2 1 --window --stop
+# --cursor draws the --window app's pointer: nothing to draw without it;
+# --no-cursor is for a copied desktop. Refused before COMMAND runs.
+expect 2 1 --cursor "$tmp/cur.mkv" -- touch "$tmp/ran"
+grep -q "^wl-record: --cursor draws the pointer of the app --window hosts" "$tmp/err" ||
+	fail "--cursor without --window: $(cat "$tmp/err")"
+expect 2 1 --window --cursor --no-cursor "$tmp/cur.mkv" -- touch "$tmp/ran"
+grep -q "contradict each other" "$tmp/err" || fail "--cursor --no-cursor: $(cat "$tmp/err")"
+expect 2 1 --no-cursor "$tmp/cur.mkv" -- touch "$tmp/ran"
+grep -q "a hosted app's pointer is left out already" "$tmp/err" ||
+	fail "--no-cursor with COMMAND: $(cat "$tmp/err")"
+[ ! -e "$tmp/ran" ] || fail "COMMAND ran although the cursor options were refused"
 # No desktop to open it on: one line before COMMAND runs, no file.
 expect 1 1 --window "$tmp/win.mkv" -- touch "$tmp/ran"
 grep -q "^wl-record: --window: WAYLAND_DISPLAY is not set" "$tmp/err" || fail "--window without a desktop: $(cat "$tmp/err")"

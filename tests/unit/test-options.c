@@ -151,6 +151,24 @@ TEST(cursor)
 	struct options o;
 	test_assert(PARSE(&o, "out.mkv") == OPTIONS_RUN && !o.no_cursor);
 	test_assert(PARSE(&o, "--no-cursor", "out.mkv") == OPTIONS_RUN && o.no_cursor);
+	/* --cursor: the pointer of the app --window hosts, drawn in. */
+	test_assert(PARSE(&o, "--window", "--cursor", "out.mkv", "--", "app") == OPTIONS_RUN &&
+		    o.cursor && o.window && !o.no_cursor);
+	test_assert(PARSE(&o, "--window", "out.mkv", "--", "app") == OPTIONS_RUN && !o.cursor);
+	/* Without --window there is no pointer of wl-record's own to draw. */
+	test_assert(PARSE(&o, "--cursor", "out.mkv", "--", "app") == OPTIONS_BAD);
+	test_assert(PARSE(&o, "--cursor", "out.mkv") == OPTIONS_BAD);
+	test_assert(PARSE(&o, "--cursor", "--capture", "listen", "out.mkv") == OPTIONS_BAD);
+	test_assert(PARSE(&o, "--cursor", "--capture", "screencopy", "out.mkv") == OPTIONS_BAD);
+	test_assert(PARSE(&o, "--cursor", "--window", "--screenshot", "--", "app") == OPTIONS_BAD);
+	/* The two contradict each other. */
+	test_assert(PARSE(&o, "--cursor", "--no-cursor", "--window", "out.mkv", "--", "app") ==
+		    OPTIONS_BAD);
+	/* A hosted app's pointer is left out already: --no-cursor is for a copy. */
+	test_assert(PARSE(&o, "--no-cursor", "out.mkv", "--", "app") == OPTIONS_BAD);
+	test_assert(PARSE(&o, "--no-cursor", "--socket", "s", "out.mkv") == OPTIONS_BAD);
+	test_assert(PARSE(&o, "--no-cursor", "--capture", "listen", "out.mkv") == OPTIONS_BAD);
+	test_assert(PARSE(&o, "--no-cursor", "--capture", "portal", "out.mkv") == OPTIONS_RUN);
 }
 
 TEST(extension)

@@ -873,7 +873,7 @@ struct input_log {
 	struct wl_surface *pointer_surface; /* entered, NULL after a leave */
 	double x, y;
 	int enters, leaves, buttons, frames;
-	uint32_t button_serial, last_button;
+	uint32_t button_serial, last_button, enter_serial;
 	struct wl_surface *keyboard_surface;
 	uint32_t enter_keys[4];
 	size_t enter_key_count;
@@ -891,6 +891,7 @@ static void log_pointer_enter(void *data, struct wl_pointer *pointer, uint32_t s
 	log->x = wl_fixed_to_double(x);
 	log->y = wl_fixed_to_double(y);
 	log->enters++;
+	log->enter_serial = serial;
 }
 
 static void log_pointer_leave(void *data, struct wl_pointer *pointer, uint32_t serial,
@@ -1238,6 +1239,203 @@ TEST(seat_pointer_on_a_presented_surface_is_scaled)
 	wl_surface_destroy(surface);
 	test_buffer_finish(&red);
 	teardown(&t, &g);
+}
+
+/* ---- the pointer's image in the picture (--cursor) ---- */
+
+#define CYAN 0xff00ffffu
+#define YELLOW 0xffffff00u
+
+struct damage_log {
+	struct wl_listener listener;
+	int frames;
+	bool known;
+	struct frame_damage damage;
+};
+
+static void log_frame_damage(struct wl_listener *listener, void *data)
+{
+	struct damage_log *log = wl_container_of(listener, log, listener);
+	const struct frame *frame = data;
+	log->frames++;
+	log->known = frame->damage_known;
+	log->damage = frame->damage;
+}
+
+static void damage_log_init(struct inproc *t, struct damage_log *log)
+{
+	*log = (struct damage_log){ .listener.notify = log_frame_damage };
+	wl_signal_add(&t->server->screen.events.frame, &log->listener);
+}
+
+#define test_assert_damage(log, a, b, c, d)                                                \
+	test_assert((log)->known && (log)->damage.x1 == (a) && (log)->damage.y1 == (b) &&  \
+			    (log)->damage.x2 == (c) && (log)->damage.y2 == (d),            \
+		    "damage %d,%d-%d,%d (known %d)", (log)->damage.x1, (log)->damage.y1,   \
+		    (log)->damage.x2, (log)->damage.y2, (log)->known)
+
+/* A 4x4 square of `colour` at x,y, `around` in the pixels next to it. */
+static void assert_square(struct inproc *t, int x, int y, uint32_t colour, uint32_t around)
+{
+	test_assert_pixel(t, x, y, colour);
+	test_assert_pixel(t, x + 3, y + 3, colour);
+	test_assert_pixel(t, x - 1, y, around);
+	test_assert_pixel(t, x, y - 1, around);
+	test_assert_pixel(t, x + 4, y + 3, around);
+	test_assert_pixel(t, x + 3, y + 4, around);
+}
+
+TEST(seat_cursor_drawn_on_the_views)
+{
+	struct inproc t;
+	struct globals g;
+	setup(&t, &g, 64, 48);
+	t.server->screen.draw_cursor = true;
+	struct input_log log;
+	input_setup(&t, &g, &log);
+	struct window top;
+	struct test_buffer red;
+	test_buffer_init(&t, &red, 64, 48, WL_SHM_FORMAT_XRGB8888);
+	solid(&red, RED);
+	map_toplevel(&t, &g, &top, &red);
+	struct damage_log damage;
+	damage_log_init(&t, &damage);
+
+	/* The pointer on the app, which has set no image yet: none drawn. */
+	move_to(&t, 20.5, 30);
+	test_assert(log.pointer_surface == top.surface);
+	test_assert_pixel(&t, 19, 28, RED);
+	struct wl_surface *cursor = wl_compositor_create_surface(t.compositor);
+	struct test_buffer cyan, yellow;
+	test_buffer_init(&t, &cyan, 4, 4, WL_SHM_FORMAT_ARGB8888);
+	test_buffer_init(&t, &yellow, 4, 4, WL_SHM_FORMAT_ARGB8888);
+	solid(&cyan, CYAN);
+	solid(&yellow, YELLOW);
+	commit_buffer(cursor, &cyan);
+	/* Hotspot 1,2: the image's top-left corner at 19,28. */
+	wl_pointer_set_cursor(log.pointer, log.enter_serial, cursor, 1, 2);
+	test_assert(inproc_roundtrip(&t));
+	assert_square(&t, 19, 28, CYAN, RED);
+	test_assert_damage(&damage, 19, 28, 23, 32);
+
+	/* Moved: the old place is the app again; only the two places changed. */
+	int frames = damage.frames;
+	move_to(&t, 40.9, 10);
+	test_assert(damage.frames > frames);
+	assert_square(&t, 39, 8, CYAN, RED);
+	test_assert_pixel(&t, 19, 28, RED);
+	test_assert_pixel(&t, 22, 31, RED);
+	test_assert_damage(&damage, 19, 8, 43, 32);
+	/* Where it is, the app's own changes are drawn under it. */
+	solid(&red, GREEN);
+	wl_surface_attach(top.surface, red.buffer, 0, 0);
+	wl_surface_damage_buffer(top.surface, 30, 0, 20, 20);
+	wl_surface_commit(top.surface);
+	test_assert(inproc_roundtrip(&t));
+	assert_square(&t, 39, 8, CYAN, GREEN);
+
+	/* A new image, at the same place. */
+	commit_buffer(cursor, &yellow);
+	test_assert(inproc_roundtrip(&t));
+	assert_square(&t, 39, 8, YELLOW, GREEN);
+	test_assert_damage(&damage, 39, 8, 43, 12);
+
+	/* Hidden (set_cursor with no surface), then shown and the pointer off
+	 * the picture (the window's bar). */
+	wl_pointer_set_cursor(log.pointer, log.enter_serial, NULL, 0, 0);
+	test_assert(inproc_roundtrip(&t));
+	test_assert_pixel(&t, 39, 8, GREEN);
+	test_assert_pixel(&t, 42, 11, GREEN);
+	wl_pointer_set_cursor(log.pointer, log.enter_serial, cursor, 1, 2);
+	test_assert(inproc_roundtrip(&t));
+	assert_square(&t, 39, 8, YELLOW, GREEN);
+	feed(&t, &(struct wl_record_input_event){ .type = WL_RECORD_INPUT_POINTER_LEAVE });
+	test_assert_pixel(&t, 39, 8, GREEN);
+	test_assert_pixel(&t, 42, 11, GREEN);
+
+	/* Back on the app: its image again once it sets one (a new enter). */
+	move_to(&t, 10, 10);
+	test_assert_pixel(&t, 9, 8, RED); /* left of the green the app drew */
+	wl_pointer_set_cursor(log.pointer, log.enter_serial, cursor, 1, 2);
+	test_assert(inproc_roundtrip(&t));
+	assert_square(&t, 9, 8, YELLOW, RED);
+	/* The image destroyed: gone from the picture. */
+	wl_surface_destroy(cursor);
+	test_assert(inproc_roundtrip(&t));
+	test_assert_pixel(&t, 9, 8, RED);
+	test_assert_pixel(&t, 12, 11, RED);
+
+	wl_list_remove(&damage.listener.link);
+	input_finish(&log);
+	destroy_window(&top);
+	test_buffer_finish(&cyan);
+	test_buffer_finish(&yellow);
+	test_buffer_finish(&red);
+	teardown(&t, &g);
+}
+
+/* Over a nested compositor's output, zoomed: the image at screen pixels,
+ * not scaled with the output. Without --cursor none is drawn. */
+static void cursor_on_presented(bool draw_cursor)
+{
+	struct inproc t;
+	struct globals g;
+	setup(&t, &g, 64, 48);
+	t.server->screen.draw_cursor = draw_cursor;
+	struct input_log log;
+	input_setup(&t, &g, &log);
+	struct wl_surface *surface = wl_compositor_create_surface(t.compositor);
+	struct test_buffer red, cyan;
+	test_buffer_init(&t, &red, 32, 24, WL_SHM_FORMAT_XRGB8888);
+	test_buffer_init(&t, &cyan, 4, 4, WL_SHM_FORMAT_ARGB8888);
+	solid(&red, RED);
+	solid(&cyan, CYAN);
+	zwp_fullscreen_shell_v1_present_surface(t.shell, surface,
+						ZWP_FULLSCREEN_SHELL_V1_PRESENT_METHOD_ZOOM,
+						t.output);
+	commit_buffer(surface, &red);
+	test_assert(inproc_roundtrip(&t));
+	struct damage_log damage;
+	damage_log_init(&t, &damage);
+	move_to(&t, 10, 30);
+	test_assert(log.pointer_surface == surface);
+	struct wl_surface *cursor = wl_compositor_create_surface(t.compositor);
+	commit_buffer(cursor, &cyan);
+	wl_pointer_set_cursor(log.pointer, log.enter_serial, cursor, 3, 0);
+	test_assert(inproc_roundtrip(&t));
+	if (draw_cursor) {
+		assert_square(&t, 7, 30, CYAN, RED);
+		test_assert_damage(&damage, 7, 30, 11, 34);
+		move_to(&t, 50, 20);
+		assert_square(&t, 47, 20, CYAN, RED);
+		test_assert_pixel(&t, 7, 30, RED);
+		test_assert_damage(&damage, 7, 20, 51, 34);
+		/* The nested compositor's own frames keep it on top. */
+		commit_buffer(surface, &red);
+		test_assert(inproc_roundtrip(&t));
+		assert_square(&t, 47, 20, CYAN, RED);
+	} else {
+		test_assert(damage.frames == 0, "%d frames for a cursor not drawn", damage.frames);
+		test_assert_pixel(&t, 7, 30, RED);
+		test_assert_pixel(&t, 10, 33, RED);
+	}
+	wl_list_remove(&damage.listener.link);
+	wl_surface_destroy(cursor);
+	input_finish(&log);
+	wl_surface_destroy(surface);
+	test_buffer_finish(&red);
+	test_buffer_finish(&cyan);
+	teardown(&t, &g);
+}
+
+TEST(seat_cursor_drawn_on_a_presented_surface)
+{
+	cursor_on_presented(true);
+}
+
+TEST(seat_cursor_not_drawn_without_the_option)
+{
+	cursor_on_presented(false);
 }
 
 /* ---- the clipboard (--window): wl_data_device_manager ---- */

@@ -1,0 +1,155 @@
+#!/bin/bash
+# --cursor: the hosted app's pointer image drawn into the recording. sway
+# 1.7 headless is the user's desktop, a virtual pointer (virtual_pointer.c)
+# moves over the --window, and wl-record hosts tests/window/input_client.c,
+# whose pointer image (set_cursor) is 16x16 cyan with its hotspot at 8,8.
+# The pointer goes to P1 on the app, onto the window's letterbox bar (off
+# the app), to P2, onto the bar again. The file is decoded
+# (cursor-check.py): the cyan square's top-left corner is where the app saw
+# the pointer less the hotspot, at P1 in some frame and then at P2 in a
+# later one, and gone in the last. The window shows it too.
+#
+# window-cursor.sh off: the same without --cursor: no cyan in any frame,
+# while the app's own pointer mark shows the pointer was at P1 and P2.
+. "$TEST_LIB"
+. "$SWAY_LIB"
+require_commands grim ffmpeg ffprobe python3
+MODE=${1:-on}
+PYTHON=python3
+[ -x /usr/bin/python3 ] && PYTHON=/usr/bin/python3
+
+PW=320
+PH=240
+cat >"$TEST_DIR/sway.conf" <<CONF
+output HEADLESS-1 mode 800x600
+output * bg #606060 solid_color
+default_border normal 2
+xwayland disable
+CONF
+start_sway "$TEST_DIR/sway.conf"
+
+mkfifo -m 0644 "$TEST_DIR/pointer.in"
+exec 7<>"$TEST_DIR/pointer.in"
+start pointer "${as_user[@]}" "$VIRTUAL_POINTER" 800 600 "$TEST_DIR/pointer.in"
+wait_until 10 "the virtual pointer" log_has pointer '^ready'
+POINTER_COMMANDS=0
+pointer_did() {
+	[ "$(grep -c '^ok ' "$TEST_DIR/pointer.log")" -ge "$1" ]
+}
+pointer() {
+	POINTER_COMMANDS=$((POINTER_COMMANDS + 1))
+	echo "$*" >&7
+	wait_until 10 "the virtual pointer: $*" pointer_did $POINTER_COMMANDS
+}
+
+window_info() {
+	sway_msg -t get_tree -r | "$PYTHON" -c '
+import json, sys
+def walk(node):
+    if node.get("app_id") == "wl-record":
+        yield node
+    for child in node.get("nodes", []) + node.get("floating_nodes", []):
+        yield from walk(child)
+for node in walk(json.load(sys.stdin)):
+    r, w = node["rect"], node["window_rect"]
+    print(r["x"] + w["x"], r["y"] + w["y"], w["width"], w["height"])
+    break'
+}
+window_shown() {
+	[ -n "$(window_info)" ]
+}
+
+CURSOR_ARGS=(--cursor)
+[ "$MODE" = off ] && CURSOR_ARGS=()
+start record "${as_user[@]}" "$WL_RECORD" -v --window "${CURSOR_ARGS[@]}" --size ${PW}x$PH \
+	"$USER_DIR/cursor.mkv" -- "$INPUT_CLIENT"
+RECORD_PID=$STARTED_PID
+wait_until 20 "the window on sway" window_shown
+wait_until 20 "the app's pointer" log_has record 'seat capabilities 3'
+read -r WX WY WW WH < <(window_info)
+# The picture's place in the window, as window_fit.c puts it.
+read -r FX FY FW FH < <("$PYTHON" -c "
+ww, wh, pw, ph = $WW, $WH, $PW, $PH
+if ww * ph <= wh * pw:
+    w, h = ww, (ww * ph + pw // 2) // pw
+else:
+    w, h = (wh * pw + ph // 2) // ph, wh
+print((ww - w) // 2, (wh - h) // 2, w, h)")
+log "window content $WX,$WY ${WW}x$WH, picture at $FX,$FY ${FW}x$FH"
+[ "$FX" -gt 8 ] || fail "no letterbox bar to move onto: window ${WW}x$WH"
+to_output() {
+	"$PYTHON" -c "print(int($WX + $FX + ($1 + 0.5) * $FW / $PW), int($WY + $FY + ($2 + 0.5) * $FH / $PH))"
+}
+# Output pixel OX,OY is RRGGBB. grim shows sway's own pointer too (a
+# software cursor on the headless output): 16x16, the app's image, at the
+# pointer. The window shows the recording scaled up (over 2x), so the
+# recorded image is larger and is seen beside it.
+output_shows() {
+	"${as_user[@]}" grim "$USER_DIR/shown.png" 2>/dev/null &&
+		"$PYTHON" "$INPUT_CHECK" pixel "$USER_DIR/shown.png" "$1" "$2" "$3" \
+			>"$TEST_DIR/shown-check.log" 2>&1
+}
+[ $((FW * 10 / PW)) -ge 20 ] || fail "the window shows the recording at ${FW}x$FH: too small to tell the two pointers apart"
+# The pointer where the app last saw it, whole pixels.
+app_pointer() {
+	grep -E '^pointer (enter toplevel|motion) ' "$TEST_DIR/record.log" | tail -n 1 |
+		sed -E 's/.* ([0-9.]+),([0-9.]+)$/\1 \2/' |
+		"$PYTHON" -c "import math, sys; x, y = map(float, sys.stdin.read().split()); print(math.floor(x), math.floor(y))"
+}
+motions() {
+	grep -cE '^pointer (enter toplevel|motion) ' "$TEST_DIR/record.log"
+}
+leaves() {
+	grep -c '^pointer leave' "$TEST_DIR/record.log"
+}
+app_moved() {
+	[ "$(motions)" -gt "$1" ]
+}
+app_left() {
+	[ "$(leaves)" -gt "$1" ]
+}
+
+# Each point (away from the app's block rows, top left, 256x112), then
+# the letterbox bar (off the app, which keeps its mark where it last saw
+# the pointer).
+POSITIONS=()
+for target in "60 150" "262 200"; do
+	read -r OX OY < <(to_output $target)
+	before=$(motions)
+	pointer move "$OX" "$OY"
+	wait_until 10 "the pointer in the app" app_moved "$before"
+	read -r AX AY < <(app_pointer)
+	POSITIONS+=("$AX,$AY")
+	log "pointer at output $OX,$OY, app $AX,$AY"
+	if [ "$MODE" = on ]; then
+		wait_until 10 "the recorded pointer in the window beside the desktop's" \
+			output_shows $((OX + 13)) $((OY + 13)) 00ffff
+	fi
+	before=$(leaves)
+	pointer move $((WX + FX / 2)) $((WY + WH / 2))
+	wait_until 10 "the pointer off the app" app_left "$before"
+	if [ "$MODE" = on ]; then
+		wait_until 10 "no recorded pointer in the window" \
+			output_shows $((OX + 13)) $((OY + 13)) 404040
+	else
+		read -r MX MY < <(to_output "$AX" "$AY")
+		wait_until 10 "the app's pointer mark in the window" output_shows "$MX" "$MY" ffffff
+		output_shows $((OX + 13)) $((OY + 13)) 404040 ||
+			fail "without --cursor: $(cat "$TEST_DIR/shown-check.log")"
+	fi
+done
+# The last picture into the file before it is finished.
+sleep 1
+
+sway_msg '[app_id=wl-record] kill' >/dev/null || fail "swaymsg could not close the window"
+wait_exit "$RECORD_PID" 30
+[ "$EXIT_STATUS" -eq 0 ] || fail "wl-record exited $EXIT_STATUS"
+exec 7>&-
+ffprobe_check "$USER_DIR/cursor.mkv"
+"$PYTHON" "$CURSOR_CHECK" "$MODE" "$USER_DIR/cursor.mkv" $PW $PH 16 8 8 "${POSITIONS[@]}" \
+	>"$TEST_DIR/cursor-check.log" 2>&1 || {
+	cat "$TEST_DIR/cursor-check.log"
+	fail "the recording's pointer is wrong"
+}
+log "$(cat "$TEST_DIR/cursor-check.log")"
+pass
