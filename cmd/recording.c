@@ -62,6 +62,8 @@ static bool consume_frame(void *data, const struct frame *frame)
 		return true; /* --frames reached: later pictures are not wanted */
 	if (!recorder_submit(recording->recorder, frame))
 		return false;
+	if (!recording->frames_accepted)
+		stats_note_first_frame(frame->pts_ns);
 	recording->frames_accepted++;
 	if (recording->still_pending) {
 		recording->still_pending = false;

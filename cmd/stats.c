@@ -21,6 +21,7 @@ static struct {
 	struct recorder_stats recording;
 	double recording_s;
 	double still_write_ms; /* < 0: no still written */
+	int64_t first_frame_ns; /* CLOCK_MONOTONIC; 0: no frame yet */
 	bool written;
 } run = { .still_write_ms = -1 };
 
@@ -33,6 +34,12 @@ void stats_note_stop(const char *reason)
 void stats_note_still(double write_ms)
 {
 	run.still_write_ms = write_ms;
+}
+
+void stats_note_first_frame(int64_t pts_ns)
+{
+	if (!run.first_frame_ns)
+		run.first_frame_ns = pts_ns;
 }
 
 void stats_note_recording(const struct recorder_stats *stats, double duration_s)
@@ -196,6 +203,7 @@ void stats_write(const struct app *app)
 		put_number(out, "latency_p50_ms", false, 0);
 		put_number(out, "latency_p99_ms", false, 0);
 		put_number(out, "write_ms", written && run.still_write_ms >= 0, run.still_write_ms);
+		fputs(",\"start_monotonic_ns\":null", out);
 		fputs(",\"dmabuf_frames\":null,\"dmabuf_frames_mapped\":null,\"hop_dmabuf_import\":null"
 		      ",\"hop_vaapi_map\":null,\"hop_scale_vaapi\":null", out);
 		fputs(",\"audio_encoder\":null,\"audio_s\":null,\"audio_silence_s\":null"
@@ -217,6 +225,11 @@ void stats_write(const struct app *app)
 		put_number(out, "latency_p50_ms", timed, stats->latency_p50_ms);
 		put_number(out, "latency_p99_ms", timed, stats->latency_p99_ms);
 		put_number(out, "write_ms", false, 0);
+		/* Time zero of the file on CLOCK_MONOTONIC, so that a script can
+		 * place a frame's pts among its own events (scripts/bench-input-
+		 * latency). */
+		put_count(out, "start_monotonic_ns", known && run.first_frame_ns > 0,
+			  (uint64_t)run.first_frame_ns);
 		put_count(out, "dmabuf_frames", known, stats->dmabuf_frames);
 		put_count(out, "dmabuf_frames_mapped", known, stats->dmabuf_frames_mapped);
 		put_flag(out, "hop_dmabuf_import", known, stats->hop_dmabuf_import);

@@ -8,6 +8,8 @@
  * and carries the finished file's path, one line, which hotkey wrappers
  * take as it is. */
 
+#include <stdint.h>
+
 #include "app.h"
 #include "recorder.h"
 
@@ -16,6 +18,10 @@ void stats_note_stop(const char *reason);
 
 /* How long writing the still took (encoding and the file), in ms. */
 void stats_note_still(double write_ms);
+
+/* The CLOCK_MONOTONIC time of the first frame the recorder took: the
+ * file's time zero. Only the first call counts. */
+void stats_note_first_frame(int64_t pts_ns);
 
 /* The recorder's final figures and how long the recording lasted. */
 void stats_note_recording(const struct recorder_stats *stats, double duration_s);

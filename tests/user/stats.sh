@@ -37,7 +37,7 @@ probe() {
 
 KEYS="kind path status reason exit_status command_status encoder width height frames_submitted
 frames_dropped frames_encoded bytes duration_s latency_p50_ms latency_p99_ms write_ms dmabuf_frames
-dmabuf_frames_mapped hop_dmabuf_import hop_vaapi_map hop_scale_vaapi"
+dmabuf_frames_mapped hop_dmabuf_import hop_vaapi_map hop_scale_vaapi start_monotonic_ns"
 PY_KEYS="all(k in s for k in '$(echo $KEYS)'.split())"
 
 # A recording of 45 frames of an odd size (161x121: the stream is 160x120).
@@ -47,10 +47,15 @@ PY_KEYS="all(k in s for k in '$(echo $KEYS)'.split())"
 # encoded once more at the stop (when it is older than two periods by
 # then): one frame more than offered and kept.
 video=$TEST_DIR/video.mkv
+monotonic_ns() {
+	python3 -c 'import time; print(time.monotonic_ns())'
+}
+before_ns=$(monotonic_ns)
 timeout 60 "$WL_RECORD" --stats-fd 3 --size 161x121 "$video" -- \
 	"$PRESENTER" --size 161x121 --frames 45 --interval-ms 10 \
 	3>"$TEST_DIR/video.json" >"$TEST_DIR/video.out" 2>"$TEST_DIR/video.log"
 status=$?
+after_ns=$(monotonic_ns)
 [ "$status" = 0 ] || fail "the recording exited $status"
 frames=$(probe "$video" nb_read_frames)
 width=$(probe "$video" width)
@@ -68,7 +73,8 @@ check_json "$TEST_DIR/video.json" "$PY_KEYS" \
 	"s['frames_encoded'] <= 45 + 1" \
 	"0 < s['duration_s'] < 60" \
 	"0 < s['latency_p50_ms'] <= s['latency_p99_ms'] < 10000" \
-	"s['dmabuf_frames_mapped'] == 0 and s['hop_vaapi_map'] is False" "s['write_ms'] is None"
+	"s['dmabuf_frames_mapped'] == 0 and s['hop_vaapi_map'] is False" "s['write_ms'] is None" \
+	"$before_ns < s['start_monotonic_ns'] < $after_ns"
 
 # --cfr: the latency is not measured (null), the frames are the file's.
 timeout 60 "$WL_RECORD" --stats-fd 3 --cfr --fps 30 --duration 1 "$TEST_DIR/cfr.mkv" -- \
@@ -108,7 +114,8 @@ status=$?
 [ "$status" = 0 ] || fail "the still exited $status"
 check_json "$TEST_DIR/still.json" "$PY_KEYS" "s['kind'] == 'still'" "s['status'] == 'ok'" \
 	"s['encoder'] == 'png'" "(s['width'], s['height']) == ($(probe "$still" width), $(probe "$still" height)) == (200, 100)" \
-	"s['bytes'] == $(stat -c %s "$still")" "s['frames_encoded'] == 1" "s['latency_p50_ms'] is None" "s['write_ms'] > 0"
+	"s['bytes'] == $(stat -c %s "$still")" "s['frames_encoded'] == 1" "s['latency_p50_ms'] is None" "s['write_ms'] > 0" \
+	"s['start_monotonic_ns'] is None"
 
 # Failures: a settings error still writes its line (status usage, exit 2);
 # an fd that is not open is a bad command line, before anything runs.

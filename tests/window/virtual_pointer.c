@@ -1,6 +1,8 @@
 /* A pointer for a desktop without input devices (sway headless): one
  * wlr virtual pointer, held until stdin ends, driven by commands on stdin,
- * one a line; "ok LINE" on stdout once the desktop has handled each.
+ * one a line; "ok LINE" on stdout once the desktop has handled each,
+ * after "sent NS LINE": the CLOCK_MONOTONIC time (ns) the requests went
+ * out (scripts/bench-input-latency measures from it).
  *
  *   move X Y       absolute position on the output (the extent given)
  *   press BUTTON   (linux input code, 272 left, 273 right, 274 middle)
@@ -13,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <wayland-client.h>
 
 #include "wlr-virtual-pointer-unstable-v1-client-protocol.h"
@@ -94,10 +97,13 @@ int main(int argc, char **argv)
 			continue;
 		}
 		zwlr_virtual_pointer_v1_frame(pointer);
+		struct timespec sent;
+		clock_gettime(CLOCK_MONOTONIC, &sent);
 		if (wl_display_roundtrip(display) < 0) {
 			fprintf(stderr, "virtual-pointer: the desktop went away\n");
 			return 1;
 		}
+		printf("sent %lld %s\n", (long long)sent.tv_sec * 1000000000LL + sent.tv_nsec, line);
 		printf("ok %s\n", line);
 		fflush(stdout);
 	}
