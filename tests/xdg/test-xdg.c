@@ -1444,6 +1444,8 @@ struct clip {
 	struct wl_data_device_manager *manager;
 	struct wl_data_device *device;
 	struct wl_data_offer *offer; /* the newest data_offer */
+	struct wl_data_offer *offers[16]; /* every one not yet destroyed */
+	int offer_count;
 	struct wl_data_offer *selection;
 	char offered[256];           /* mime types of the newest offer, ';'-joined */
 	int selections;              /* selection events */
@@ -1496,6 +1498,8 @@ static void clip_data_offer(void *data, struct wl_data_device *device, struct wl
 	struct clip *c = data;
 	c->offer = offer;
 	c->offered[0] = 0;
+	test_assert(c->offer_count < 16);
+	c->offers[c->offer_count++] = offer;
 	wl_data_offer_add_listener(offer, &clip_offer_listener, c);
 }
 
@@ -1574,8 +1578,25 @@ static void clip_setup(struct inproc *t, struct globals *g, struct clip *c)
 	test_assert(inproc_roundtrip(t));
 }
 
+/* Destroys one of the offers the client was given. */
+static void clip_offer_destroy(struct clip *c, struct wl_data_offer *offer)
+{
+	for (int i = 0; i < c->offer_count; i++) {
+		if (c->offers[i] == offer) {
+			c->offers[i] = c->offers[--c->offer_count];
+			wl_data_offer_destroy(offer);
+			return;
+		}
+	}
+	test_assert(false, "not an offer of this client");
+}
+
+/* The client's clipboard objects destroyed (also after a protocol error:
+ * a proxy lives on the client side until destroyed). */
 static void clip_finish(struct clip *c)
 {
+	while (c->offer_count)
+		clip_offer_destroy(c, c->offers[0]);
 	if (c->device)
 		wl_data_device_release(c->device);
 	wl_data_device_manager_destroy(c->manager);
@@ -1664,7 +1685,7 @@ TEST(clipboard_desktop_selection_follows_the_keyboard)
 	test_assert(c.selection == NULL);
 	paste_from(&t, old, "text/plain", pasted, sizeof(pasted));
 	test_assert(pasted[0] == 0 && c.peer_receives == 1, "pasted '%s' without the keyboard", pasted);
-	wl_data_offer_destroy(old);
+	clip_offer_destroy(&c, old);
 
 	/* A client without the keyboard cannot copy. */
 	struct wl_data_source *source = text_source(&c);
@@ -1676,7 +1697,7 @@ TEST(clipboard_desktop_selection_follows_the_keyboard)
 	/* With it, the desktop is told and pastes from the client's source. */
 	feed(&t, &(struct wl_record_input_event){ .type = WL_RECORD_INPUT_KEYBOARD_ENTER });
 	if (c.selection)
-		wl_data_offer_destroy(c.selection);
+		clip_offer_destroy(&c, c.selection);
 	source = text_source(&c);
 	wl_data_device_set_selection(c.device, source, 0);
 	test_assert(inproc_roundtrip(&t));
@@ -1699,7 +1720,7 @@ TEST(clipboard_desktop_selection_follows_the_keyboard)
 	test_assert(c.cancels == 2 && strcmp(c.offered, "text/plain;charset=utf-8") == 0);
 	wl_data_source_destroy(source);
 	if (c.selection)
-		wl_data_offer_destroy(c.selection);
+		clip_offer_destroy(&c, c.selection);
 	data_device_set_peer(t.server->data_device, NULL);
 	clip_finish(&c);
 	input_finish(&log);
@@ -1722,7 +1743,9 @@ TEST(clipboard_source_used_twice)
 	expect_protocol_error(&t, &wl_data_source_interface, source,
 			      WL_DATA_SOURCE_ERROR_INVALID_SOURCE);
 	data_device_set_peer(t.server->data_device, NULL);
-	inproc_finish(&t);
+	wl_data_source_destroy(source);
+	clip_finish(&c);
+	teardown(&t, &g);
 }
 
 TEST(clipboard_drag_source_is_no_selection)
@@ -1738,7 +1761,9 @@ TEST(clipboard_drag_source_is_no_selection)
 	expect_protocol_error(&t, &wl_data_source_interface, source,
 			      WL_DATA_SOURCE_ERROR_INVALID_SOURCE);
 	data_device_set_peer(t.server->data_device, NULL);
-	inproc_finish(&t);
+	wl_data_source_destroy(source);
+	clip_finish(&c);
+	teardown(&t, &g);
 }
 
 TEST(clipboard_finish_on_a_selection)
@@ -1763,8 +1788,11 @@ TEST(clipboard_finish_on_a_selection)
 	expect_protocol_error(&t, &wl_data_offer_interface, c.selection,
 			      WL_DATA_OFFER_ERROR_INVALID_FINISH);
 	data_device_set_peer(t.server->data_device, NULL);
+	clip_finish(&c);
+	input_finish(&log);
+	destroy_window(&top);
 	test_buffer_finish(&red);
-	inproc_finish(&t);
+	teardown(&t, &g);
 }
 
 /* What the title handler was told. */
