@@ -51,3 +51,24 @@ sway_ipc_found() {
 sway_msg() {
 	"${as_user[@]}" SWAYSOCK="$SWAYSOCK" swaymsg "$@"
 }
+
+# start_virtual_pointer WIDTH HEIGHT: sway headless has no input devices,
+# so a test's pointer is the tests' virtual pointer ($VIRTUAL_POINTER,
+# tests/window/virtual_pointer.c over an output of WIDTH x HEIGHT), held
+# for the whole test as a real mouse would be, driven through a fifo on fd 7.
+# Then `pointer COMMAND...` sends one command and waits until it was done.
+start_virtual_pointer() {
+	mkfifo -m 0644 "$TEST_DIR/pointer.in"
+	exec 7<>"$TEST_DIR/pointer.in"
+	start pointer "${as_user[@]}" "$VIRTUAL_POINTER" "$1" "$2" "$TEST_DIR/pointer.in"
+	wait_until 10 "the virtual pointer" log_has pointer '^ready'
+	POINTER_COMMANDS=0
+}
+pointer_did() {
+	[ "$(grep -c '^ok ' "$TEST_DIR/pointer.log")" -ge "$1" ]
+}
+pointer() {
+	POINTER_COMMANDS=$((POINTER_COMMANDS + 1))
+	echo "$*" >&7
+	wait_until 10 "the virtual pointer: $*" pointer_did $POINTER_COMMANDS
+}

@@ -43,20 +43,7 @@ xwayland disable
 CONF
 start_sway "$TEST_DIR/sway.conf"
 
-# The virtual pointer, held for the whole test, driven through a fifo.
-mkfifo -m 0644 "$TEST_DIR/pointer.in"
-exec 7<>"$TEST_DIR/pointer.in"
-start pointer "${as_user[@]}" "$VIRTUAL_POINTER" 800 600 "$TEST_DIR/pointer.in"
-wait_until 10 "the virtual pointer" log_has pointer '^ready'
-POINTER_COMMANDS=0
-pointer_did() {
-	[ "$(grep -c '^ok ' "$TEST_DIR/pointer.log")" -ge "$1" ]
-}
-pointer() {
-	POINTER_COMMANDS=$((POINTER_COMMANDS + 1))
-	echo "$*" >&7
-	wait_until 10 "the virtual pointer: $*" pointer_did $POINTER_COMMANDS
-}
+start_virtual_pointer 800 600
 
 # A keyboard for the whole test, as a desktop has: each wtype below adds
 # a virtual keyboard for a few milliseconds only, too briefly for a client
