@@ -45,8 +45,11 @@ struct data_device {
 static void free_mime_types(struct wl_array *array)
 {
 	char **mime;
-	wl_array_for_each(mime, array)
-		free(*mime);
+	/* Not on an empty array: its data is NULL, and NULL + 0 is undefined
+	 * (clang's UBSan says so). */
+	if (array->size > 0)
+		wl_array_for_each(mime, array)
+			free(*mime);
 	wl_array_release(array);
 	wl_array_init(array);
 }
@@ -163,8 +166,9 @@ static void send_selection(struct data_device *device, struct wl_resource *devic
 	wl_list_insert(&device->offers, wl_resource_get_link(offer));
 	wl_data_device_send_data_offer(device_resource, offer);
 	char **mime;
-	wl_array_for_each(mime, mime_types)
-		wl_data_offer_send_offer(offer, *mime);
+	if (mime_types->size > 0)
+		wl_array_for_each(mime, mime_types)
+			wl_data_offer_send_offer(offer, *mime);
 	wl_data_device_send_selection(device_resource, offer);
 }
 

@@ -269,16 +269,20 @@ static void send_keymap(struct seat *seat, struct wl_resource *resource)
 static void note_key(struct seat *seat, uint32_t key, bool pressed)
 {
 	uint32_t *k;
-	wl_array_for_each(k, &seat->keys) {
-		if (*k == key) {
-			if (!pressed) {
-				/* Removed by moving the last one here. */
-				uint32_t *last = (uint32_t *)((char *)seat->keys.data +
-							      seat->keys.size) - 1;
-				*k = *last;
-				seat->keys.size -= sizeof(uint32_t);
+	/* Not over an empty array: its data is NULL, and NULL + 0 is
+	 * undefined (clang's UBSan says so). */
+	if (seat->keys.size > 0) {
+		wl_array_for_each(k, &seat->keys) {
+			if (*k == key) {
+				if (!pressed) {
+					/* Removed by moving the last one here. */
+					uint32_t *last = (uint32_t *)((char *)seat->keys.data +
+								      seat->keys.size) - 1;
+					*k = *last;
+					seat->keys.size -= sizeof(uint32_t);
+				}
+				return;
 			}
-			return;
 		}
 	}
 	if (pressed) {

@@ -575,8 +575,9 @@ static void offer_destroy(struct desktop_offer *offer)
 	if (!offer)
 		return;
 	char **mime;
-	wl_array_for_each(mime, &offer->mime_types)
-		free(*mime);
+	if (offer->mime_types.size > 0) /* NULL + 0 is undefined */
+		wl_array_for_each(mime, &offer->mime_types)
+			free(*mime);
 	wl_array_release(&offer->mime_types);
 	wl_data_offer_destroy(offer->offer);
 	free(offer);
