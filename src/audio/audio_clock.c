@@ -45,19 +45,18 @@ static int64_t frames_ns(const struct audio_clock *clock, size_t frames)
 static void follow(struct audio_clock *clock, int64_t reading_ns, int64_t now_ns,
 		   int64_t arrival_ns)
 {
-	int64_t offset = reading_ns - counted_ns(clock);
+	int64_t counted = counted_ns(clock);
+	int64_t offset = reading_ns - counted;
 	/* How much later than its count says the chunk's first sample arrived:
 	 * the latency when the count is right; a gap of missing samples adds
 	 * itself to it, a count running ahead makes it negative. */
-	int64_t late = arrival_ns - counted_ns(clock);
-	bool gap = offset > AUDIO_CLOCK_GAP_NS || offset < -AUDIO_CLOCK_GAP_NS;
-	if (reading_ns > arrival_ns + AUDIO_CLOCK_FUTURE_TOLERANCE_NS ||
-	    (offset > AUDIO_CLOCK_GAP_NS && late < offset / 2) ||
+	int64_t late = arrival_ns - counted;
+	if ((offset > AUDIO_CLOCK_GAP_NS && late < offset / 2) ||
 	    (offset < -AUDIO_CLOCK_GAP_NS && late > offset / 2)) {
 		clock->stats.disbelieved++;
 		return;
 	}
-	if (gap) {
+	if (offset > AUDIO_CLOCK_GAP_NS || offset < -AUDIO_CLOCK_GAP_NS) {
 		move_anchor(clock, offset);
 		clock->window_count = clock->window_next = 0;
 		clock->beyond = clock->slewing = false;
@@ -99,13 +98,18 @@ static void follow(struct audio_clock *clock, int64_t reading_ns, int64_t now_ns
 int64_t audio_clock_stamp(struct audio_clock *clock, bool have_reading, int64_t reading_ns,
 			  int64_t now_ns, size_t frames)
 {
+	/* The latest its first frame can have been captured: a reading after
+	 * that is not believed, nor a first one too long before it. */
+	int64_t arrival = now_ns - frames_ns(clock, frames);
+	if (have_reading && reading_ns > arrival + AUDIO_CLOCK_FUTURE_TOLERANCE_NS) {
+		clock->stats.disbelieved++;
+		have_reading = false;
+	}
 	if (clock->start_count < AUDIO_CLOCK_START_READINGS) {
 		/* Until the anchor is set, each chunk is stamped from the median
 		 * of the readings so far (the first from its own reading, or
 		 * from its arrival when the server said nothing believable). */
-		int64_t arrival = now_ns - frames_ns(clock, frames);
-		if (have_reading && (reading_ns > arrival + AUDIO_CLOCK_FUTURE_TOLERANCE_NS ||
-				     reading_ns < arrival - AUDIO_CLOCK_START_MAX_LATENCY_NS)) {
+		if (have_reading && reading_ns < arrival - AUDIO_CLOCK_START_MAX_LATENCY_NS) {
 			clock->stats.disbelieved++;
 			have_reading = false;
 		}
@@ -116,7 +120,7 @@ int64_t audio_clock_stamp(struct audio_clock *clock, bool have_reading, int64_t 
 			clock->anchor_ns = median(clock->start_readings, clock->start_count);
 		}
 	} else if (have_reading) {
-		follow(clock, reading_ns, now_ns, now_ns - frames_ns(clock, frames));
+		follow(clock, reading_ns, now_ns, arrival);
 	}
 	int64_t pts = counted_ns(clock);
 	clock->frames += frames;
