@@ -747,6 +747,26 @@ bool screen_surface_at(struct screen *screen, double x, double y, struct screen_
 	return hit->surface != NULL;
 }
 
+bool screen_raise_view(struct screen *screen, struct surface *root, int64_t commit_ns)
+{
+	/* The newest view is the only one shown otherwise: already on top. */
+	if (screen->surface || screen->policy != SCREEN_POLICY_ALL || !root)
+		return false;
+	struct screen_view *view, *found = NULL;
+	wl_list_for_each(view, &screen->views, link) {
+		if (view->mapped && view->root == root)
+			found = view;
+	}
+	if (!found || found->link.next == &screen->views)
+		return false;
+	wl_list_remove(&found->link);
+	wl_list_insert(screen->views.prev, &found->link);
+	wl_signal_emit(&screen->events.stack_changed, NULL);
+	screen_damage_all(screen);
+	screen_flush(screen, commit_ns);
+	return true;
+}
+
 struct surface *screen_top_surface(struct screen *screen)
 {
 	if (screen->surface)

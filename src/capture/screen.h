@@ -144,6 +144,11 @@ bool screen_surface_at(struct screen *screen, double x, double y, struct screen_
  * most recently mapped view; NULL when nothing is shown. */
 struct surface *screen_top_surface(struct screen *screen);
 
+/* --compose-all: the view whose root is `root` goes on top of the others, as
+ * a click raises a window on a desktop. False when it is not a mapped view
+ * or already on top (nothing changed). */
+bool screen_raise_view(struct screen *screen, struct surface *root, int64_t commit_ns);
+
 /* The current picture (a view valid until the next change; frame_ref keeps it). */
 void screen_get_frame(struct screen *screen, struct frame *frame, int64_t pts_ns);
 

@@ -314,6 +314,8 @@ static void pointer_event(struct seat *seat, const struct wl_record_input_event 
 			seat->buttons_down++;
 			if (seat->pointer_root.surface && !grab) {
 				tracked_set(&seat->clicked, seat->pointer_root.surface);
+				screen_raise_view(&seat->server->screen, seat->pointer_root.surface,
+						  clock_now_ns());
 				update_keyboard_focus(seat);
 			}
 		} else if (seat->buttons_down > 0) {

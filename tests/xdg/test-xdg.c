@@ -1212,6 +1212,48 @@ TEST(seat_keyboard_keymap_passed_through_and_focus)
 	teardown(&t, &g);
 }
 
+TEST(seat_click_raises_with_compose_all)
+{
+	/* --compose-all: a click on an older toplevel raises it and gives it
+	 * the keyboard, as on a desktop. */
+	struct inproc t;
+	struct globals g;
+	setup(&t, &g, 64, 48);
+	t.server->screen.policy = SCREEN_POLICY_ALL;
+	struct input_log log;
+	input_setup(&t, &g, &log);
+	feed(&t, &(struct wl_record_input_event){ .type = WL_RECORD_INPUT_KEYBOARD_ENTER });
+	struct window big, small;
+	struct test_buffer red, small_green;
+	test_buffer_init(&t, &red, 64, 48, WL_SHM_FORMAT_XRGB8888);
+	solid(&red, RED);
+	test_buffer_init(&t, &small_green, 10, 10, WL_SHM_FORMAT_XRGB8888);
+	solid(&small_green, GREEN);
+	map_toplevel(&t, &g, &big, &red);
+	map_toplevel(&t, &g, &small, &small_green);
+	test_assert_pixel(&t, 32, 24, GREEN);
+	test_assert(log.keyboard_surface == small.surface);
+
+	move_to(&t, 2, 2);
+	click(&t, 272);
+	test_assert_pixel(&t, 32, 24, RED); /* the small one is now under it */
+	test_assert(log.keyboard_surface == big.surface);
+	/* On top, a click there reaches the big one, not the hidden one. */
+	move_to(&t, 32, 24);
+	test_assert(log.pointer_surface == big.surface);
+	click(&t, 272);
+	test_assert_pixel(&t, 32, 24, RED);
+	test_assert(log.keyboard_surface == big.surface);
+
+	input_finish(&log);
+	destroy_window(&small);
+	destroy_window(&big);
+	test_buffer_finish(&red);
+	test_buffer_finish(&small_green);
+	test_assert(inproc_roundtrip(&t));
+	teardown(&t, &g);
+}
+
 TEST(seat_pointer_on_a_presented_surface_is_scaled)
 {
 	struct inproc t;
