@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include "data_device.h"
@@ -1765,6 +1766,114 @@ TEST(seat_touch_outside_a_grabbing_popup_dismisses_it)
 	destroy_window(&top);
 	test_buffer_finish(&red);
 	test_buffer_finish(&green);
+	teardown(&t, &g);
+}
+
+/* A second client of the same server, for what happens when one dies. */
+struct other_client {
+	struct inproc t; /* its server is the first client's: not finished */
+	struct globals g;
+	struct wl_registry *registry;
+};
+
+static void other_global(void *data, struct wl_registry *registry, uint32_t name,
+			 const char *interface, uint32_t version)
+{
+	struct other_client *o = data;
+	if (strcmp(interface, "wl_compositor") == 0)
+		o->t.compositor = wl_registry_bind(registry, name, &wl_compositor_interface, 4);
+	else if (strcmp(interface, "wl_shm") == 0)
+		o->t.shm = wl_registry_bind(registry, name, &wl_shm_interface, 1);
+	else
+		registry_global(&o->g, registry, name, interface, version);
+}
+
+static const struct wl_registry_listener other_registry_listener = {
+	.global = other_global, .global_remove = registry_global_remove,
+};
+
+static void other_client_connect(struct inproc *t, struct other_client *o)
+{
+	*o = (struct other_client){ 0 };
+	o->t.server = t->server;
+	int fds[2];
+	test_assert(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) == 0);
+	test_assert(wl_client_create(t->server->display, fds[0]));
+	o->t.display = wl_display_connect_to_fd(fds[1]);
+	test_assert(o->t.display);
+	o->registry = wl_display_get_registry(o->t.display);
+	wl_registry_add_listener(o->registry, &other_registry_listener, o);
+	test_assert(inproc_roundtrip(&o->t));
+	test_assert(inproc_roundtrip(&o->t));
+	test_assert(o->t.compositor && o->t.shm && o->g.wm_base && o->g.seat);
+}
+
+TEST(seat_touch_client_gone_mid_touch)
+{
+	struct inproc t;
+	struct globals g;
+	setup(&t, &g, 64, 48);
+	t.server->screen.policy = SCREEN_POLICY_ALL;
+	struct input_log input;
+	struct touch_log log;
+	touch_setup(&t, &g, &input, &log);
+	struct window big;
+	struct test_buffer red;
+	test_buffer_init(&t, &red, 64, 48, WL_SHM_FORMAT_XRGB8888);
+	solid(&red, RED);
+	map_toplevel(&t, &g, &big, &red);
+
+	/* Another client's 32x24 toplevel over it (16,12 on the screen), with
+	 * a finger on each. */
+	struct other_client o;
+	other_client_connect(&t, &o);
+	struct touch_log other_log = { 0 };
+	other_log.touch = wl_seat_get_touch(o.g.seat);
+	wl_touch_add_listener(other_log.touch, &log_touch_listener, &other_log);
+	struct window small;
+	struct test_buffer blue;
+	test_buffer_init(&o.t, &blue, 32, 24, WL_SHM_FORMAT_XRGB8888);
+	solid(&blue, BLUE);
+	map_toplevel(&o.t, &o.g, &small, &blue);
+	touch(&t, WL_RECORD_INPUT_TOUCH_DOWN, 1, 20, 20);
+	touch(&t, WL_RECORD_INPUT_TOUCH_DOWN, 2, 2, 2);
+	touch_frame(&t);
+	test_assert(inproc_roundtrip(&o.t));
+	test_assert(other_log.downs == 1 && other_log.frames == 1 && near(other_log.x, 4));
+	test_assert(log.downs == 1 && log.surface == big.surface && log.frames == 1);
+
+	/* It dies without a word (but for its buffer, freed here): its objects
+	 * go with its connection. */
+	test_buffer_finish(&blue);
+	wl_proxy_destroy((struct wl_proxy *)other_log.touch);
+	wl_proxy_destroy((struct wl_proxy *)small.toplevel);
+	wl_proxy_destroy((struct wl_proxy *)small.xdg_surface);
+	wl_proxy_destroy((struct wl_proxy *)small.surface);
+	wl_proxy_destroy((struct wl_proxy *)o.g.seat);
+	wl_proxy_destroy((struct wl_proxy *)o.g.wm_base);
+	wl_proxy_destroy((struct wl_proxy *)o.g.subcompositor);
+	wl_proxy_destroy((struct wl_proxy *)o.g.viewporter);
+	wl_proxy_destroy((struct wl_proxy *)o.t.compositor);
+	wl_proxy_destroy((struct wl_proxy *)o.t.shm);
+	wl_registry_destroy(o.registry);
+	wl_display_disconnect(o.t.display);
+	test_assert(inproc_roundtrip(&t));
+	test_assert(inproc_roundtrip(&t));
+
+	/* The rest of its touch goes nowhere; the other finger goes on. */
+	touch(&t, WL_RECORD_INPUT_TOUCH_MOTION, 1, 22, 22);
+	touch(&t, WL_RECORD_INPUT_TOUCH_MOTION, 2, 3, 4);
+	touch_frame(&t);
+	test_assert(log.motions == 1 && log.id == 2 && near(log.x, 3) && near(log.y, 4));
+	touch(&t, WL_RECORD_INPUT_TOUCH_UP, 1, 0, 0);
+	touch(&t, WL_RECORD_INPUT_TOUCH_UP, 2, 0, 0);
+	touch_frame(&t);
+	test_assert(log.ups == 1 && log.id == 2 && log.frames == 3, "%d frames", log.frames);
+	wl_touch_release(log.touch);
+	input_finish(&input);
+	destroy_window(&big);
+	test_buffer_finish(&red);
+	test_assert(inproc_roundtrip(&t));
 	teardown(&t, &g);
 }
 
