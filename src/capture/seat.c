@@ -73,14 +73,19 @@ struct seat {
 	struct tracked_surface pointer_root; /* root of the focus's view */
 	double focus_origin_x, focus_origin_y; /* the focus's origin on the screen */
 	int buttons_down; /* the focus stays while any is down */
-	/* The wheel: value120 (or discrete steps * 120) of each axis waits
-	 * for the AXIS event of its axis in the same frame; clients before
-	 * wl_seat 8 get whole steps, summed over frames (reset when the
-	 * direction turns or the focus goes to another client). */
-	bool wheel_pending[2];
-	int32_t wheel_value120[2];
-	int32_t wheel_sum120[2];
-	double wheel_sum_value[2];
+	/* Scrolling, per axis: what came in this pointer frame, sent with the
+	 * frame (the desktop's order of axis and value120 is not fixed), and
+	 * the wheel steps summed for clients before wl_seat 8, which get whole
+	 * steps only (reset when the direction turns or the focus goes to
+	 * another client). */
+	struct {
+		bool pending;
+		uint32_t time_ms;
+		double value;
+		int32_t value120; /* discrete steps * 120 from a wl_seat 5-7 desktop */
+		int32_t sum120;
+		double sum_value;
+	} axes[2];
 
 	bool keyboard_on_window;
 	struct tracked_surface keyboard_focus;
@@ -179,7 +184,7 @@ static void set_pointer_focus(struct seat *seat, const struct screen_hit *hit)
 		/* Another client's pointer: its image, once it sets one, and
 		 * its own wheel sums. */
 		for (int axis = 0; axis < 2; axis++)
-			seat->wheel_sum120[axis] = 0, seat->wheel_sum_value[axis] = 0;
+			seat->axes[axis].sum120 = 0, seat->axes[axis].sum_value = 0;
 		forget_cursor(seat);
 		if (seat->cursor_fn)
 			seat->cursor_fn(seat->cursor_data, NULL);
@@ -476,30 +481,27 @@ static void touch_event(struct seat *seat, const struct wl_record_input_event *e
 
 /* ---- events from the desktop window ---- */
 
-/* An axis event, with the wheel steps that came before it in its frame:
- * clients of wl_seat 8 get them as axis_value120 (never axis_discrete),
- * older ones as axis_discrete once they make a whole step, the axis value
- * summed with them (nothing at all until then, as wlroots does). */
-static void pointer_axis(struct seat *seat, struct wl_client *client,
-			 const struct wl_record_input_event *event)
+/* The axis events of a frame, with its wheel steps: clients of wl_seat 8
+ * get them as axis_value120 (never axis_discrete), older ones as
+ * axis_discrete once they make a whole step, the axis value summed with
+ * them (nothing at all until then, as wlroots does). */
+static void send_axis(struct seat *seat, struct wl_client *client, uint32_t axis)
 {
-	uint32_t axis = event->axis;
 	struct wl_resource *resource;
-	bool wheel = axis < 2 && seat->wheel_pending[axis];
-	if (!wheel) {
+	uint32_t time_ms = seat->axes[axis].time_ms;
+	double value = seat->axes[axis].value;
+	int32_t value120 = seat->axes[axis].value120;
+	if (value120 == 0) {
 		for_each_of_client(resource, &seat->pointers, client)
-			wl_pointer_send_axis(resource, event->time_ms, axis,
-					     wl_fixed_from_double(event->value));
+			wl_pointer_send_axis(resource, time_ms, axis, wl_fixed_from_double(value));
 		return;
 	}
-	seat->wheel_pending[axis] = false;
-	int32_t value120 = seat->wheel_value120[axis];
-	int32_t *sum120 = &seat->wheel_sum120[axis];
-	double *sum_value = &seat->wheel_sum_value[axis];
+	int32_t *sum120 = &seat->axes[axis].sum120;
+	double *sum_value = &seat->axes[axis].sum_value;
 	if ((value120 > 0 && *sum120 < 0) || (value120 < 0 && *sum120 > 0))
 		*sum120 = 0, *sum_value = 0;
 	*sum120 += value120;
-	*sum_value += event->value;
+	*sum_value += value;
 	int32_t steps = *sum120 / 120;
 	double steps_value = 0;
 	if (steps != 0) {
@@ -511,15 +513,28 @@ static void pointer_axis(struct seat *seat, struct wl_client *client,
 		uint32_t version = wl_resource_get_version(resource);
 		if (version >= WL_POINTER_AXIS_VALUE120_SINCE_VERSION) {
 			wl_pointer_send_axis_value120(resource, axis, value120);
-			wl_pointer_send_axis(resource, event->time_ms, axis,
-					     wl_fixed_from_double(event->value));
+			wl_pointer_send_axis(resource, time_ms, axis, wl_fixed_from_double(value));
 		} else if (steps != 0) {
 			if (version >= WL_POINTER_AXIS_DISCRETE_SINCE_VERSION)
 				wl_pointer_send_axis_discrete(resource, axis, steps);
-			wl_pointer_send_axis(resource, event->time_ms, axis,
+			wl_pointer_send_axis(resource, time_ms, axis,
 					     wl_fixed_from_double(steps_value));
 		}
 	}
+}
+
+/* The frame's axis events (a wheel step without one is dropped), then the
+ * frame. */
+static void end_pointer_frame(struct seat *seat, struct wl_client *client)
+{
+	for (uint32_t axis = 0; axis < 2; axis++) {
+		if (seat->axes[axis].pending)
+			send_axis(seat, client, axis);
+		seat->axes[axis].pending = false;
+		seat->axes[axis].value = 0;
+		seat->axes[axis].value120 = 0;
+	}
+	pointer_frame(seat, client);
 }
 
 static void pointer_event(struct seat *seat, const struct wl_record_input_event *event)
@@ -561,7 +576,11 @@ static void pointer_event(struct seat *seat, const struct wl_record_input_event 
 		return;
 	}
 	case WL_RECORD_INPUT_POINTER_AXIS:
-		pointer_axis(seat, client, event);
+		if (event->axis < 2) {
+			seat->axes[event->axis].pending = true;
+			seat->axes[event->axis].time_ms = event->time_ms;
+			seat->axes[event->axis].value += event->value;
+		}
 		return;
 	case WL_RECORD_INPUT_POINTER_AXIS_SOURCE:
 		for_each_of_client(resource, &seat->pointers, client) {
@@ -580,13 +599,11 @@ static void pointer_event(struct seat *seat, const struct wl_record_input_event 
 		if (event->axis < 2) {
 			int32_t value120 = event->type == WL_RECORD_INPUT_POINTER_AXIS_VALUE120
 					   ? event->value120 : event->discrete * 120;
-			seat->wheel_pending[event->axis] = value120 != 0;
-			seat->wheel_value120[event->axis] = value120;
+			seat->axes[event->axis].value120 += value120;
 		}
 		return;
 	case WL_RECORD_INPUT_POINTER_FRAME:
-		seat->wheel_pending[0] = seat->wheel_pending[1] = false;
-		pointer_frame(seat, client);
+		end_pointer_frame(seat, client);
 		return;
 	default:
 		return;

@@ -1430,6 +1430,17 @@ TEST(seat_wheel_value120_and_discrete_by_version)
 	test_assert(new.axes == new_axes + 1 && old.axes == old_axes + 1);
 	test_assert(new.value120s == 7 && old.discretes == 4);
 
+	/* The axis before its value120 (their order is not fixed): the same. */
+	feed(&t, &(struct wl_record_input_event){ .type = WL_RECORD_INPUT_POINTER_AXIS,
+						  .axis = WL_POINTER_AXIS_VERTICAL_SCROLL,
+						  .value = 15 });
+	feed(&t, &(struct wl_record_input_event){ .type = WL_RECORD_INPUT_POINTER_AXIS_VALUE120,
+						  .axis = WL_POINTER_AXIS_VERTICAL_SCROLL,
+						  .value120 = 120 });
+	feed(&t, &(struct wl_record_input_event){ .type = WL_RECORD_INPUT_POINTER_FRAME });
+	test_assert(new.value120s == 8 && new.value120 == 270 && new.discretes == 0);
+	test_assert(old.discretes == 5 && old.discrete == 2 && old.value120s == 0);
+
 	wl_pointer_release(new.pointer);
 	wl_pointer_release(old.pointer);
 	wl_seat_release(seat7);
