@@ -1,7 +1,9 @@
 /* A desktop with a touchscreen, for the --window touch test: sway headless
  * has no touch device, so this small compositor of our own stands in for
  * the user's desktop. It offers wl_compositor, wl_shm, wl_subcompositor,
- * wp_viewporter, xdg_wm_base and a wl_seat (version 7) with touch only;
+ * wp_viewporter, xdg_wm_base and a wl_seat (version SEAT_VERSION, 7 by
+ * default) with touch and a pointer (for the wheel of a version 8 desktop,
+ * which sway 1.7 is not);
  * it shows nothing (buffers are released at once, frame callbacks done at
  * each commit). Its one toplevel is configured at WIDTH x HEIGHT; touch
  * points go to that toplevel's surface, driven by commands read from the
@@ -11,12 +13,15 @@
  *   motion ID X Y
  *   up ID
  *   frame
+ *   enter X Y       the pointer enters the toplevel at X,Y (and a frame)
+ *   wheel V120 V    one wheel frame: axis_source wheel, axis_value120 V120
+ *                   (before version 8: axis_discrete V120 / 120), axis V
  *
  * It says "ready" once listening on SOCKET, "touch bound" when the client
  * has a wl_touch and "mapped" when the toplevel committed a buffer after
  * its configure. Commands that come before are kept until both.
  *
- * usage: fake-desktop SOCKET WIDTH HEIGHT COMMANDS */
+ * usage: fake-desktop SOCKET WIDTH HEIGHT COMMANDS [SEAT_VERSION] */
 #include <fcntl.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -32,6 +37,8 @@ static struct wl_display *display;
 static int width, height;
 static struct wl_resource *toplevel_surface; /* its wl_surface */
 static struct wl_resource *touch;
+static struct wl_resource *pointer; /* the newest */
+static uint32_t seat_version = 7;
 static bool mapped;
 static int commands_fd;
 static char pending[4096];
@@ -237,8 +244,11 @@ static void surface_destroyed(struct wl_resource *resource)
 		wl_list_remove(wl_resource_get_link(callback));
 		wl_list_init(wl_resource_get_link(callback));
 	}
-	if (resource == toplevel_surface)
+	if (resource == toplevel_surface) {
+		/* The next window to come says "mapped" again. */
 		toplevel_surface = NULL;
+		mapped = false;
+	}
 	free(surface);
 }
 
@@ -380,15 +390,34 @@ static void touch_destroyed(struct wl_resource *resource)
 }
 
 static const struct wl_touch_interface touch_impl = { .release = destroy_resource };
-static const struct wl_pointer_interface pointer_impl = { .release = destroy_resource };
+static void pointer_set_cursor(struct wl_client *c, struct wl_resource *r, uint32_t serial,
+			       struct wl_resource *surface, int32_t x, int32_t y);
+static const struct wl_pointer_interface pointer_impl = {
+	.set_cursor = pointer_set_cursor, .release = destroy_resource,
+};
 static const struct wl_keyboard_interface keyboard_impl = { .release = destroy_resource };
+
+static void pointer_destroyed(struct wl_resource *resource)
+{
+	if (resource == pointer)
+		pointer = NULL;
+}
+
+static void pointer_set_cursor(struct wl_client *c, struct wl_resource *r, uint32_t serial,
+			       struct wl_resource *surface, int32_t x, int32_t y)
+{
+}
 
 static void seat_get_pointer(struct wl_client *client, struct wl_resource *r, uint32_t id)
 {
-	struct wl_resource *pointer = wl_resource_create(client, &wl_pointer_interface,
-							 wl_resource_get_version(r), id);
-	if (pointer)
-		wl_resource_set_implementation(pointer, &pointer_impl, NULL, NULL);
+	struct wl_resource *resource = wl_resource_create(client, &wl_pointer_interface,
+							  wl_resource_get_version(r), id);
+	if (!resource) {
+		wl_client_post_no_memory(client);
+		return;
+	}
+	wl_resource_set_implementation(resource, &pointer_impl, NULL, pointer_destroyed);
+	pointer = resource;
 }
 
 static void seat_get_keyboard(struct wl_client *client, struct wl_resource *r, uint32_t id)
@@ -458,7 +487,7 @@ static void bind_seat(struct wl_client *client, void *data, uint32_t version, ui
 	if (!r)
 		return;
 	wl_resource_set_implementation(r, &seat_impl, NULL, NULL);
-	wl_seat_send_capabilities(r, WL_SEAT_CAPABILITY_TOUCH);
+	wl_seat_send_capabilities(r, WL_SEAT_CAPABILITY_TOUCH | WL_SEAT_CAPABILITY_POINTER);
 	if (version >= WL_SEAT_NAME_SINCE_VERSION)
 		wl_seat_send_name(r, "touchscreen");
 }
@@ -467,9 +496,10 @@ static void bind_seat(struct wl_client *client, void *data, uint32_t version, ui
 
 static void run_command(const char *line)
 {
-	int id;
+	int id, value120;
 	double x, y;
 	now_ms += 10;
+	uint32_t version = pointer ? (uint32_t)wl_resource_get_version(pointer) : 0;
 	if (!touch || !toplevel_surface) {
 		fprintf(stderr, "fake-desktop: '%s' with no touch or no window\n", line);
 	} else if (sscanf(line, "down %d %lf %lf", &id, &x, &y) == 3) {
@@ -482,6 +512,24 @@ static void run_command(const char *line)
 		wl_touch_send_up(touch, wl_display_next_serial(display), now_ms, id);
 	} else if (strcmp(line, "frame") == 0) {
 		wl_touch_send_frame(touch);
+	} else if (pointer && sscanf(line, "enter %lf %lf", &x, &y) == 2) {
+		wl_pointer_send_enter(pointer, wl_display_next_serial(display), toplevel_surface,
+				      wl_fixed_from_double(x), wl_fixed_from_double(y));
+		if (version >= WL_POINTER_FRAME_SINCE_VERSION)
+			wl_pointer_send_frame(pointer);
+	} else if (pointer && sscanf(line, "wheel %d %lf", &value120, &x) == 2) {
+		if (version >= WL_POINTER_AXIS_SOURCE_SINCE_VERSION)
+			wl_pointer_send_axis_source(pointer, WL_POINTER_AXIS_SOURCE_WHEEL);
+		if (version >= WL_POINTER_AXIS_VALUE120_SINCE_VERSION)
+			wl_pointer_send_axis_value120(pointer, WL_POINTER_AXIS_VERTICAL_SCROLL,
+						      value120);
+		else if (version >= WL_POINTER_AXIS_DISCRETE_SINCE_VERSION && value120 / 120 != 0)
+			wl_pointer_send_axis_discrete(pointer, WL_POINTER_AXIS_VERTICAL_SCROLL,
+						      value120 / 120);
+		wl_pointer_send_axis(pointer, now_ms, WL_POINTER_AXIS_VERTICAL_SCROLL,
+				     wl_fixed_from_double(x));
+		if (version >= WL_POINTER_FRAME_SINCE_VERSION)
+			wl_pointer_send_frame(pointer);
 	} else {
 		fprintf(stderr, "fake-desktop: unknown command '%s'\n", line);
 	}
@@ -522,10 +570,12 @@ static void commands_watch(bool on)
 
 int main(int argc, char **argv)
 {
-	if (argc != 5) {
-		fprintf(stderr, "usage: %s SOCKET WIDTH HEIGHT COMMANDS\n", argv[0]);
+	if (argc != 5 && argc != 6) {
+		fprintf(stderr, "usage: %s SOCKET WIDTH HEIGHT COMMANDS [SEAT_VERSION]\n", argv[0]);
 		return 2;
 	}
+	if (argc == 6)
+		seat_version = (uint32_t)atoi(argv[5]);
 	width = atoi(argv[2]);
 	height = atoi(argv[3]);
 	/* Read and write: the fifo never reads as ended while we wait. */
@@ -544,7 +594,7 @@ int main(int argc, char **argv)
 	    !wl_global_create(display, &wl_subcompositor_interface, 1, NULL, bind_subcompositor) ||
 	    !wl_global_create(display, &wp_viewporter_interface, 1, NULL, bind_viewporter) ||
 	    !wl_global_create(display, &xdg_wm_base_interface, 1, NULL, bind_wm_base) ||
-	    !wl_global_create(display, &wl_seat_interface, 7, NULL, bind_seat)) {
+	    !wl_global_create(display, &wl_seat_interface, (int)seat_version, NULL, bind_seat)) {
 		fprintf(stderr, "fake-desktop: cannot create the globals\n");
 		return 1;
 	}
