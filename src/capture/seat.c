@@ -623,7 +623,8 @@ void seat_handle_input(struct seat *seat, const struct wl_record_input_event *ev
 			for_each_touched_client(seat, send_touch_cancel);
 			forget_touch_points(seat);
 		}
-		send_capabilities(seat);
+		if (seat->input)
+			send_capabilities(seat);
 		return;
 	}
 	if (!seat->input)
