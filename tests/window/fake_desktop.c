@@ -454,29 +454,32 @@ static const struct wl_seat_interface seat_impl = {
 
 static void bind_compositor(struct wl_client *client, void *data, uint32_t version, uint32_t id)
 {
-	struct wl_resource *r = wl_resource_create(client, &wl_compositor_interface, (int)version, id);
+	struct wl_resource *r = wl_resource_create(client, &wl_compositor_interface, (int)version,
+						   id);
 	if (r)
 		wl_resource_set_implementation(r, &compositor_impl, NULL, NULL);
 }
 
 static void bind_subcompositor(struct wl_client *client, void *data, uint32_t version, uint32_t id)
 {
-	struct wl_resource *r = wl_resource_create(client, &wl_subcompositor_interface, (int)version,
-						   id);
+	struct wl_resource *r = wl_resource_create(client, &wl_subcompositor_interface,
+						   (int)version, id);
 	if (r)
 		wl_resource_set_implementation(r, &subcompositor_impl, NULL, NULL);
 }
 
 static void bind_viewporter(struct wl_client *client, void *data, uint32_t version, uint32_t id)
 {
-	struct wl_resource *r = wl_resource_create(client, &wp_viewporter_interface, (int)version, id);
+	struct wl_resource *r = wl_resource_create(client, &wp_viewporter_interface, (int)version,
+						   id);
 	if (r)
 		wl_resource_set_implementation(r, &viewporter_impl, NULL, NULL);
 }
 
 static void bind_wm_base(struct wl_client *client, void *data, uint32_t version, uint32_t id)
 {
-	struct wl_resource *r = wl_resource_create(client, &xdg_wm_base_interface, (int)version, id);
+	struct wl_resource *r = wl_resource_create(client, &xdg_wm_base_interface, (int)version,
+						   id);
 	if (r)
 		wl_resource_set_implementation(r, &wm_base_impl, NULL, NULL);
 }
