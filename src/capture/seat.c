@@ -474,6 +474,26 @@ static void touch_event(struct seat *seat, const struct wl_record_input_event *e
 		for_each_touched_client(seat, send_touch_cancel);
 		forget_touch_points(seat);
 		return;
+	case WL_RECORD_INPUT_TOUCH_SHAPE:
+	case WL_RECORD_INPUT_TOUCH_ORIENTATION:
+		point = find_touch(seat, event->touch_id);
+		if (!point)
+			return;
+		for_each_of_client(resource, &seat->touches, surface_client(point->surface.surface)) {
+			if (wl_resource_get_version(resource) < WL_TOUCH_SHAPE_SINCE_VERSION)
+				continue;
+			/* Surface units; an ellipse stays one only unstretched:
+			 * the mean of the two scales. */
+			double scale = (point->scale_x + point->scale_y) / 2;
+			if (event->type == WL_RECORD_INPUT_TOUCH_SHAPE)
+				wl_touch_send_shape(resource, point->id,
+						    wl_fixed_from_double(event->major * scale),
+						    wl_fixed_from_double(event->minor * scale));
+			else
+				wl_touch_send_orientation(resource, point->id,
+							  wl_fixed_from_double(event->orientation));
+		}
+		return;
 	default:
 		return;
 	}
@@ -706,6 +726,8 @@ void seat_handle_input(struct seat *seat, const struct wl_record_input_event *ev
 	case WL_RECORD_INPUT_TOUCH_UP:
 	case WL_RECORD_INPUT_TOUCH_FRAME:
 	case WL_RECORD_INPUT_TOUCH_CANCEL:
+	case WL_RECORD_INPUT_TOUCH_SHAPE:
+	case WL_RECORD_INPUT_TOUCH_ORIENTATION:
 		if (seat->touch)
 			touch_event(seat, event);
 		break;

@@ -41,6 +41,9 @@ enum wl_record_input_type {
 	WL_RECORD_INPUT_TOUCH_UP,            /* touch_id */
 	WL_RECORD_INPUT_TOUCH_FRAME,
 	WL_RECORD_INPUT_TOUCH_CANCEL,        /* every touch point is gone */
+	/* touch_id's contact: major, minor (recording units) ... */
+	WL_RECORD_INPUT_TOUCH_SHAPE,
+	WL_RECORD_INPUT_TOUCH_ORIENTATION,   /* ... and its angle (degrees) */
 };
 
 struct wl_record_input_event {
@@ -63,6 +66,7 @@ struct wl_record_input_event {
 	int32_t repeat_rate, repeat_delay;
 	int32_t touch_id;
 	bool has_touch;
+	double major, minor, orientation;
 };
 
 struct wl_record_input_sink {

@@ -1042,15 +1042,46 @@ static void handle_touch_cancel(void *data, struct wl_touch *touch)
 	touch_cancel(data);
 }
 
-/* Shape and orientation are not passed on. */
+/* Recording units a window unit. */
+static double picture_scale(const struct desktop_window *window)
+{
+	if (!window->scaled)
+		return 1;
+	struct window_fit fit = window_fit_picture(window->window_width, window->window_height,
+						   window->picture_width, window->picture_height);
+	return (double)window->picture_width / fit.width;
+}
+
 static void handle_touch_shape(void *data, struct wl_touch *touch, int32_t id, wl_fixed_t major,
 			       wl_fixed_t minor)
 {
+	struct desktop_window *window = data;
+	if (!find_touch_id(window, id))
+		return;
+	double scale = picture_scale(window);
+	struct wl_record_input_event event = {
+		.type = WL_RECORD_INPUT_TOUCH_SHAPE,
+		.touch_id = id,
+		.major = wl_fixed_to_double(major) * scale,
+		.minor = wl_fixed_to_double(minor) * scale,
+	};
+	input_send(window, &event);
+	window->touch_frame_due = true;
 }
 
 static void handle_touch_orientation(void *data, struct wl_touch *touch, int32_t id,
 				     wl_fixed_t orientation)
 {
+	struct desktop_window *window = data;
+	if (!find_touch_id(window, id))
+		return;
+	struct wl_record_input_event event = {
+		.type = WL_RECORD_INPUT_TOUCH_ORIENTATION,
+		.touch_id = id,
+		.orientation = wl_fixed_to_double(orientation),
+	};
+	input_send(window, &event);
+	window->touch_frame_due = true;
 }
 
 static const struct wl_touch_listener touch_listener = {

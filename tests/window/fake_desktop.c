@@ -13,6 +13,8 @@
  *   motion ID X Y
  *   up ID
  *   frame
+ *   shape ID MAJOR MINOR
+ *   orientation ID DEGREES
  *   enter X Y       the pointer enters the toplevel at X,Y (and a frame)
  *   wheel V120 V    one wheel frame: axis_source wheel, axis_value120 V120
  *                   (before version 8: axis_discrete V120 / 120), axis V
@@ -515,6 +517,13 @@ static void run_command(const char *line)
 		wl_touch_send_up(touch, wl_display_next_serial(display), now_ms, id);
 	} else if (strcmp(line, "frame") == 0) {
 		wl_touch_send_frame(touch);
+	} else if (sscanf(line, "shape %d %lf %lf", &id, &x, &y) == 3) {
+		if (wl_resource_get_version(touch) >= WL_TOUCH_SHAPE_SINCE_VERSION)
+			wl_touch_send_shape(touch, id, wl_fixed_from_double(x),
+					    wl_fixed_from_double(y));
+	} else if (sscanf(line, "orientation %d %lf", &id, &x) == 2) {
+		if (wl_resource_get_version(touch) >= WL_TOUCH_ORIENTATION_SINCE_VERSION)
+			wl_touch_send_orientation(touch, id, wl_fixed_from_double(x));
 	} else if (pointer && sscanf(line, "enter %lf %lf", &x, &y) == 2) {
 		wl_pointer_send_enter(pointer, wl_display_next_serial(display), toplevel_surface,
 				      wl_fixed_from_double(x), wl_fixed_from_double(y));

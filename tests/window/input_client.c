@@ -406,11 +406,14 @@ static void touch_cancel(void *data, struct wl_touch *touch)
 static void touch_shape(void *data, struct wl_touch *touch, int32_t id, wl_fixed_t major,
 			wl_fixed_t minor)
 {
+	printf("touch shape %d %.1fx%.1f\n", id, wl_fixed_to_double(major),
+	       wl_fixed_to_double(minor));
 }
 
 static void touch_orientation(void *data, struct wl_touch *touch, int32_t id,
 			      wl_fixed_t orientation)
 {
+	printf("touch orientation %d %.1f\n", id, wl_fixed_to_double(orientation));
 }
 
 static const struct wl_touch_listener touch_listener = {

@@ -6,7 +6,8 @@
 # right). wl-record hosts tests/window/input_client.c, which is offered
 # touch (seat capabilities 7) and draws a green mark where each touch point
 # is or was last. Touches at known window positions:
-#   1. down at 230,240 (the recording's 100,160), moved to 380,270
+#   1. down at 230,240 (the recording's 100,160), with a contact of
+#      15x9 (10x6 in the recording) at 45 degrees, moved to 380,270
 #      (200,180), up: a mark at 200,180;
 #   2. down and up at 155,315 (50,210): a mark there;
 #   3. down on the left bar (40,180), moved onto the picture, up: it began
@@ -47,8 +48,11 @@ app_saw() {
 	[ "$(grep -c "$1" "$TEST_DIR/record.log")" -ge "$2" ]
 }
 
-touchscreen "down 1 230 240" frame
+touchscreen "down 1 230 240" "shape 1 15 9" "orientation 1 45" frame
 wait_until 10 "touch 1 down in the app" app_saw '^touch down 1 100.0,160.0 on the toplevel' 1
+wait_until 10 "touch 1's contact in the app" app_saw '^touch orientation 1 45.0' 1
+log_has record '^touch shape 1 10.0x6.0' ||
+	fail "touch 1's contact: $(grep '^touch shape' "$TEST_DIR/record.log")"
 touchscreen "motion 1 380 270" frame "up 1" frame
 wait_until 10 "touch 1 up in the app" app_saw '^touch up 1' 1
 touchscreen "down 2 155 315" "up 2" frame

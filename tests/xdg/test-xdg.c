@@ -1458,6 +1458,8 @@ struct touch_log {
 	int32_t id;
 	double x, y; /* of the last down or motion */
 	int downs, ups, motions, frames, cancels;
+	double major, minor, orientation;
+	int shapes, orientations;
 };
 
 static void log_touch_down(void *data, struct wl_touch *touch, uint32_t serial, uint32_t time,
@@ -1502,11 +1504,18 @@ static void log_touch_cancel(void *data, struct wl_touch *touch)
 static void log_touch_shape(void *data, struct wl_touch *touch, int32_t id, wl_fixed_t major,
 			    wl_fixed_t minor)
 {
+	struct touch_log *log = data;
+	log->shapes++;
+	log->major = wl_fixed_to_double(major);
+	log->minor = wl_fixed_to_double(minor);
 }
 
 static void log_touch_orientation(void *data, struct wl_touch *touch, int32_t id,
 				  wl_fixed_t orientation)
 {
+	struct touch_log *log = data;
+	log->orientations++;
+	log->orientation = wl_fixed_to_double(orientation);
 }
 
 static const struct wl_touch_listener log_touch_listener = {
@@ -1706,6 +1715,14 @@ TEST(seat_touch_on_a_presented_surface_is_scaled)
 	touch_frame(&t);
 	test_assert(log.surface == surface && near(log.x, 5) && near(log.y, 15),
 		    "down at %g,%g", log.x, log.y);
+	/* Its contact, in the surface's units; the angle as it is. */
+	feed(&t, &(struct wl_record_input_event){ .type = WL_RECORD_INPUT_TOUCH_SHAPE,
+						  .touch_id = 0, .major = 8, .minor = 4 });
+	feed(&t, &(struct wl_record_input_event){ .type = WL_RECORD_INPUT_TOUCH_ORIENTATION,
+						  .touch_id = 0, .orientation = 30 });
+	test_assert(log.shapes == 1 && near(log.major, 4) && near(log.minor, 2),
+		    "shape %gx%g", log.major, log.minor);
+	test_assert(log.orientations == 1 && near(log.orientation, 30));
 	/* Off the picture (a letterbox bar): still this surface's, scaled. */
 	touch(&t, WL_RECORD_INPUT_TOUCH_MOTION, 0, 70, -4);
 	test_assert(log.motions == 1 && near(log.x, 35) && near(log.y, -2),
