@@ -18,9 +18,10 @@ enum wl_record_input_type {
 	WL_RECORD_INPUT_POINTER_AXIS,        /* axis, value */
 	WL_RECORD_INPUT_POINTER_AXIS_SOURCE, /* axis_source */
 	WL_RECORD_INPUT_POINTER_AXIS_STOP,   /* axis */
-	WL_RECORD_INPUT_POINTER_AXIS_DISCRETE, /* axis, discrete (wheel steps) */
-	/* axis, value120: the wheel in 1/120 steps (wl_seat 8); like
-	 * AXIS_DISCRETE, it comes before the AXIS event of its axis. */
+	/* Wheel steps of the frame's AXIS event of that axis (in any order
+	 * within the frame): axis, discrete (whole steps, a wl_seat 5-7
+	 * desktop) or axis, value120 (1/120 steps, wl_seat 8). */
+	WL_RECORD_INPUT_POINTER_AXIS_DISCRETE,
 	WL_RECORD_INPUT_POINTER_AXIS_VALUE120,
 	WL_RECORD_INPUT_POINTER_FRAME,
 	/* keymap_fd (lent for the call), keymap_format, keymap_size. */
