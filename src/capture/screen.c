@@ -713,7 +713,7 @@ static void check_hit(struct surface *surface, int x, int y, void *data)
 	double sx = search->x - x, sy = search->y - y;
 	if (!accepts_input(surface, sx, sy, width, height))
 		return;
-	search->hit = (struct screen_hit){ surface, sx, sy, search->view };
+	search->hit = (struct screen_hit){ surface, sx, sy, search->view, 1, 1 };
 }
 
 bool screen_surface_at(struct screen *screen, double x, double y, struct screen_hit *hit)
@@ -726,7 +726,9 @@ bool screen_surface_at(struct screen *screen, double x, double y, struct screen_
 		surface_get_size(surface, &width, &height);
 		double sx = (x - p.dst_x) * width / p.dst_w, sy = (y - p.dst_y) * height / p.dst_h;
 		if (accepts_input(surface, sx, sy, width, height))
-			search.hit = (struct screen_hit){ surface, sx, sy, NULL };
+			search.hit = (struct screen_hit){ surface, sx, sy, NULL,
+							  (double)width / p.dst_w,
+							  (double)height / p.dst_h };
 	} else if (!screen->surface) {
 		struct screen_view *view, *top = NULL;
 		wl_list_for_each(view, &screen->views, link) {

@@ -137,6 +137,9 @@ struct screen_hit {
 	struct surface *surface;
 	double sx, sy;
 	struct screen_view *view;
+	/* Surface units a screen unit (a zoomed presented surface: not 1), to
+	 * follow a point that leaves the surface (a touch). */
+	double scale_x, scale_y;
 };
 bool screen_surface_at(struct screen *screen, double x, double y, struct screen_hit *hit);
 

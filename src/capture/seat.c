@@ -15,7 +15,7 @@
 #include "surface.h"
 #include "xdg_shell.h"
 
-#define SEAT_VERSION 7
+#define SEAT_VERSION 8
 
 /* A surface pointer that forgets the surface when it is destroyed. */
 struct tracked_surface {
@@ -47,12 +47,25 @@ static void tracked_set(struct tracked_surface *tracked, struct surface *surface
 		wl_signal_add(&surface->events.destroy, &tracked->destroy);
 }
 
+/* One finger on the picture, with the surface it went down on: that
+ * surface gets it until it lifts, wherever it moves. */
+struct touch_point {
+	struct wl_list link; /* seat.touch_points */
+	int32_t id;
+	struct tracked_surface surface; /* NULL: the surface went */
+	/* Surface-local = (screen - origin) * scale, fixed at the down. */
+	double origin_x, origin_y, scale_x, scale_y;
+	bool lifted; /* up sent; kept until the frame so that it gets one */
+};
+
 struct seat {
 	struct server *server;
 	struct wl_global *global;
 	bool input;
-	/* Resource links of every wl_seat, wl_pointer, wl_keyboard. */
-	struct wl_list seats, pointers, keyboards;
+	bool touch; /* the desktop's seat has touch */
+	/* Resource links of every wl_seat, wl_pointer, wl_keyboard, wl_touch. */
+	struct wl_list seats, pointers, keyboards, touches;
+	struct wl_list touch_points;
 
 	double x, y;
 	bool pointer_in_window; /* x,y hold where it is */
@@ -60,6 +73,19 @@ struct seat {
 	struct tracked_surface pointer_root; /* root of the focus's view */
 	double focus_origin_x, focus_origin_y; /* the focus's origin on the screen */
 	int buttons_down; /* the focus stays while any is down */
+	/* Scrolling, per axis: what came in this pointer frame, sent with the
+	 * frame (the desktop's order of axis and value120 is not fixed), and
+	 * the wheel steps summed for clients before wl_seat 8, which get whole
+	 * steps only (reset when the direction turns or the focus goes to
+	 * another client). */
+	struct {
+		bool pending;
+		uint32_t time_ms;
+		double value;
+		int32_t value120; /* discrete steps * 120 from a wl_seat 5-7 desktop */
+		int32_t sum120;
+		double sum_value;
+	} axes[2];
 
 	bool keyboard_on_window;
 	struct tracked_surface keyboard_focus;
@@ -155,7 +181,10 @@ static void set_pointer_focus(struct seat *seat, const struct screen_hit *hit)
 	tracked_set(&seat->pointer_focus, new);
 	tracked_set(&seat->pointer_root, hit && hit->view ? hit->view->root : new);
 	if (surface_client(old) != surface_client(new)) {
-		/* Another client's pointer: its image, once it sets one. */
+		/* Another client's pointer: its image, once it sets one, and
+		 * its own wheel sums. */
+		for (int axis = 0; axis < 2; axis++)
+			seat->axes[axis].sum120 = 0, seat->axes[axis].sum_value = 0;
 		forget_cursor(seat);
 		if (seat->cursor_fn)
 			seat->cursor_fn(seat->cursor_data, NULL);
@@ -292,7 +321,241 @@ static void note_key(struct seat *seat, uint32_t key, bool pressed)
 	}
 }
 
+/* ---- touch ---- */
+
+static struct touch_point *find_touch(struct seat *seat, int32_t id)
+{
+	struct touch_point *point;
+	wl_list_for_each(point, &seat->touch_points, link) {
+		if (point->id == id && !point->lifted)
+			return point;
+	}
+	return NULL;
+}
+
+static void touch_point_free(struct touch_point *point)
+{
+	tracked_set(&point->surface, NULL);
+	wl_list_remove(&point->link);
+	free(point);
+}
+
+static void touch_local(const struct touch_point *point, double x, double y, wl_fixed_t *sx,
+			wl_fixed_t *sy)
+{
+	*sx = wl_fixed_from_double((x - point->origin_x) * point->scale_x);
+	*sy = wl_fixed_from_double((y - point->origin_y) * point->scale_y);
+}
+
+static void touch_down(struct seat *seat, const struct wl_record_input_event *event)
+{
+	struct touch_point *point = find_touch(seat, event->touch_id);
+	if (point) /* the desktop reused an id without an up: a new touch */
+		touch_point_free(point);
+	struct screen_hit hit;
+	if (!screen_surface_at(&seat->server->screen, event->x, event->y, &hit))
+		hit.surface = NULL;
+	struct surface *grab = xdg_shell_grab_surface(seat->server->xdg_shell);
+	if (grab && surface_client(hit.surface) != surface_client(grab)) {
+		/* Like a click outside the grabbing client: the grab ends and
+		 * the touch goes nowhere. */
+		xdg_shell_dismiss_grab(seat->server->xdg_shell);
+		return;
+	}
+	if (!hit.surface)
+		return;
+	point = calloc(1, sizeof(*point));
+	if (!point) {
+		LOG_ERR("cannot allocate a touch point");
+		return;
+	}
+	point->id = event->touch_id;
+	tracked_init(&point->surface);
+	tracked_set(&point->surface, hit.surface);
+	point->scale_x = hit.scale_x > 0 ? hit.scale_x : 1;
+	point->scale_y = hit.scale_y > 0 ? hit.scale_y : 1;
+	point->origin_x = event->x - hit.sx / point->scale_x;
+	point->origin_y = event->y - hit.sy / point->scale_y;
+	wl_list_insert(seat->touch_points.prev, &point->link);
+	/* A touch on a toplevel gives it the keyboard, as a click does. */
+	if (!grab)
+		tracked_set(&seat->clicked, hit.view ? hit.view->root : hit.surface);
+	uint32_t serial = next_serial(seat);
+	wl_fixed_t sx, sy;
+	touch_local(point, event->x, event->y, &sx, &sy);
+	struct wl_resource *resource;
+	for_each_of_client(resource, &seat->touches, surface_client(hit.surface))
+		wl_touch_send_down(resource, serial, event->time_ms, hit.surface->resource,
+				   event->touch_id, sx, sy);
+}
+
+/* Calls fn once for each client that has a touch point on a surface. */
+static void for_each_touched_client(struct seat *seat,
+				    void (*fn)(struct seat *seat, struct wl_client *client))
+{
+	struct touch_point *point, *earlier;
+	wl_list_for_each(point, &seat->touch_points, link) {
+		struct wl_client *client = surface_client(point->surface.surface);
+		if (!client)
+			continue;
+		bool told = false;
+		wl_list_for_each(earlier, &seat->touch_points, link) {
+			if (earlier == point)
+				break;
+			if (surface_client(earlier->surface.surface) == client)
+				told = true;
+		}
+		if (!told)
+			fn(seat, client);
+	}
+}
+
+static void send_touch_frame(struct seat *seat, struct wl_client *client)
+{
+	struct wl_resource *resource;
+	for_each_of_client(resource, &seat->touches, client)
+		wl_touch_send_frame(resource);
+}
+
+static void send_touch_cancel(struct seat *seat, struct wl_client *client)
+{
+	struct wl_resource *resource;
+	for_each_of_client(resource, &seat->touches, client)
+		wl_touch_send_cancel(resource);
+}
+
+static void forget_touch_points(struct seat *seat)
+{
+	struct touch_point *point, *tmp;
+	wl_list_for_each_safe(point, tmp, &seat->touch_points, link)
+		touch_point_free(point);
+}
+
+static void touch_event(struct seat *seat, const struct wl_record_input_event *event)
+{
+	struct touch_point *point, *tmp;
+	struct wl_resource *resource;
+	switch (event->type) {
+	case WL_RECORD_INPUT_TOUCH_DOWN:
+		touch_down(seat, event);
+		return;
+	case WL_RECORD_INPUT_TOUCH_MOTION: {
+		point = find_touch(seat, event->touch_id);
+		if (!point || !point->surface.surface)
+			return;
+		wl_fixed_t sx, sy;
+		touch_local(point, event->x, event->y, &sx, &sy);
+		for_each_of_client(resource, &seat->touches, surface_client(point->surface.surface))
+			wl_touch_send_motion(resource, event->time_ms, point->id, sx, sy);
+		return;
+	}
+	case WL_RECORD_INPUT_TOUCH_UP: {
+		point = find_touch(seat, event->touch_id);
+		if (!point)
+			return;
+		if (!point->surface.surface) {
+			touch_point_free(point);
+			return;
+		}
+		uint32_t serial = next_serial(seat);
+		for_each_of_client(resource, &seat->touches, surface_client(point->surface.surface))
+			wl_touch_send_up(resource, serial, event->time_ms, point->id);
+		point->lifted = true;
+		return;
+	}
+	case WL_RECORD_INPUT_TOUCH_FRAME:
+		for_each_touched_client(seat, send_touch_frame);
+		wl_list_for_each_safe(point, tmp, &seat->touch_points, link) {
+			if (point->lifted)
+				touch_point_free(point);
+		}
+		return;
+	case WL_RECORD_INPUT_TOUCH_CANCEL:
+		for_each_touched_client(seat, send_touch_cancel);
+		forget_touch_points(seat);
+		return;
+	case WL_RECORD_INPUT_TOUCH_SHAPE:
+	case WL_RECORD_INPUT_TOUCH_ORIENTATION:
+		point = find_touch(seat, event->touch_id);
+		if (!point)
+			return;
+		for_each_of_client(resource, &seat->touches, surface_client(point->surface.surface)) {
+			if (wl_resource_get_version(resource) < WL_TOUCH_SHAPE_SINCE_VERSION)
+				continue;
+			/* Surface units; an ellipse stays one only unstretched:
+			 * the mean of the two scales. */
+			double scale = (point->scale_x + point->scale_y) / 2;
+			if (event->type == WL_RECORD_INPUT_TOUCH_SHAPE)
+				wl_touch_send_shape(resource, point->id,
+						    wl_fixed_from_double(event->major * scale),
+						    wl_fixed_from_double(event->minor * scale));
+			else
+				wl_touch_send_orientation(resource, point->id,
+							  wl_fixed_from_double(event->orientation));
+		}
+		return;
+	default:
+		return;
+	}
+}
+
 /* ---- events from the desktop window ---- */
+
+/* The axis events of a frame, with its wheel steps: clients of wl_seat 8
+ * get them as axis_value120 (never axis_discrete), older ones as
+ * axis_discrete once they make a whole step, the axis value summed with
+ * them (nothing at all until then, as wlroots does). */
+static void send_axis(struct seat *seat, struct wl_client *client, uint32_t axis)
+{
+	struct wl_resource *resource;
+	uint32_t time_ms = seat->axes[axis].time_ms;
+	double value = seat->axes[axis].value;
+	int32_t value120 = seat->axes[axis].value120;
+	if (value120 == 0) {
+		for_each_of_client(resource, &seat->pointers, client)
+			wl_pointer_send_axis(resource, time_ms, axis, wl_fixed_from_double(value));
+		return;
+	}
+	int32_t *sum120 = &seat->axes[axis].sum120;
+	double *sum_value = &seat->axes[axis].sum_value;
+	if ((value120 > 0 && *sum120 < 0) || (value120 < 0 && *sum120 > 0))
+		*sum120 = 0, *sum_value = 0;
+	*sum120 += value120;
+	*sum_value += value;
+	int32_t steps = *sum120 / 120;
+	double steps_value = 0;
+	if (steps != 0) {
+		*sum120 -= steps * 120;
+		steps_value = *sum_value;
+		*sum_value = 0;
+	}
+	for_each_of_client(resource, &seat->pointers, client) {
+		uint32_t version = wl_resource_get_version(resource);
+		if (version >= WL_POINTER_AXIS_VALUE120_SINCE_VERSION) {
+			wl_pointer_send_axis_value120(resource, axis, value120);
+			wl_pointer_send_axis(resource, time_ms, axis, wl_fixed_from_double(value));
+		} else if (steps != 0) {
+			if (version >= WL_POINTER_AXIS_DISCRETE_SINCE_VERSION)
+				wl_pointer_send_axis_discrete(resource, axis, steps);
+			wl_pointer_send_axis(resource, time_ms, axis,
+					     wl_fixed_from_double(steps_value));
+		}
+	}
+}
+
+/* The frame's axis events (a wheel step without one is dropped), then the
+ * frame. */
+static void end_pointer_frame(struct seat *seat, struct wl_client *client)
+{
+	for (uint32_t axis = 0; axis < 2; axis++) {
+		if (seat->axes[axis].pending)
+			send_axis(seat, client, axis);
+		seat->axes[axis].pending = false;
+		seat->axes[axis].value = 0;
+		seat->axes[axis].value120 = 0;
+	}
+	pointer_frame(seat, client);
+}
 
 static void pointer_event(struct seat *seat, const struct wl_record_input_event *event)
 {
@@ -335,9 +598,11 @@ static void pointer_event(struct seat *seat, const struct wl_record_input_event 
 		return;
 	}
 	case WL_RECORD_INPUT_POINTER_AXIS:
-		for_each_of_client(resource, &seat->pointers, client)
-			wl_pointer_send_axis(resource, event->time_ms, event->axis,
-					     wl_fixed_from_double(event->value));
+		if (event->axis < 2) {
+			seat->axes[event->axis].pending = true;
+			seat->axes[event->axis].time_ms = event->time_ms;
+			seat->axes[event->axis].value += event->value;
+		}
 		return;
 	case WL_RECORD_INPUT_POINTER_AXIS_SOURCE:
 		for_each_of_client(resource, &seat->pointers, client) {
@@ -352,23 +617,38 @@ static void pointer_event(struct seat *seat, const struct wl_record_input_event 
 		}
 		return;
 	case WL_RECORD_INPUT_POINTER_AXIS_DISCRETE:
-		for_each_of_client(resource, &seat->pointers, client) {
-			if (wl_resource_get_version(resource) >=
-			    WL_POINTER_AXIS_DISCRETE_SINCE_VERSION)
-				wl_pointer_send_axis_discrete(resource, event->axis,
-							      event->discrete);
+	case WL_RECORD_INPUT_POINTER_AXIS_VALUE120:
+		if (event->axis < 2) {
+			int32_t value120 = event->type == WL_RECORD_INPUT_POINTER_AXIS_VALUE120
+					   ? event->value120 : event->discrete * 120;
+			seat->axes[event->axis].value120 += value120;
 		}
 		return;
 	case WL_RECORD_INPUT_POINTER_FRAME:
-		pointer_frame(seat, client);
+		end_pointer_frame(seat, client);
 		return;
 	default:
 		return;
 	}
 }
 
+static void send_capabilities(struct seat *seat);
+
 void seat_handle_input(struct seat *seat, const struct wl_record_input_event *event)
 {
+	if (event->type == WL_RECORD_INPUT_TOUCH_CAPABILITY) {
+		/* Kept before input is on: the window tells it first. */
+		if (seat->touch == event->has_touch)
+			return;
+		seat->touch = event->has_touch;
+		if (!seat->touch) {
+			for_each_touched_client(seat, send_touch_cancel);
+			forget_touch_points(seat);
+		}
+		if (seat->input)
+			send_capabilities(seat);
+		return;
+	}
 	if (!seat->input)
 		return;
 	struct wl_client *client = surface_client(seat->keyboard_focus.surface);
@@ -443,6 +723,16 @@ void seat_handle_input(struct seat *seat, const struct wl_record_input_event *ev
 							   seat->group);
 		}
 		return;
+	case WL_RECORD_INPUT_TOUCH_DOWN:
+	case WL_RECORD_INPUT_TOUCH_MOTION:
+	case WL_RECORD_INPUT_TOUCH_UP:
+	case WL_RECORD_INPUT_TOUCH_FRAME:
+	case WL_RECORD_INPUT_TOUCH_CANCEL:
+	case WL_RECORD_INPUT_TOUCH_SHAPE:
+	case WL_RECORD_INPUT_TOUCH_ORIENTATION:
+		if (seat->touch)
+			touch_event(seat, event);
+		break;
 	default:
 		pointer_event(seat, event);
 		break;
@@ -600,7 +890,8 @@ static void seat_get_keyboard(struct wl_client *client, struct wl_resource *reso
 
 static void seat_get_touch(struct wl_client *client, struct wl_resource *resource, uint32_t id)
 {
-	create_device(client, resource, &wl_touch_interface, &touch_impl, id, NULL);
+	struct seat *seat = wl_resource_get_user_data(resource);
+	create_device(client, resource, &wl_touch_interface, &touch_impl, id, &seat->touches);
 }
 
 static const struct wl_seat_interface seat_impl = {
@@ -612,7 +903,17 @@ static const struct wl_seat_interface seat_impl = {
 
 static uint32_t capabilities(const struct seat *seat)
 {
-	return seat->input ? WL_SEAT_CAPABILITY_POINTER | WL_SEAT_CAPABILITY_KEYBOARD : 0;
+	if (!seat->input)
+		return 0;
+	return WL_SEAT_CAPABILITY_POINTER | WL_SEAT_CAPABILITY_KEYBOARD |
+	       (seat->touch ? WL_SEAT_CAPABILITY_TOUCH : 0);
+}
+
+static void send_capabilities(struct seat *seat)
+{
+	struct wl_resource *resource;
+	wl_resource_for_each(resource, &seat->seats)
+		wl_seat_send_capabilities(resource, capabilities(seat));
 }
 
 static void seat_bind(struct wl_client *client, void *data, uint32_t version, uint32_t id)
@@ -643,6 +944,8 @@ struct seat *seat_create(struct server *server)
 	wl_list_init(&seat->seats);
 	wl_list_init(&seat->pointers);
 	wl_list_init(&seat->keyboards);
+	wl_list_init(&seat->touches);
+	wl_list_init(&seat->touch_points);
 	wl_array_init(&seat->keys);
 	tracked_init(&seat->pointer_focus);
 	tracked_init(&seat->pointer_root);
@@ -682,6 +985,8 @@ void seat_destroy(struct seat *seat)
 	forget_resources(&seat->seats);
 	forget_resources(&seat->pointers);
 	forget_resources(&seat->keyboards);
+	forget_resources(&seat->touches);
+	forget_touch_points(seat);
 	tracked_set(&seat->pointer_focus, NULL);
 	tracked_set(&seat->pointer_root, NULL);
 	tracked_set(&seat->keyboard_focus, NULL);
@@ -713,9 +1018,7 @@ void seat_enable_input(struct seat *seat)
 	if (seat->input)
 		return;
 	seat->input = true;
-	struct wl_resource *resource;
-	wl_resource_for_each(resource, &seat->seats)
-		wl_seat_send_capabilities(resource, capabilities(seat));
+	send_capabilities(seat);
 	update_keyboard_focus(seat);
 }
 

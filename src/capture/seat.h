@@ -8,11 +8,14 @@
 struct server;
 struct seat;
 
-/* The wl_seat: toolkits want one to exist. Without input it has no
- * capabilities (a recording has nothing to give); with --window it has a
- * pointer and a keyboard fed by seat_handle_input(): the pointer goes to the
- * surface under it, the keyboard to the grabbing popup, else the toplevel
- * last clicked, else the one last mapped. */
+/* The wl_seat (version 8): toolkits want one to exist. Without input it
+ * has no capabilities (a recording has nothing to give); with --window it
+ * has a pointer and a keyboard fed by seat_handle_input(), and touch while
+ * the desktop's seat has it: the pointer goes to the surface under it, a
+ * touch point to the surface it went down on, the keyboard to the grabbing
+ * popup, else the toplevel last clicked or touched, else the one last
+ * mapped. The wheel reaches clients of wl_seat 8 as axis_value120, older
+ * ones as axis_discrete in whole steps. */
 struct seat *seat_create(struct server *server);
 void seat_destroy(struct seat *seat);
 

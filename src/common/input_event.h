@@ -18,7 +18,11 @@ enum wl_record_input_type {
 	WL_RECORD_INPUT_POINTER_AXIS,        /* axis, value */
 	WL_RECORD_INPUT_POINTER_AXIS_SOURCE, /* axis_source */
 	WL_RECORD_INPUT_POINTER_AXIS_STOP,   /* axis */
-	WL_RECORD_INPUT_POINTER_AXIS_DISCRETE, /* axis, discrete */
+	/* Wheel steps of the frame's AXIS event of that axis (in any order
+	 * within the frame): axis, discrete (whole steps, a wl_seat 5-7
+	 * desktop) or axis, value120 (1/120 steps, wl_seat 8). */
+	WL_RECORD_INPUT_POINTER_AXIS_DISCRETE,
+	WL_RECORD_INPUT_POINTER_AXIS_VALUE120,
 	WL_RECORD_INPUT_POINTER_FRAME,
 	/* keymap_fd (lent for the call), keymap_format, keymap_size. */
 	WL_RECORD_INPUT_KEYBOARD_KEYMAP,
@@ -28,6 +32,19 @@ enum wl_record_input_type {
 	WL_RECORD_INPUT_KEYBOARD_KEY,        /* key, pressed */
 	WL_RECORD_INPUT_KEYBOARD_MODIFIERS,  /* mods_* and group */
 	WL_RECORD_INPUT_KEYBOARD_REPEAT,     /* repeat_rate, repeat_delay */
+	/* The desktop's seat has touch (has_touch) or not: the hosted apps
+	 * are offered touch only while it has. */
+	WL_RECORD_INPUT_TOUCH_CAPABILITY,
+	/* touch_id went down at x,y in recording coordinates (only touches
+	 * that begin on the picture are passed on). */
+	WL_RECORD_INPUT_TOUCH_DOWN,
+	WL_RECORD_INPUT_TOUCH_MOTION,        /* touch_id, x, y */
+	WL_RECORD_INPUT_TOUCH_UP,            /* touch_id */
+	WL_RECORD_INPUT_TOUCH_FRAME,
+	WL_RECORD_INPUT_TOUCH_CANCEL,        /* every touch point is gone */
+	/* touch_id's contact: major, minor (recording units) ... */
+	WL_RECORD_INPUT_TOUCH_SHAPE,
+	WL_RECORD_INPUT_TOUCH_ORIENTATION,   /* ... and its angle (degrees) */
 };
 
 struct wl_record_input_event {
@@ -39,6 +56,7 @@ struct wl_record_input_event {
 	uint32_t axis;
 	double value;
 	int32_t discrete;
+	int32_t value120;
 	uint32_t axis_source;
 	int keymap_fd;
 	uint32_t keymap_format, keymap_size;
@@ -47,6 +65,9 @@ struct wl_record_input_event {
 	uint32_t key;
 	uint32_t mods_depressed, mods_latched, mods_locked, group;
 	int32_t repeat_rate, repeat_delay;
+	int32_t touch_id;
+	bool has_touch;
+	double major, minor, orientation;
 };
 
 struct wl_record_input_sink {

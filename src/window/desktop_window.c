@@ -58,6 +58,9 @@ struct desktop_window {
 	uint32_t seat_version;
 	struct wl_pointer *pointer;
 	struct wl_keyboard *keyboard;
+	struct wl_touch *touch;
+	struct wl_array touch_ids; /* int32_t: touches that began on the picture */
+	bool touch_frame_due;      /* a touch event went on since the last frame */
 	struct wl_record_input_sink input;
 	bool pointer_inside;      /* on the picture, as told to `input` */
 	uint32_t pointer_serial;  /* of the desktop's last enter, for set_cursor */
@@ -789,26 +792,33 @@ static void pointer_frame_if_old(struct desktop_window *window)
 		input_send_type(window, WL_RECORD_INPUT_POINTER_FRAME, 0);
 }
 
-/* The pointer at window point sx,sy: the recording's point under it,
- * through the letterbox (points on the bars land outside the picture, where
- * no hosted surface is). */
+/* The recording's point under window point sx,sy, through the letterbox;
+ * false on the bars (the point is then outside the picture, where no
+ * hosted surface is). */
+static bool window_to_picture(const struct desktop_window *window, wl_fixed_t sx, wl_fixed_t sy,
+			      double *x, double *y)
+{
+	*x = wl_fixed_to_double(sx);
+	*y = wl_fixed_to_double(sy);
+	if (!window->scaled)
+		return *x >= 0 && *y >= 0 && *x < window->picture_width &&
+		       *y < window->picture_height;
+	struct window_fit fit = window_fit_picture(window->window_width, window->window_height,
+						   window->picture_width, window->picture_height);
+	return window_fit_to_picture(&fit, window->picture_width, window->picture_height, *x, *y,
+				     x, y);
+}
+
+/* The pointer at window point sx,sy (points on the bars land outside the
+ * picture). */
 static void pointer_moved(struct desktop_window *window, uint32_t time, wl_fixed_t sx,
 			  wl_fixed_t sy)
 {
 	struct wl_record_input_event event = {
 		.type = WL_RECORD_INPUT_POINTER_MOTION,
 		.time_ms = time,
-		.x = wl_fixed_to_double(sx),
-		.y = wl_fixed_to_double(sy),
 	};
-	if (window->scaled) {
-		struct window_fit fit = window_fit_picture(window->window_width,
-							   window->window_height,
-							   window->picture_width,
-							   window->picture_height);
-		window_fit_to_picture(&fit, window->picture_width, window->picture_height,
-				      event.x, event.y, &event.x, &event.y);
-	}
+	window_to_picture(window, sx, sy, &event.x, &event.y);
 	input_send(window, &event);
 	pointer_frame_if_old(window);
 }
@@ -911,6 +921,18 @@ static void handle_pointer_axis_discrete(void *data, struct wl_pointer *pointer,
 	input_send(data, &event);
 }
 
+/* wl_seat 8 desktops send this instead of axis_discrete. */
+static void handle_pointer_axis_value120(void *data, struct wl_pointer *pointer, uint32_t axis,
+					 int32_t value120)
+{
+	struct wl_record_input_event event = {
+		.type = WL_RECORD_INPUT_POINTER_AXIS_VALUE120,
+		.axis = axis,
+		.value120 = value120,
+	};
+	input_send(data, &event);
+}
+
 static const struct wl_pointer_listener pointer_listener = {
 	.enter = handle_pointer_enter,
 	.leave = handle_pointer_leave,
@@ -921,6 +943,155 @@ static const struct wl_pointer_listener pointer_listener = {
 	.axis_source = handle_pointer_axis_source,
 	.axis_stop = handle_pointer_axis_stop,
 	.axis_discrete = handle_pointer_axis_discrete,
+	.axis_value120 = handle_pointer_axis_value120,
+};
+
+/* ---- touch: points that go down on the picture are passed on, with
+ * their motion and up; those that go down on the bars go nowhere ---- */
+
+static int32_t *find_touch_id(struct desktop_window *window, int32_t id)
+{
+	int32_t *slot;
+	if (window->touch_ids.size == 0)
+		return NULL;
+	wl_array_for_each(slot, &window->touch_ids) {
+		if (*slot == id)
+			return slot;
+	}
+	return NULL;
+}
+
+static void forget_touch_id(struct desktop_window *window, int32_t *slot)
+{
+	int32_t *last = (int32_t *)((char *)window->touch_ids.data + window->touch_ids.size) - 1;
+	*slot = *last;
+	window->touch_ids.size -= sizeof(*slot);
+}
+
+static void send_touch(struct desktop_window *window, enum wl_record_input_type type,
+		       uint32_t time, int32_t id, double x, double y)
+{
+	struct wl_record_input_event event = {
+		.type = type, .time_ms = time, .touch_id = id, .x = x, .y = y,
+	};
+	input_send(window, &event);
+	window->touch_frame_due = true;
+}
+
+static void handle_touch_down(void *data, struct wl_touch *touch, uint32_t serial, uint32_t time,
+			      struct wl_surface *surface, int32_t id, wl_fixed_t sx, wl_fixed_t sy)
+{
+	struct desktop_window *window = data;
+	window->input_serial = serial;
+	double x, y;
+	int32_t *slot = find_touch_id(window, id);
+	if (slot) /* reused without an up */
+		forget_touch_id(window, slot);
+	if (surface != window->surface || !window_to_picture(window, sx, sy, &x, &y))
+		return;
+	slot = wl_array_add(&window->touch_ids, sizeof(*slot));
+	if (!slot)
+		return;
+	*slot = id;
+	send_touch(window, WL_RECORD_INPUT_TOUCH_DOWN, time, id, x, y);
+}
+
+static void handle_touch_up(void *data, struct wl_touch *touch, uint32_t serial, uint32_t time,
+			    int32_t id)
+{
+	struct desktop_window *window = data;
+	int32_t *slot = find_touch_id(window, id);
+	if (!slot)
+		return;
+	forget_touch_id(window, slot);
+	send_touch(window, WL_RECORD_INPUT_TOUCH_UP, time, id, 0, 0);
+}
+
+static void handle_touch_motion(void *data, struct wl_touch *touch, uint32_t time, int32_t id,
+				wl_fixed_t sx, wl_fixed_t sy)
+{
+	struct desktop_window *window = data;
+	if (!find_touch_id(window, id))
+		return;
+	/* Off the picture it still goes on: the hosted surface keeps it. */
+	double x, y;
+	window_to_picture(window, sx, sy, &x, &y);
+	send_touch(window, WL_RECORD_INPUT_TOUCH_MOTION, time, id, x, y);
+}
+
+static void handle_touch_frame(void *data, struct wl_touch *touch)
+{
+	struct desktop_window *window = data;
+	if (!window->touch_frame_due)
+		return;
+	window->touch_frame_due = false;
+	input_send_type(window, WL_RECORD_INPUT_TOUCH_FRAME, 0);
+}
+
+static void touch_cancel(struct desktop_window *window)
+{
+	window->touch_frame_due = false;
+	if (window->touch_ids.size == 0)
+		return;
+	window->touch_ids.size = 0;
+	input_send_type(window, WL_RECORD_INPUT_TOUCH_CANCEL, 0);
+}
+
+static void handle_touch_cancel(void *data, struct wl_touch *touch)
+{
+	touch_cancel(data);
+}
+
+/* Recording units a window unit. */
+static double picture_scale(const struct desktop_window *window)
+{
+	if (!window->scaled)
+		return 1;
+	struct window_fit fit = window_fit_picture(window->window_width, window->window_height,
+						   window->picture_width, window->picture_height);
+	return (double)window->picture_width / fit.width;
+}
+
+static void handle_touch_shape(void *data, struct wl_touch *touch, int32_t id, wl_fixed_t major,
+			       wl_fixed_t minor)
+{
+	struct desktop_window *window = data;
+	if (!find_touch_id(window, id))
+		return;
+	double scale = picture_scale(window);
+	struct wl_record_input_event event = {
+		.type = WL_RECORD_INPUT_TOUCH_SHAPE,
+		.touch_id = id,
+		.major = wl_fixed_to_double(major) * scale,
+		.minor = wl_fixed_to_double(minor) * scale,
+	};
+	input_send(window, &event);
+	window->touch_frame_due = true;
+}
+
+static void handle_touch_orientation(void *data, struct wl_touch *touch, int32_t id,
+				     wl_fixed_t orientation)
+{
+	struct desktop_window *window = data;
+	if (!find_touch_id(window, id))
+		return;
+	struct wl_record_input_event event = {
+		.type = WL_RECORD_INPUT_TOUCH_ORIENTATION,
+		.touch_id = id,
+		.orientation = wl_fixed_to_double(orientation),
+	};
+	input_send(window, &event);
+	window->touch_frame_due = true;
+}
+
+static const struct wl_touch_listener touch_listener = {
+	.down = handle_touch_down,
+	.up = handle_touch_up,
+	.motion = handle_touch_motion,
+	.frame = handle_touch_frame,
+	.cancel = handle_touch_cancel,
+	.shape = handle_touch_shape,
+	.orientation = handle_touch_orientation,
 };
 
 static void send_keymap(struct desktop_window *window);
@@ -1048,11 +1219,42 @@ static void release_keyboard(struct desktop_window *window)
 	window->keyboard = NULL;
 }
 
+static void release_touch(struct desktop_window *window)
+{
+	if (!window->touch)
+		return;
+	if (window->seat_version >= WL_TOUCH_RELEASE_SINCE_VERSION)
+		wl_touch_release(window->touch);
+	else
+		wl_touch_destroy(window->touch);
+	window->touch = NULL;
+}
+
+/* Whether the hosted apps are offered touch. */
+static void send_touch_capability(struct desktop_window *window)
+{
+	struct wl_record_input_event event = {
+		.type = WL_RECORD_INPUT_TOUCH_CAPABILITY,
+		.has_touch = window->touch != NULL,
+	};
+	input_send(window, &event);
+}
+
 static void handle_seat_capabilities(void *data, struct wl_seat *seat, uint32_t capabilities)
 {
 	struct desktop_window *window = data;
 	bool pointer = capabilities & WL_SEAT_CAPABILITY_POINTER;
 	bool keyboard = capabilities & WL_SEAT_CAPABILITY_KEYBOARD;
+	bool touch = capabilities & WL_SEAT_CAPABILITY_TOUCH;
+	if (touch && !window->touch) {
+		window->touch = wl_seat_get_touch(seat);
+		wl_touch_add_listener(window->touch, &touch_listener, window);
+		send_touch_capability(window);
+	} else if (!touch && window->touch) {
+		release_touch(window);
+		touch_cancel(window);
+		send_touch_capability(window);
+	}
 	if (pointer && !window->pointer) {
 		window->pointer = wl_seat_get_pointer(seat);
 		wl_pointer_add_listener(window->pointer, &pointer_listener, window);
@@ -1084,6 +1286,7 @@ void desktop_window_set_input_sink(struct desktop_window *window,
 {
 	window->input = *sink;
 	send_keymap(window);
+	send_touch_capability(window);
 }
 
 static void attach_cursor(struct desktop_window *window, struct wl_buffer *buffer, bool ours,
@@ -1185,7 +1388,7 @@ static void registry_global(void *data, struct wl_registry *registry, uint32_t n
 							&wl_data_device_manager_interface,
 							min_u32(version, 3));
 	else if (strcmp(interface, wl_seat_interface.name) == 0 && !window->seat) {
-		window->seat_version = min_u32(version, 7);
+		window->seat_version = min_u32(version, 8);
 		window->seat = wl_registry_bind(registry, name, &wl_seat_interface,
 						window->seat_version);
 		wl_seat_add_listener(window->seat, &seat_listener, window);
@@ -1213,6 +1416,7 @@ struct desktop_window *desktop_window_connect(const char *display_name, char *wh
 		return NULL;
 	}
 	wl_list_init(&window->sink.link);
+	wl_array_init(&window->touch_ids);
 	window->keymap_fd = -1;
 	window->display = wl_display_connect(display_name);
 	if (!window->display) {
@@ -1392,6 +1596,8 @@ void desktop_window_destroy(struct desktop_window *window)
 		wl_data_device_manager_destroy(window->data_manager);
 	release_pointer(window);
 	release_keyboard(window);
+	release_touch(window);
+	wl_array_release(&window->touch_ids);
 	if (window->seat)
 		wl_seat_destroy(window->seat);
 	if (window->cursor_surface)

@@ -71,10 +71,12 @@ void desktop_window_set_title(struct desktop_window *window, const char *title);
 /* Takes the pictures of `source` (connect once). */
 void desktop_window_connect_source(struct desktop_window *window, struct frame_source *source);
 
-/* Input: the desktop's pointer and keyboard on the window go to `sink`,
- * the pointer in recording coordinates (through the letterbox: points on
- * the bars are outside the picture), the keyboard as it comes, its keymap
- * included. Set before the window opens. */
+/* Input: the desktop's pointer, keyboard and touch on the window go to
+ * `sink`, the pointer and touch points in recording coordinates (through
+ * the letterbox: points on the bars are outside the picture, and a touch
+ * that begins there is not passed on), the keyboard as it comes, its keymap
+ * included; whether the desktop's seat has touch too. Set before the window
+ * opens. */
 void desktop_window_set_input_sink(struct desktop_window *window,
 				   const struct wl_record_input_sink *sink);
 

@@ -13,6 +13,15 @@ some frame the yellow popup with its top-left corner at POPUP_X,POPUP_Y
   input-check.py pixel PNG X Y RRGGBB
 
 The pixel X,Y of the screenshot PNG is RRGGBB (within 40 a channel).
+
+  input-check.py rows FILE W H ROW=VALUE...
+
+In the last frame, block row ROW is VALUE (16 bits; negative as such).
+
+  input-check.py marks FILE W H X,Y...
+
+In the last frame, the app's green touch marks (7x7) are centred at each
+X,Y (within 1.5 pixels), and there are no others.
 """
 import subprocess
 import sys
@@ -34,9 +43,91 @@ def check_pixel(args):
         sys.exit("pixel %d,%d is %s, not %s" % (x, y, seen, want))
 
 
+def decode(path, w, h):
+    result = subprocess.run(["ffmpeg", "-v", "error", "-i", path, "-f", "rawvideo",
+                             "-pix_fmt", "rgb24", "-"], capture_output=True)
+    if result.returncode != 0:
+        sys.exit("ffmpeg cannot decode %s: %s" % (path, result.stderr.decode(errors="replace")))
+    size = w * h * 3
+    count = len(result.stdout) // size
+    if count == 0:
+        sys.exit("no frames in %s" % path)
+    return [result.stdout[i * size:(i + 1) * size] for i in range(count)]
+
+
+def block_row(frame, w, r):
+    value = 0
+    for b in range(16):
+        o = ((r * BLOCK + BLOCK // 2) * w + b * BLOCK + BLOCK // 2) * 3
+        value = value << 1 | (1 if sum(frame[o:o + 3]) > 3 * 128 else 0)
+    return value
+
+
+def check_rows(args):
+    path, w, h = args[0], int(args[1]), int(args[2])
+    last = decode(path, w, h)[-1]
+    problems = []
+    for spec in args[3:]:
+        r, want = (int(v) for v in spec.split("="))
+        seen = block_row(last, w, r)
+        print("row %d: %d (%#06x), expected %d" % (r, seen, seen, want))
+        if seen != want & 0xffff:
+            problems.append("row %d is %d, not %d" % (r, seen, want & 0xffff))
+    if problems:
+        sys.exit("; ".join(problems))
+    print("ok")
+
+
+def check_marks(args):
+    path, w, h = args[0], int(args[1]), int(args[2])
+    wanted = [tuple(float(v) for v in a.split(",")) for a in args[3:]]
+    last = decode(path, w, h)[-1]
+    green = set()
+    for y in range(h):
+        for x in range(w):
+            o = (y * w + x) * 3
+            r, g, b = last[o], last[o + 1], last[o + 2]
+            if g > 150 and r < 100 and b < 100:
+                green.add((x, y))
+    # Group the green pixels into marks (8-connected).
+    marks = []
+    while green:
+        todo = [green.pop()]
+        pixels = []
+        while todo:
+            x, y = todo.pop()
+            pixels.append((x, y))
+            for dx in (-1, 0, 1):
+                for dy in (-1, 0, 1):
+                    if (x + dx, y + dy) in green:
+                        green.remove((x + dx, y + dy))
+                        todo.append((x + dx, y + dy))
+        if len(pixels) >= 9:
+            marks.append((sum(p[0] for p in pixels) / len(pixels),
+                          sum(p[1] for p in pixels) / len(pixels), len(pixels)))
+    print("marks at %s; expected %s" % (
+        " ".join("%.1f,%.1f(%d)" % m for m in marks),
+        " ".join("%g,%g" % p for p in wanted)))
+    problems = []
+    for x, y in wanted:
+        if not any(abs(mx - x) <= 1.5 and abs(my - y) <= 1.5 for mx, my, _ in marks):
+            problems.append("no mark at %g,%g" % (x, y))
+    if len(marks) != len(wanted):
+        problems.append("%d marks, not %d" % (len(marks), len(wanted)))
+    if problems:
+        sys.exit("; ".join(problems))
+    print("ok")
+
+
 def main(args):
     if args[0] == "pixel":
         check_pixel(args[1:])
+        return
+    if args[0] == "rows":
+        check_rows(args[1:])
+        return
+    if args[0] == "marks":
+        check_marks(args[1:])
         return
     path = args[0]
     w, h, click_x, click_y, popup_x, popup_y = (int(a) for a in args[1:7])

@@ -7,12 +7,16 @@
  *     row 0 the keysym of the last key pressed (through the keymap the
  *     compositor sent), rows 1 and 2 the ones before, row 3 the last key
  *     code, row 4 the last button pressed, row 5 how many popups were
- *     dismissed (popup_done), row 6 the wheel steps (discrete, summed);
+ *     dismissed (popup_done), row 6 the wheel steps (summed), row 7 the
+ *     axis_value120 summed, row 8 how many axis_discrete events came;
+ *   - a 7x7 green square where each touch point is, or was last;
  *   - on a right press, a 60x40 yellow popup with a grab, its top-left
  *     corner at the pointer;
  *   - its pointer image (set_cursor): 16x16 cyan, the hotspot in the
  *     middle (8,8).
- * What it receives is logged on stdout too. */
+ * What it receives is logged on stdout too. It binds wl_seat up to
+ * version $INPUT_CLIENT_SEAT (7 when unset: axis_discrete; 8:
+ * axis_value120). */
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -25,7 +29,8 @@
 
 #include "xdg-shell-client-protocol.h"
 
-#define ROWS 7
+#define ROWS 9
+#define TOUCH_MARKS 10
 #define BLOCK 16
 #define POPUP_W 60
 #define POPUP_H 40
@@ -54,6 +59,11 @@ static bool have_click;
 static double click_x, click_y, pointer_x = -100, pointer_y = -100;
 static struct wl_surface *pointer_surface;
 static int wheel;
+static struct {
+	bool used;
+	int32_t id;
+	double x, y;
+} touch_marks[TOUCH_MARKS];
 static struct wl_pointer *seat_pointer;
 static struct wl_surface *cursor_surface;
 
@@ -112,6 +122,11 @@ static void redraw(void)
 	if (have_click)
 		fill(pixels, (int)click_x - 4, (int)click_y - 4, 9, 9, 0xff00ff);
 	fill(pixels, (int)pointer_x - 2, (int)pointer_y - 2, 5, 5, 0xffffff);
+	for (int i = 0; i < TOUCH_MARKS; i++) {
+		if (touch_marks[i].used)
+			fill(pixels, (int)touch_marks[i].x - 3, (int)touch_marks[i].y - 3, 7, 7,
+			     0x00ff00);
+	}
 	for (int r = 0; r < ROWS; r++) {
 		for (int b = 0; b < 16; b++) {
 			bool one = rows[r] >> (15 - b) & 1;
@@ -247,12 +262,12 @@ static void pointer_button(void *data, struct wl_pointer *pointer, uint32_t seri
 	redraw();
 }
 
-/* Wheel steps of this pointer frame: axis_discrete where it comes (not
- * through every nested compositor: Weston 10's wayland backend passes the
- * value alone), else the value at 15 a step (libinput's, and the virtual
- * pointer's). */
-static bool frame_has_discrete, frame_has_value;
-static int frame_discrete;
+/* Wheel steps of this pointer frame: axis_discrete or axis_value120 where
+ * it comes (not through every nested compositor: Weston 10's wayland
+ * backend passes the value alone), else the value at 15 a step
+ * (libinput's, and the virtual pointer's). */
+static bool frame_has_discrete, frame_has_value, frame_has_value120;
+static int frame_discrete, frame_value120;
 static double frame_value;
 
 static void pointer_axis(void *data, struct wl_pointer *pointer, uint32_t time, uint32_t axis,
@@ -266,15 +281,18 @@ static void pointer_axis(void *data, struct wl_pointer *pointer, uint32_t time, 
 
 static void pointer_frame(void *data, struct wl_pointer *pointer)
 {
-	if (!frame_has_discrete && !frame_has_value)
+	if (!frame_has_discrete && !frame_has_value && !frame_has_value120)
 		return;
-	int steps = frame_has_discrete ? frame_discrete
-			: (int)(frame_value / 15 + (frame_value < 0 ? -0.5 : 0.5));
-	printf("wheel %d%s\n", steps, frame_has_discrete ? "" : " (from the value)");
+	int steps = frame_has_value120 ? frame_value120 / 120
+		    : frame_has_discrete ? frame_discrete
+		    : (int)(frame_value / 15 + (frame_value < 0 ? -0.5 : 0.5));
+	printf("wheel %d%s\n", steps,
+	       frame_has_value120 ? " (value120)"
+	       : frame_has_discrete ? "" : " (from the value)");
 	wheel += steps;
 	rows[6] = (uint16_t)wheel;
-	frame_has_discrete = frame_has_value = false;
-	frame_discrete = 0;
+	frame_has_discrete = frame_has_value = frame_has_value120 = false;
+	frame_discrete = frame_value120 = 0;
 	frame_value = 0;
 	redraw();
 }
@@ -293,8 +311,21 @@ static void pointer_axis_discrete(void *data, struct wl_pointer *pointer, uint32
 {
 	if (axis != WL_POINTER_AXIS_VERTICAL_SCROLL)
 		return;
+	printf("axis_discrete %d\n", discrete);
 	frame_has_discrete = true;
 	frame_discrete += discrete;
+	rows[8]++;
+}
+
+static void pointer_axis_value120(void *data, struct wl_pointer *pointer, uint32_t axis,
+				  int32_t value120)
+{
+	if (axis != WL_POINTER_AXIS_VERTICAL_SCROLL)
+		return;
+	printf("axis_value120 %d\n", value120);
+	frame_has_value120 = true;
+	frame_value120 += value120;
+	rows[7] = (uint16_t)(rows[7] + value120);
 }
 
 static const struct wl_pointer_listener pointer_listener = {
@@ -307,6 +338,87 @@ static const struct wl_pointer_listener pointer_listener = {
 	.axis_source = pointer_axis_source,
 	.axis_stop = pointer_axis_stop,
 	.axis_discrete = pointer_axis_discrete,
+	.axis_value120 = pointer_axis_value120,
+};
+
+/* ---- touch ---- */
+
+static int touch_mark(int32_t id, bool add)
+{
+	int free_slot = -1;
+	for (int i = 0; i < TOUCH_MARKS; i++) {
+		if (touch_marks[i].used && touch_marks[i].id == id)
+			return i;
+		if (!touch_marks[i].used && free_slot < 0)
+			free_slot = i;
+	}
+	if (!add || free_slot < 0)
+		return -1;
+	touch_marks[free_slot].used = true;
+	touch_marks[free_slot].id = id;
+	return free_slot;
+}
+
+static void touch_down(void *data, struct wl_touch *touch, uint32_t serial, uint32_t time,
+		       struct wl_surface *s, int32_t id, wl_fixed_t x, wl_fixed_t y)
+{
+	/* A new touch with an id seen before: a mark of its own. */
+	int old = touch_mark(id, false);
+	if (old >= 0)
+		touch_marks[old].id = -1 - touch_marks[old].id;
+	int i = touch_mark(id, true);
+	printf("touch down %d %.1f,%.1f on the %s\n", id, wl_fixed_to_double(x),
+	       wl_fixed_to_double(y), s == surface ? "toplevel" : "popup");
+	if (i < 0)
+		return;
+	touch_marks[i].x = wl_fixed_to_double(x);
+	touch_marks[i].y = wl_fixed_to_double(y);
+}
+
+static void touch_up(void *data, struct wl_touch *touch, uint32_t serial, uint32_t time,
+		     int32_t id)
+{
+	printf("touch up %d\n", id);
+}
+
+static void touch_motion(void *data, struct wl_touch *touch, uint32_t time, int32_t id,
+			 wl_fixed_t x, wl_fixed_t y)
+{
+	printf("touch motion %d %.1f,%.1f\n", id, wl_fixed_to_double(x), wl_fixed_to_double(y));
+	int i = touch_mark(id, false);
+	if (i < 0)
+		return;
+	touch_marks[i].x = wl_fixed_to_double(x);
+	touch_marks[i].y = wl_fixed_to_double(y);
+}
+
+static void touch_frame(void *data, struct wl_touch *touch)
+{
+	printf("touch frame\n");
+	redraw();
+}
+
+static void touch_cancel(void *data, struct wl_touch *touch)
+{
+	printf("touch cancel\n");
+}
+
+static void touch_shape(void *data, struct wl_touch *touch, int32_t id, wl_fixed_t major,
+			wl_fixed_t minor)
+{
+	printf("touch shape %d %.1fx%.1f\n", id, wl_fixed_to_double(major),
+	       wl_fixed_to_double(minor));
+}
+
+static void touch_orientation(void *data, struct wl_touch *touch, int32_t id,
+			      wl_fixed_t orientation)
+{
+	printf("touch orientation %d %.1f\n", id, wl_fixed_to_double(orientation));
+}
+
+static const struct wl_touch_listener touch_listener = {
+	touch_down, touch_up, touch_motion, touch_frame, touch_cancel, touch_shape,
+	touch_orientation,
 };
 
 /* ---- keyboard ---- */
@@ -385,7 +497,12 @@ static const struct wl_keyboard_listener keyboard_listener = {
 static void seat_capabilities(void *data, struct wl_seat *s, uint32_t capabilities)
 {
 	static struct wl_keyboard *keyboard;
+	static struct wl_touch *touch;
 	printf("seat capabilities %u\n", capabilities);
+	if ((capabilities & WL_SEAT_CAPABILITY_TOUCH) && !touch) {
+		touch = wl_seat_get_touch(s);
+		wl_touch_add_listener(touch, &touch_listener, NULL);
+	}
 	if ((capabilities & WL_SEAT_CAPABILITY_POINTER) && !seat_pointer) {
 		seat_pointer = wl_seat_get_pointer(s);
 		wl_pointer_add_listener(seat_pointer, &pointer_listener, NULL);
@@ -448,9 +565,13 @@ static void global(void *data, struct wl_registry *registry, uint32_t name,
 		shm = wl_registry_bind(registry, name, &wl_shm_interface, 1);
 	else if (strcmp(interface, xdg_wm_base_interface.name) == 0)
 		wm_base = wl_registry_bind(registry, name, &xdg_wm_base_interface, 1);
-	else if (strcmp(interface, wl_seat_interface.name) == 0 && !seat)
+	else if (strcmp(interface, wl_seat_interface.name) == 0 && !seat) {
+		const char *wanted = getenv("INPUT_CLIENT_SEAT");
+		uint32_t most = wanted && wanted[0] ? (uint32_t)atoi(wanted) : 7;
 		seat = wl_registry_bind(registry, name, &wl_seat_interface,
-					version < 7 ? version : 7);
+					version < most ? version : most);
+		printf("wl_seat version %u\n", version < most ? version : most);
+	}
 }
 
 static void global_remove(void *data, struct wl_registry *registry, uint32_t name)

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include "data_device.h"
@@ -1280,6 +1281,669 @@ TEST(seat_pointer_on_a_presented_surface_is_scaled)
 	input_finish(&log);
 	wl_surface_destroy(surface);
 	test_buffer_finish(&red);
+	teardown(&t, &g);
+}
+
+/* ---- the wheel: axis_value120 (wl_seat 8) and axis_discrete (5-7) ---- */
+
+struct wheel_log {
+	struct wl_pointer *pointer;
+	int value120, discrete, discretes, value120s, axes, frames;
+	double value;
+};
+
+static void wheel_enter(void *data, struct wl_pointer *pointer, uint32_t serial,
+			struct wl_surface *surface, wl_fixed_t x, wl_fixed_t y)
+{
+}
+
+static void wheel_leave(void *data, struct wl_pointer *pointer, uint32_t serial,
+			struct wl_surface *surface)
+{
+}
+
+static void wheel_motion(void *data, struct wl_pointer *pointer, uint32_t time, wl_fixed_t x,
+			 wl_fixed_t y)
+{
+}
+
+static void wheel_button(void *data, struct wl_pointer *pointer, uint32_t serial, uint32_t time,
+			 uint32_t button, uint32_t state)
+{
+}
+
+static void wheel_axis(void *data, struct wl_pointer *pointer, uint32_t time, uint32_t axis,
+		       wl_fixed_t value)
+{
+	struct wheel_log *log = data;
+	log->axes++;
+	log->value += wl_fixed_to_double(value);
+}
+
+static void wheel_frame(void *data, struct wl_pointer *pointer)
+{
+	((struct wheel_log *)data)->frames++;
+}
+
+static void wheel_axis_source(void *data, struct wl_pointer *pointer, uint32_t source)
+{
+}
+
+static void wheel_axis_stop(void *data, struct wl_pointer *pointer, uint32_t time, uint32_t axis)
+{
+}
+
+static void wheel_axis_discrete(void *data, struct wl_pointer *pointer, uint32_t axis,
+				int32_t discrete)
+{
+	struct wheel_log *log = data;
+	log->discretes++;
+	log->discrete += discrete;
+}
+
+static void wheel_axis_value120(void *data, struct wl_pointer *pointer, uint32_t axis,
+				int32_t value120)
+{
+	struct wheel_log *log = data;
+	log->value120s++;
+	log->value120 += value120;
+}
+
+static const struct wl_pointer_listener wheel_listener = {
+	.enter = wheel_enter,
+	.leave = wheel_leave,
+	.motion = wheel_motion,
+	.button = wheel_button,
+	.axis = wheel_axis,
+	.frame = wheel_frame,
+	.axis_source = wheel_axis_source,
+	.axis_stop = wheel_axis_stop,
+	.axis_discrete = wheel_axis_discrete,
+	.axis_value120 = wheel_axis_value120,
+};
+
+struct seat_bind {
+	uint32_t version;
+	struct wl_seat *seat;
+};
+
+static void bind_seat_global(void *data, struct wl_registry *registry, uint32_t name,
+			     const char *interface, uint32_t version)
+{
+	struct seat_bind *bind = data;
+	if (strcmp(interface, "wl_seat") == 0) {
+		test_assert(version >= bind->version);
+		bind->seat = wl_registry_bind(registry, name, &wl_seat_interface, bind->version);
+	}
+}
+
+static const struct wl_registry_listener bind_seat_listener = {
+	.global = bind_seat_global, .global_remove = registry_global_remove,
+};
+
+/* One more wl_seat of the test's client, at `version`. */
+static struct wl_seat *bind_seat(struct inproc *t, uint32_t version)
+{
+	struct seat_bind bind = { .version = version };
+	struct wl_registry *registry = wl_display_get_registry(t->display);
+	wl_registry_add_listener(registry, &bind_seat_listener, &bind);
+	test_assert(inproc_roundtrip(t));
+	wl_registry_destroy(registry);
+	test_assert(bind.seat);
+	return bind.seat;
+}
+
+/* One wheel frame as the window passes it on: source, the steps (value120
+ * from a wl_seat 8 desktop, else discrete), the value, the frame. */
+static void wheel(struct inproc *t, bool as_value120, int32_t steps, double value)
+{
+	feed(t, &(struct wl_record_input_event){ .type = WL_RECORD_INPUT_POINTER_AXIS_SOURCE,
+						 .axis_source = WL_POINTER_AXIS_SOURCE_WHEEL });
+	if (as_value120)
+		feed(t, &(struct wl_record_input_event){
+				.type = WL_RECORD_INPUT_POINTER_AXIS_VALUE120,
+				.axis = WL_POINTER_AXIS_VERTICAL_SCROLL, .value120 = steps });
+	else
+		feed(t, &(struct wl_record_input_event){
+				.type = WL_RECORD_INPUT_POINTER_AXIS_DISCRETE,
+				.axis = WL_POINTER_AXIS_VERTICAL_SCROLL, .discrete = steps });
+	feed(t, &(struct wl_record_input_event){ .type = WL_RECORD_INPUT_POINTER_AXIS,
+						 .axis = WL_POINTER_AXIS_VERTICAL_SCROLL,
+						 .value = value });
+	feed(t, &(struct wl_record_input_event){ .type = WL_RECORD_INPUT_POINTER_FRAME });
+}
+
+TEST(seat_wheel_value120_and_discrete_by_version)
+{
+	struct inproc t;
+	struct globals g;
+	setup(&t, &g, 64, 48);
+	seat_enable_input(t.server->seat);
+	/* The same client with a wl_seat 8 pointer and a wl_seat 7 one. */
+	test_assert(wl_seat_get_version(g.seat) == 8);
+	struct wl_seat *seat7 = bind_seat(&t, 7);
+	struct wheel_log new = { 0 }, old = { 0 };
+	new.pointer = wl_seat_get_pointer(g.seat);
+	wl_pointer_add_listener(new.pointer, &wheel_listener, &new);
+	old.pointer = wl_seat_get_pointer(seat7);
+	wl_pointer_add_listener(old.pointer, &wheel_listener, &old);
+	struct window top;
+	struct test_buffer red;
+	test_buffer_init(&t, &red, 64, 48, WL_SHM_FORMAT_XRGB8888);
+	solid(&red, RED);
+	map_toplevel(&t, &g, &top, &red);
+	move_to(&t, 20, 20);
+	new.frames = old.frames = 0;
+
+	/* A wl_seat 8 desktop: a half step, passed on to the new client; the
+	 * old one gets nothing until a whole step is there. */
+	wheel(&t, true, 60, 7.5);
+	test_assert(new.value120s == 1 && new.value120 == 60 && new.discretes == 0);
+	test_assert(new.axes == 1 && near(new.value, 7.5) && new.frames == 1);
+	test_assert(old.discretes == 0 && old.value120s == 0 && old.axes == 0,
+		    "old client: %d discrete, %d axis", old.discretes, old.axes);
+	wheel(&t, true, 60, 7.5);
+	test_assert(new.value120s == 2 && new.value120 == 120 && new.discretes == 0);
+	test_assert(old.discretes == 1 && old.discrete == 1 && old.value120s == 0);
+	test_assert(old.axes == 1 && near(old.value, 15), "old axis %g", old.value);
+	/* The direction turns: a half step back is nothing yet, a whole one
+	 * more is one step (what was summed forwards does not count). */
+	wheel(&t, true, 30, 3.75);
+	wheel(&t, true, -60, -7.5);
+	test_assert(old.discretes == 1);
+	wheel(&t, true, -60, -7.5);
+	test_assert(old.discretes == 2 && old.discrete == 0, "old discrete sum %d", old.discrete);
+	test_assert(new.value120 == 30 && new.value120s == 5 && new.discretes == 0);
+
+	/* A wl_seat 5-7 desktop (sway 1.7): discrete steps are value120 x 120. */
+	wheel(&t, false, 2, 30);
+	test_assert(new.value120 == 270 && new.value120s == 6 && new.discretes == 0,
+		    "new: value120 %d", new.value120);
+	test_assert(old.discretes == 3 && old.discrete == 2 && old.value120s == 0);
+	wheel(&t, false, -1, -15);
+	test_assert(new.value120 == 150 && old.discrete == 1);
+
+	/* Smooth scrolling (no steps) goes to both as it is. */
+	int new_axes = new.axes, old_axes = old.axes;
+	feed(&t, &(struct wl_record_input_event){ .type = WL_RECORD_INPUT_POINTER_AXIS,
+						  .axis = WL_POINTER_AXIS_VERTICAL_SCROLL,
+						  .value = 2.5 });
+	feed(&t, &(struct wl_record_input_event){ .type = WL_RECORD_INPUT_POINTER_FRAME });
+	test_assert(new.axes == new_axes + 1 && old.axes == old_axes + 1);
+	test_assert(new.value120s == 7 && old.discretes == 4);
+
+	/* The axis before its value120 (their order is not fixed): the same. */
+	feed(&t, &(struct wl_record_input_event){ .type = WL_RECORD_INPUT_POINTER_AXIS,
+						  .axis = WL_POINTER_AXIS_VERTICAL_SCROLL,
+						  .value = 15 });
+	feed(&t, &(struct wl_record_input_event){ .type = WL_RECORD_INPUT_POINTER_AXIS_VALUE120,
+						  .axis = WL_POINTER_AXIS_VERTICAL_SCROLL,
+						  .value120 = 120 });
+	feed(&t, &(struct wl_record_input_event){ .type = WL_RECORD_INPUT_POINTER_FRAME });
+	test_assert(new.value120s == 8 && new.value120 == 270 && new.discretes == 0);
+	test_assert(old.discretes == 5 && old.discrete == 2 && old.value120s == 0);
+
+	wl_pointer_release(new.pointer);
+	wl_pointer_release(old.pointer);
+	wl_seat_release(seat7);
+	destroy_window(&top);
+	test_buffer_finish(&red);
+	test_assert(inproc_roundtrip(&t));
+	teardown(&t, &g);
+}
+
+/* ---- touch (when the desktop's seat has it) ---- */
+
+struct touch_log {
+	struct wl_touch *touch;
+	struct wl_surface *surface; /* of the last down */
+	int32_t id;
+	double x, y; /* of the last down or motion */
+	int downs, ups, motions, frames, cancels;
+	double major, minor, orientation;
+	int shapes, orientations;
+};
+
+static void log_touch_down(void *data, struct wl_touch *touch, uint32_t serial, uint32_t time,
+			   struct wl_surface *surface, int32_t id, wl_fixed_t x, wl_fixed_t y)
+{
+	struct touch_log *log = data;
+	log->surface = surface;
+	log->id = id;
+	log->x = wl_fixed_to_double(x);
+	log->y = wl_fixed_to_double(y);
+	log->downs++;
+}
+
+static void log_touch_up(void *data, struct wl_touch *touch, uint32_t serial, uint32_t time,
+			 int32_t id)
+{
+	struct touch_log *log = data;
+	log->id = id;
+	log->ups++;
+}
+
+static void log_touch_motion(void *data, struct wl_touch *touch, uint32_t time, int32_t id,
+			     wl_fixed_t x, wl_fixed_t y)
+{
+	struct touch_log *log = data;
+	log->id = id;
+	log->x = wl_fixed_to_double(x);
+	log->y = wl_fixed_to_double(y);
+	log->motions++;
+}
+
+static void log_touch_frame(void *data, struct wl_touch *touch)
+{
+	((struct touch_log *)data)->frames++;
+}
+
+static void log_touch_cancel(void *data, struct wl_touch *touch)
+{
+	((struct touch_log *)data)->cancels++;
+}
+
+static void log_touch_shape(void *data, struct wl_touch *touch, int32_t id, wl_fixed_t major,
+			    wl_fixed_t minor)
+{
+	struct touch_log *log = data;
+	log->shapes++;
+	log->major = wl_fixed_to_double(major);
+	log->minor = wl_fixed_to_double(minor);
+}
+
+static void log_touch_orientation(void *data, struct wl_touch *touch, int32_t id,
+				  wl_fixed_t orientation)
+{
+	struct touch_log *log = data;
+	log->orientations++;
+	log->orientation = wl_fixed_to_double(orientation);
+}
+
+static const struct wl_touch_listener log_touch_listener = {
+	.down = log_touch_down,
+	.up = log_touch_up,
+	.motion = log_touch_motion,
+	.frame = log_touch_frame,
+	.cancel = log_touch_cancel,
+	.shape = log_touch_shape,
+	.orientation = log_touch_orientation,
+};
+
+static void touch_has(struct inproc *t, bool has_touch)
+{
+	feed(t, &(struct wl_record_input_event){ .type = WL_RECORD_INPUT_TOUCH_CAPABILITY,
+						 .has_touch = has_touch });
+}
+
+/* Input and touch on, and the client's wl_touch. */
+static void touch_setup(struct inproc *t, struct globals *g, struct input_log *input,
+			struct touch_log *log)
+{
+	input_setup(t, g, input);
+	touch_has(t, true);
+	test_assert(g->seat_capabilities == (WL_SEAT_CAPABILITY_POINTER |
+					     WL_SEAT_CAPABILITY_KEYBOARD |
+					     WL_SEAT_CAPABILITY_TOUCH));
+	*log = (struct touch_log){ 0 };
+	log->touch = wl_seat_get_touch(g->seat);
+	wl_touch_add_listener(log->touch, &log_touch_listener, log);
+	test_assert(inproc_roundtrip(t));
+}
+
+static void touch(struct inproc *t, enum wl_record_input_type type, int32_t id, double x,
+		  double y)
+{
+	feed(t, &(struct wl_record_input_event){ .type = type, .touch_id = id, .x = x, .y = y });
+}
+
+static void touch_frame(struct inproc *t)
+{
+	feed(t, &(struct wl_record_input_event){ .type = WL_RECORD_INPUT_TOUCH_FRAME });
+}
+
+TEST(seat_touch_only_with_the_windows_touch)
+{
+	struct inproc t;
+	struct globals g;
+	setup(&t, &g, 64, 48);
+	/* Told before input is on (the window tells it first): still none. */
+	touch_has(&t, true);
+	test_assert(g.seat_capabilities == 0);
+	seat_enable_input(t.server->seat);
+	test_assert(inproc_roundtrip(&t));
+	test_assert(g.seat_capabilities == (WL_SEAT_CAPABILITY_POINTER |
+					    WL_SEAT_CAPABILITY_KEYBOARD |
+					    WL_SEAT_CAPABILITY_TOUCH));
+	/* The desktop's seat loses touch: so does ours. */
+	touch_has(&t, false);
+	test_assert(g.seat_capabilities ==
+		    (WL_SEAT_CAPABILITY_POINTER | WL_SEAT_CAPABILITY_KEYBOARD));
+	/* Without touch, touch events go nowhere. */
+	struct touch_log log = { 0 };
+	log.touch = wl_seat_get_touch(g.seat);
+	wl_touch_add_listener(log.touch, &log_touch_listener, &log);
+	struct window top;
+	struct test_buffer red;
+	test_buffer_init(&t, &red, 64, 48, WL_SHM_FORMAT_XRGB8888);
+	solid(&red, RED);
+	map_toplevel(&t, &g, &top, &red);
+	touch(&t, WL_RECORD_INPUT_TOUCH_DOWN, 1, 10, 10);
+	touch_frame(&t);
+	test_assert(log.downs == 0 && log.frames == 0);
+	wl_touch_release(log.touch);
+	destroy_window(&top);
+	test_buffer_finish(&red);
+	test_assert(inproc_roundtrip(&t));
+	teardown(&t, &g);
+}
+
+TEST(seat_touch_goes_to_the_surface_it_went_down_on)
+{
+	struct inproc t;
+	struct globals g;
+	setup(&t, &g, 64, 48);
+	t.server->screen.policy = SCREEN_POLICY_ALL;
+	struct input_log input;
+	struct touch_log log;
+	touch_setup(&t, &g, &input, &log);
+	feed(&t, &(struct wl_record_input_event){ .type = WL_RECORD_INPUT_KEYBOARD_ENTER });
+	/* A 64x48 toplevel with a subsurface at 10,10, and a 32x24 one over
+	 * it, centred (16,12 on the screen). */
+	struct window big, small;
+	struct test_buffer red, blue;
+	test_buffer_init(&t, &red, 64, 48, WL_SHM_FORMAT_XRGB8888);
+	solid(&red, RED);
+	test_buffer_init(&t, &blue, 32, 24, WL_SHM_FORMAT_XRGB8888);
+	solid(&blue, BLUE);
+	map_toplevel(&t, &g, &big, &red);
+	struct sub sub;
+	make_sub(&t, &g, &sub, big.surface, GREEN, 2, 2);
+	wl_surface_commit(big.surface);
+	test_assert(inproc_roundtrip(&t));
+	map_toplevel(&t, &g, &small, &blue);
+	test_assert(input.keyboard_surface == small.surface);
+
+	/* Down on the subsurface: its coordinates; it keeps the point when it
+	 * moves over the other toplevel. A touch gives the keyboard to its
+	 * toplevel, as a click does. */
+	touch(&t, WL_RECORD_INPUT_TOUCH_DOWN, 7, 4.5, 5);
+	touch_frame(&t);
+	test_assert(log.downs == 1 && log.surface == sub.surface && log.id == 7 &&
+		    near(log.x, 2.5) && near(log.y, 3), "down at %g,%g", log.x, log.y);
+	test_assert(log.frames == 1);
+	test_assert(input.keyboard_surface == big.surface);
+	touch(&t, WL_RECORD_INPUT_TOUCH_MOTION, 7, 30, 20);
+	touch_frame(&t);
+	test_assert(log.motions == 1 && near(log.x, 28) && near(log.y, 18),
+		    "motion at %g,%g", log.x, log.y);
+	/* A second finger on the small toplevel: its own surface; one frame
+	 * for the client for both. */
+	touch(&t, WL_RECORD_INPUT_TOUCH_DOWN, 8, 20, 14);
+	touch(&t, WL_RECORD_INPUT_TOUCH_MOTION, 7, 31, 21);
+	touch_frame(&t);
+	test_assert(log.downs == 2 && log.surface == small.surface && log.id == 7 &&
+		    near(log.x, 29) && near(log.y, 19));
+	test_assert(log.frames == 3, "%d frames", log.frames);
+	test_assert(input.keyboard_surface == small.surface);
+	touch(&t, WL_RECORD_INPUT_TOUCH_UP, 7, 0, 0);
+	touch_frame(&t);
+	test_assert(log.ups == 1 && log.id == 7 && log.frames == 4);
+	/* Lifted: its motion goes nowhere. */
+	touch(&t, WL_RECORD_INPUT_TOUCH_MOTION, 7, 40, 30);
+	test_assert(log.motions == 2);
+	touch(&t, WL_RECORD_INPUT_TOUCH_MOTION, 8, 21, 15);
+	test_assert(log.motions == 3 && log.id == 8 && near(log.x, 5) && near(log.y, 3));
+	touch(&t, WL_RECORD_INPUT_TOUCH_UP, 8, 0, 0);
+	touch_frame(&t);
+	test_assert(log.ups == 2 && log.frames == 5);
+	/* On nothing (the background): nothing. (The keyboard leaves
+	 * first: a leave for a surface the client already destroyed would
+	 * reach it without one.) */
+	feed(&t, &(struct wl_record_input_event){ .type = WL_RECORD_INPUT_KEYBOARD_LEAVE });
+	destroy_window(&small);
+	test_assert(inproc_roundtrip(&t));
+	touch(&t, WL_RECORD_INPUT_TOUCH_DOWN, 9, -2, 10);
+	touch_frame(&t);
+	test_assert(log.downs == 2 && log.frames == 5);
+
+	/* The surface goes while touched: the rest of that touch goes
+	 * nowhere, and the id can be used again. */
+	touch(&t, WL_RECORD_INPUT_TOUCH_DOWN, 3, 5, 5);
+	test_assert(log.downs == 3 && log.surface == sub.surface);
+	destroy_sub(&sub);
+	test_assert(inproc_roundtrip(&t));
+	touch(&t, WL_RECORD_INPUT_TOUCH_MOTION, 3, 6, 6);
+	touch(&t, WL_RECORD_INPUT_TOUCH_UP, 3, 0, 0);
+	touch_frame(&t);
+	test_assert(log.motions == 3 && log.ups == 2);
+	touch(&t, WL_RECORD_INPUT_TOUCH_DOWN, 3, 5, 5);
+	touch_frame(&t);
+	test_assert(log.downs == 4 && log.surface == big.surface && near(log.x, 5));
+	/* Cancel: every point goes. */
+	feed(&t, &(struct wl_record_input_event){ .type = WL_RECORD_INPUT_TOUCH_CANCEL });
+	test_assert(log.cancels == 1);
+	touch(&t, WL_RECORD_INPUT_TOUCH_UP, 3, 0, 0);
+	test_assert(log.ups == 2);
+
+	wl_touch_release(log.touch);
+	input_finish(&input);
+	destroy_window(&big);
+	test_buffer_finish(&red);
+	test_buffer_finish(&blue);
+	test_assert(inproc_roundtrip(&t));
+	teardown(&t, &g);
+}
+
+TEST(seat_touch_on_a_presented_surface_is_scaled)
+{
+	struct inproc t;
+	struct globals g;
+	setup(&t, &g, 64, 48);
+	struct input_log input;
+	struct touch_log log;
+	touch_setup(&t, &g, &input, &log);
+	/* A nested compositor's 32x24 output, zoomed to the 64x48 screen. */
+	struct wl_surface *surface = wl_compositor_create_surface(t.compositor);
+	struct test_buffer red;
+	test_buffer_init(&t, &red, 32, 24, WL_SHM_FORMAT_XRGB8888);
+	solid(&red, RED);
+	zwp_fullscreen_shell_v1_present_surface(t.shell, surface,
+						ZWP_FULLSCREEN_SHELL_V1_PRESENT_METHOD_ZOOM,
+						t.output);
+	commit_buffer(surface, &red);
+	test_assert(inproc_roundtrip(&t));
+	touch(&t, WL_RECORD_INPUT_TOUCH_DOWN, 0, 10, 30);
+	touch_frame(&t);
+	test_assert(log.surface == surface && near(log.x, 5) && near(log.y, 15),
+		    "down at %g,%g", log.x, log.y);
+	/* Its contact, in the surface's units; the angle as it is. */
+	feed(&t, &(struct wl_record_input_event){ .type = WL_RECORD_INPUT_TOUCH_SHAPE,
+						  .touch_id = 0, .major = 8, .minor = 4 });
+	feed(&t, &(struct wl_record_input_event){ .type = WL_RECORD_INPUT_TOUCH_ORIENTATION,
+						  .touch_id = 0, .orientation = 30 });
+	test_assert(log.shapes == 1 && near(log.major, 4) && near(log.minor, 2),
+		    "shape %gx%g", log.major, log.minor);
+	test_assert(log.orientations == 1 && near(log.orientation, 30));
+	/* Off the picture (a letterbox bar): still this surface's, scaled. */
+	touch(&t, WL_RECORD_INPUT_TOUCH_MOTION, 0, 70, -4);
+	test_assert(log.motions == 1 && near(log.x, 35) && near(log.y, -2),
+		    "motion at %g,%g", log.x, log.y);
+	touch(&t, WL_RECORD_INPUT_TOUCH_UP, 0, 0, 0);
+	touch_frame(&t);
+	test_assert(log.ups == 1 && log.frames == 2);
+	wl_touch_release(log.touch);
+	input_finish(&input);
+	wl_surface_destroy(surface);
+	test_buffer_finish(&red);
+	teardown(&t, &g);
+}
+
+TEST(seat_touch_outside_a_grabbing_popup_dismisses_it)
+{
+	struct inproc t;
+	struct globals g;
+	setup(&t, &g, 64, 48);
+	struct input_log input;
+	struct touch_log log;
+	touch_setup(&t, &g, &input, &log);
+	/* A 32x24 toplevel, centred: at 16,12 on the screen. */
+	struct window top, pop = { 0 };
+	struct test_buffer red, green;
+	test_buffer_init(&t, &red, 32, 24, WL_SHM_FORMAT_XRGB8888);
+	solid(&red, RED);
+	map_toplevel(&t, &g, &top, &red);
+	move_to(&t, 20, 15);
+	feed(&t, &(struct wl_record_input_event){ .type = WL_RECORD_INPUT_POINTER_BUTTON,
+						  .button = 273, .pressed = true });
+	struct xdg_positioner *positioner = xdg_wm_base_create_positioner(g.wm_base);
+	xdg_positioner_set_size(positioner, 10, 8);
+	xdg_positioner_set_anchor_rect(positioner, 10, 10, 1, 1);
+	xdg_positioner_set_anchor(positioner, XDG_POSITIONER_ANCHOR_TOP_LEFT);
+	xdg_positioner_set_gravity(positioner, XDG_POSITIONER_GRAVITY_BOTTOM_RIGHT);
+	pop.surface = wl_compositor_create_surface(t.compositor);
+	pop.xdg_surface = xdg_wm_base_get_xdg_surface(g.wm_base, pop.surface);
+	xdg_surface_add_listener(pop.xdg_surface, &xdg_surface_listener, &pop);
+	pop.popup = xdg_surface_get_popup(pop.xdg_surface, top.xdg_surface, positioner);
+	xdg_popup_add_listener(pop.popup, &popup_listener, &pop);
+	xdg_positioner_destroy(positioner);
+	xdg_popup_grab(pop.popup, g.seat, input.button_serial);
+	wl_surface_commit(pop.surface);
+	test_assert(inproc_roundtrip(&t));
+	xdg_surface_ack_configure(pop.xdg_surface, pop.serial);
+	test_buffer_init(&t, &green, 10, 8, WL_SHM_FORMAT_XRGB8888);
+	solid(&green, GREEN);
+	commit_buffer(pop.surface, &green);
+	test_assert(inproc_roundtrip(&t));
+	feed(&t, &(struct wl_record_input_event){ .type = WL_RECORD_INPUT_POINTER_BUTTON,
+						  .button = 273 });
+	/* On the popup (26,22 on the screen): its own, no dismissal. */
+	touch(&t, WL_RECORD_INPUT_TOUCH_DOWN, 1, 28, 23);
+	touch(&t, WL_RECORD_INPUT_TOUCH_UP, 1, 0, 0);
+	touch_frame(&t);
+	test_assert(log.downs == 1 && log.surface == pop.surface && near(log.x, 2) &&
+		    near(log.y, 1) && !pop.popup_done);
+	/* Outside the client: dismissed, and the touch goes nowhere. */
+	touch(&t, WL_RECORD_INPUT_TOUCH_DOWN, 2, 2, 2);
+	touch_frame(&t);
+	test_assert(pop.popup_done);
+	test_assert(log.downs == 1 && log.frames == 1);
+	touch(&t, WL_RECORD_INPUT_TOUCH_UP, 2, 0, 0);
+	test_assert(log.ups == 1);
+	wl_touch_release(log.touch);
+	input_finish(&input);
+	destroy_window(&pop);
+	destroy_window(&top);
+	test_buffer_finish(&red);
+	test_buffer_finish(&green);
+	teardown(&t, &g);
+}
+
+/* A second client of the same server, for what happens when one dies. */
+struct other_client {
+	struct inproc t; /* its server is the first client's: not finished */
+	struct globals g;
+	struct wl_registry *registry;
+};
+
+static void other_global(void *data, struct wl_registry *registry, uint32_t name,
+			 const char *interface, uint32_t version)
+{
+	struct other_client *o = data;
+	if (strcmp(interface, "wl_compositor") == 0)
+		o->t.compositor = wl_registry_bind(registry, name, &wl_compositor_interface, 4);
+	else if (strcmp(interface, "wl_shm") == 0)
+		o->t.shm = wl_registry_bind(registry, name, &wl_shm_interface, 1);
+	else
+		registry_global(&o->g, registry, name, interface, version);
+}
+
+static const struct wl_registry_listener other_registry_listener = {
+	.global = other_global, .global_remove = registry_global_remove,
+};
+
+static void other_client_connect(struct inproc *t, struct other_client *o)
+{
+	*o = (struct other_client){ 0 };
+	o->t.server = t->server;
+	int fds[2];
+	test_assert(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) == 0);
+	test_assert(wl_client_create(t->server->display, fds[0]));
+	o->t.display = wl_display_connect_to_fd(fds[1]);
+	test_assert(o->t.display);
+	o->registry = wl_display_get_registry(o->t.display);
+	wl_registry_add_listener(o->registry, &other_registry_listener, o);
+	test_assert(inproc_roundtrip(&o->t));
+	test_assert(inproc_roundtrip(&o->t));
+	test_assert(o->t.compositor && o->t.shm && o->g.wm_base && o->g.seat);
+}
+
+TEST(seat_touch_client_gone_mid_touch)
+{
+	struct inproc t;
+	struct globals g;
+	setup(&t, &g, 64, 48);
+	t.server->screen.policy = SCREEN_POLICY_ALL;
+	struct input_log input;
+	struct touch_log log;
+	touch_setup(&t, &g, &input, &log);
+	struct window big;
+	struct test_buffer red;
+	test_buffer_init(&t, &red, 64, 48, WL_SHM_FORMAT_XRGB8888);
+	solid(&red, RED);
+	map_toplevel(&t, &g, &big, &red);
+
+	/* Another client's 32x24 toplevel over it (16,12 on the screen), with
+	 * a finger on each. */
+	struct other_client o;
+	other_client_connect(&t, &o);
+	struct touch_log other_log = { 0 };
+	other_log.touch = wl_seat_get_touch(o.g.seat);
+	wl_touch_add_listener(other_log.touch, &log_touch_listener, &other_log);
+	struct window small;
+	struct test_buffer blue;
+	test_buffer_init(&o.t, &blue, 32, 24, WL_SHM_FORMAT_XRGB8888);
+	solid(&blue, BLUE);
+	map_toplevel(&o.t, &o.g, &small, &blue);
+	touch(&t, WL_RECORD_INPUT_TOUCH_DOWN, 1, 20, 20);
+	touch(&t, WL_RECORD_INPUT_TOUCH_DOWN, 2, 2, 2);
+	touch_frame(&t);
+	test_assert(inproc_roundtrip(&o.t));
+	test_assert(other_log.downs == 1 && other_log.frames == 1 && near(other_log.x, 4));
+	test_assert(log.downs == 1 && log.surface == big.surface && log.frames == 1);
+
+	/* It dies without a word (but for its buffer, freed here): its objects
+	 * go with its connection. */
+	test_buffer_finish(&blue);
+	wl_proxy_destroy((struct wl_proxy *)other_log.touch);
+	wl_proxy_destroy((struct wl_proxy *)small.toplevel);
+	wl_proxy_destroy((struct wl_proxy *)small.xdg_surface);
+	wl_proxy_destroy((struct wl_proxy *)small.surface);
+	wl_proxy_destroy((struct wl_proxy *)o.g.seat);
+	wl_proxy_destroy((struct wl_proxy *)o.g.wm_base);
+	wl_proxy_destroy((struct wl_proxy *)o.g.subcompositor);
+	wl_proxy_destroy((struct wl_proxy *)o.g.viewporter);
+	wl_proxy_destroy((struct wl_proxy *)o.t.compositor);
+	wl_proxy_destroy((struct wl_proxy *)o.t.shm);
+	wl_registry_destroy(o.registry);
+	wl_display_disconnect(o.t.display);
+	test_assert(inproc_roundtrip(&t));
+	test_assert(inproc_roundtrip(&t));
+
+	/* The rest of its touch goes nowhere; the other finger goes on. */
+	touch(&t, WL_RECORD_INPUT_TOUCH_MOTION, 1, 22, 22);
+	touch(&t, WL_RECORD_INPUT_TOUCH_MOTION, 2, 3, 4);
+	touch_frame(&t);
+	test_assert(log.motions == 1 && log.id == 2 && near(log.x, 3) && near(log.y, 4));
+	touch(&t, WL_RECORD_INPUT_TOUCH_UP, 1, 0, 0);
+	touch(&t, WL_RECORD_INPUT_TOUCH_UP, 2, 0, 0);
+	touch_frame(&t);
+	test_assert(log.ups == 1 && log.id == 2 && log.frames == 3, "%d frames", log.frames);
+	wl_touch_release(log.touch);
+	input_finish(&input);
+	destroy_window(&big);
+	test_buffer_finish(&red);
+	test_assert(inproc_roundtrip(&t));
 	teardown(&t, &g);
 }
 

@@ -1,0 +1,84 @@
+#!/bin/bash
+# The wheel through the --window, by the hosted client's wl_seat version:
+# sway 1.7 headless as the desktop (its seat is version 7: wheel steps come
+# as axis_discrete), a virtual pointer turning the wheel 3 steps down and 1
+# up over the window. wl-record hosts tests/window/input_client.c twice,
+# binding wl_seat 8 and then 7; it draws what it got (input-check.py rows):
+#   - version 8: axis_value120, 120 a step (row 7: 3*120 - 120 = 240), and
+#     never axis_discrete (row 8: 0);
+#   - version 7: axis_discrete, one event a wheel frame (row 8: 2);
+#   - both: 2 steps in all (row 6).
+. "$TEST_LIB"
+. "$SWAY_LIB"
+require_commands ffmpeg ffprobe python3
+PYTHON=python3
+[ -x /usr/bin/python3 ] && PYTHON=/usr/bin/python3
+
+PW=320
+PH=240
+cat >"$TEST_DIR/sway.conf" <<CONF
+output HEADLESS-1 mode 800x600
+output * bg #606060 solid_color
+default_border normal 2
+xwayland disable
+CONF
+start_sway "$TEST_DIR/sway.conf"
+start_virtual_pointer 800 600
+
+window_info() {
+	sway_msg -t get_tree -r | "$PYTHON" -c '
+import json, sys
+def walk(node):
+    if node.get("app_id") == "wl-record":
+        yield node
+    for child in node.get("nodes", []) + node.get("floating_nodes", []):
+        yield from walk(child)
+for node in walk(json.load(sys.stdin)):
+    r, w = node["rect"], node["window_rect"]
+    print(r["x"] + w["x"], r["y"] + w["y"], w["width"], w["height"])
+    break'
+}
+window_shown() {
+	[ -n "$(window_info)" ]
+}
+window_gone() {
+	! window_shown
+}
+
+for version in 8 7; do
+	name=record$version
+	start $name "${as_user[@]}" env INPUT_CLIENT_SEAT=$version "$WL_RECORD" -v --window \
+		--size ${PW}x$PH "$USER_DIR/wheel$version.mkv" -- "$INPUT_CLIENT"
+	RECORD_PID=$STARTED_PID
+	wait_until 20 "the window on sway" window_shown
+	wait_until 20 "the app's pointer" log_has $name 'seat capabilities 3'
+	log_has $name "wl_seat version $version" || fail "the app did not bind wl_seat $version"
+	read -r WX WY WW WH < <(window_info)
+	# The middle of the window is on the picture, whatever the letterbox.
+	pointer move $((WX + WW / 2)) $((WY + WH / 2))
+	wait_until 10 "the pointer in the app" log_has $name 'pointer (enter|motion)'
+	pointer scroll 3
+	wait_until 10 "3 steps down in the app" log_has $name '^wheel 3'
+	pointer scroll -1
+	wait_until 10 "1 step up in the app" log_has $name '^wheel -1'
+	log "wl_seat $version: $(grep -E '^(axis_|wheel)' "$TEST_DIR/$name.log" | tr '\n' ';')"
+	sleep 0.5
+	sway_msg '[app_id=wl-record] kill' >/dev/null || fail "swaymsg could not close the window"
+	wait_exit "$RECORD_PID" 30
+	[ "$EXIT_STATUS" -eq 0 ] || fail "wl-record exited $EXIT_STATUS"
+	wait_until 10 "the window gone" window_gone
+	ffprobe_check "$USER_DIR/wheel$version.mkv"
+	if [ $version = 8 ]; then
+		rows=(6=2 7=240 8=0)
+	else
+		rows=(6=2 7=0 8=2)
+	fi
+	"$PYTHON" "$INPUT_CHECK" rows "$USER_DIR/wheel$version.mkv" $PW $PH "${rows[@]}" \
+		>"$TEST_DIR/check$version.log" 2>&1 || {
+		cat "$TEST_DIR/check$version.log"
+		fail "wl_seat $version: the recording does not show the wheel as expected"
+	}
+	log "wl_seat $version: $(tr '\n' ' ' <"$TEST_DIR/check$version.log")"
+done
+exec 7>&-
+pass
