@@ -71,7 +71,9 @@ struct seat {
 	bool pointer_in_window; /* x,y hold where it is */
 	struct tracked_surface pointer_focus;
 	struct tracked_surface pointer_root; /* root of the focus's view */
-	double focus_origin_x, focus_origin_y; /* the focus's origin on the screen */
+	/* The focus's origin on the screen, and its surface units a screen
+	 * unit (not 1 on a zoomed presented surface): to follow a drag. */
+	double focus_origin_x, focus_origin_y, focus_scale_x, focus_scale_y;
 	int buttons_down; /* the focus stays while any is down */
 	/* Scrolling, per axis: what came in this pointer frame, sent with the
 	 * frame (the desktop's order of axis and value120 is not fixed), and
@@ -148,20 +150,34 @@ static void pointer_frame(struct seat *seat, struct wl_client *client)
 	}
 }
 
+/* The pointer in the focus's surface coordinates. */
+static wl_fixed_t focus_local_x(const struct seat *seat)
+{
+	return wl_fixed_from_double((seat->x - seat->focus_origin_x) * seat->focus_scale_x);
+}
+
+static wl_fixed_t focus_local_y(const struct seat *seat)
+{
+	return wl_fixed_from_double((seat->y - seat->focus_origin_y) * seat->focus_scale_y);
+}
+
 static void send_pointer_enter(struct seat *seat, struct wl_resource *resource)
 {
 	struct surface *focus = seat->pointer_focus.surface;
-	wl_pointer_send_enter(resource, next_serial(seat), focus->resource,
-			      wl_fixed_from_double(seat->x - seat->focus_origin_x),
-			      wl_fixed_from_double(seat->y - seat->focus_origin_y));
+	wl_pointer_send_enter(resource, next_serial(seat), focus->resource, focus_local_x(seat),
+			      focus_local_y(seat));
 }
 
 static void set_pointer_focus(struct seat *seat, const struct screen_hit *hit)
 {
 	struct surface *old = seat->pointer_focus.surface;
 	struct surface *new = hit ? hit->surface : NULL;
-	if (new)
-		seat->focus_origin_x = seat->x - hit->sx, seat->focus_origin_y = seat->y - hit->sy;
+	if (new) {
+		seat->focus_scale_x = hit->scale_x > 0 ? hit->scale_x : 1;
+		seat->focus_scale_y = hit->scale_y > 0 ? hit->scale_y : 1;
+		seat->focus_origin_x = seat->x - hit->sx / seat->focus_scale_x;
+		seat->focus_origin_y = seat->y - hit->sy / seat->focus_scale_y;
+	}
 	struct wl_resource *resource;
 	if (old == new) {
 		if (!new)
@@ -203,9 +219,8 @@ static void pointer_rebase(struct seat *seat, uint32_t time)
 		/* The implicit grab: a drag stays with the surface it began on. */
 		struct wl_resource *resource;
 		for_each_of_client(resource, &seat->pointers, surface_client(focus)) {
-			wl_pointer_send_motion(resource, time,
-					       wl_fixed_from_double(seat->x - seat->focus_origin_x),
-					       wl_fixed_from_double(seat->y - seat->focus_origin_y));
+			wl_pointer_send_motion(resource, time, focus_local_x(seat),
+					       focus_local_y(seat));
 		}
 		place_screen_cursor(seat);
 		return;

@@ -1276,6 +1276,18 @@ TEST(seat_pointer_on_a_presented_surface_is_scaled)
 	move_to(&t, 10, 30);
 	test_assert(log.pointer_surface == surface && near(log.x, 5) && near(log.y, 15),
 		    "at %g,%g", log.x, log.y);
+	/* A drag keeps the zoom, on the surface and off it. */
+	feed(&t, &(struct wl_record_input_event){ .type = WL_RECORD_INPUT_POINTER_BUTTON,
+						  .button = 272, .pressed = true });
+	move_to(&t, 20, 40);
+	test_assert(log.pointer_surface == surface && near(log.x, 10) && near(log.y, 20),
+		    "dragged to %g,%g", log.x, log.y);
+	move_to(&t, 70, 50);
+	test_assert(log.pointer_surface == surface && near(log.x, 35) && near(log.y, 25),
+		    "dragged off to %g,%g", log.x, log.y);
+	feed(&t, &(struct wl_record_input_event){ .type = WL_RECORD_INPUT_POINTER_BUTTON,
+						  .button = 272 });
+	move_to(&t, 10, 30);
 	feed(&t, &(struct wl_record_input_event){ .type = WL_RECORD_INPUT_KEYBOARD_ENTER });
 	test_assert(log.keyboard_surface == surface);
 	input_finish(&log);
