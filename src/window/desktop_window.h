@@ -44,6 +44,8 @@ struct desktop_window_events {
 struct desktop_window_stats {
 	uint64_t frames_received;
 	uint64_t pictures_shown;   /* buffers committed to the desktop */
+	uint64_t pictures_dmabuf;  /* of which the frame's own dmabuf (window_dmabuf.h) */
+	uint64_t pictures_copied;  /* of which a frame copied into shm */
 	uint64_t frames_not_shown; /* replaced by a newer frame before the desktop took one */
 	uint64_t waits_for_buffer; /* draws put off: every buffer was held by the desktop */
 };
