@@ -139,6 +139,7 @@ static void window_lost(struct desktop_window *window, const char *fmt, ...)
 		wl_event_source_remove(window->connection);
 		window->connection = NULL;
 	}
+	window_dmabuf_desktop_gone(window->dmabuf);
 	char why[256];
 	va_list args;
 	va_start(args, fmt);
@@ -497,6 +498,7 @@ static void handle_frame(struct frame_sink *sink, const struct frame *frame)
 	    (!frame->data && !frame->dmabuf))
 		return;
 	window->stats.frames_received++;
+	window_dmabuf_sweep(window->dmabuf);
 	if (window->undrawn)
 		window->stats.frames_not_shown++;
 	if (frame->width != window->picture_width || frame->height != window->picture_height) {

@@ -258,9 +258,10 @@ static bool entry_idle(const struct entry *entry)
 	return entry->state != ENTRY_PENDING && !entry->held;
 }
 
-/* Entries whose client buffer is gone (only our reference keeps the planes). */
-static void sweep(struct window_dmabuf *dmabuf)
+void window_dmabuf_sweep(struct window_dmabuf *dmabuf)
 {
+	if (!dmabuf)
+		return;
 	struct entry *entry, *tmp;
 	wl_list_for_each_safe(entry, tmp, &dmabuf->entries, link)
 		if (entry_idle(entry) && dmabuf_planes_unused(entry->planes))
@@ -405,7 +406,7 @@ enum window_dmabuf_result window_dmabuf_attach(struct window_dmabuf *dmabuf,
 		}
 		return WINDOW_DMABUF_COPY;
 	}
-	sweep(dmabuf);
+	window_dmabuf_sweep(dmabuf);
 	struct entry *entry = find_entry(dmabuf, dmabuf_lease_buffer_id(lease));
 	if (!entry)
 		entry = entry_create(dmabuf, lease);
@@ -429,6 +430,17 @@ enum window_dmabuf_result window_dmabuf_attach(struct window_dmabuf *dmabuf,
 	wl_surface_attach(surface, entry->wl_buffer, 0, 0);
 	*whole_damage = entry->flags & ZWP_LINUX_BUFFER_PARAMS_V1_FLAGS_Y_INVERT;
 	return WINDOW_DMABUF_ATTACHED;
+}
+
+void window_dmabuf_desktop_gone(struct window_dmabuf *dmabuf)
+{
+	if (!dmabuf)
+		return;
+	struct entry *entry;
+	wl_list_for_each(entry, &dmabuf->entries, link) {
+		dmabuf_lease_unref(entry->held);
+		entry->held = NULL;
+	}
 }
 
 void window_dmabuf_destroy(struct window_dmabuf *dmabuf)

@@ -53,6 +53,15 @@ enum window_dmabuf_result window_dmabuf_attach(struct window_dmabuf *dmabuf,
 					       struct dmabuf_lease *lease, bool may_wait,
 					       bool *whole_damage);
 
+/* Drops the desktop's buffers of client buffers that are gone (only our
+ * reference keeps their planes), unless pending or held by the desktop:
+ * their memory is freed without waiting for the next dmabuf frame. */
+void window_dmabuf_sweep(struct window_dmabuf *dmabuf);
+
+/* The desktop's connection is gone: no release will come, so what it held
+ * is given back to the hosted clients now. */
+void window_dmabuf_desktop_gone(struct window_dmabuf *dmabuf);
+
 /* Destroys the desktop's buffers and drops every lease and planes held.
  * NULL is accepted. */
 void window_dmabuf_destroy(struct window_dmabuf *dmabuf);
