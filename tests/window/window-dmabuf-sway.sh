@@ -109,4 +109,7 @@ grep -q "zero-copy: [1-9][0-9]* dmabuf frames" "$TEST_DIR/record.log" ||
 ffprobe_check "$USER_DIR/window.mkv"
 "$VIDEO_CHECK" "$USER_DIR/window.mkv" --size ${PW}x$PH --pattern --end-repeat --commits $FRAMES \
 	--min-psnr 30 || fail "the recording"
+# Under -Db_sanitize: a report in any process's log fails the test.
+! grep -l -E "Sanitizer|runtime error" "$TEST_DIR"/*.log ||
+	fail "a sanitizer reported an error"
 pass

@@ -78,4 +78,7 @@ case_format() { # FORMAT
 
 case_format xrgb
 case_format argb
+# Under -Db_sanitize: a report in any process's log fails the test.
+! grep -l -E "Sanitizer|runtime error" "$TEST_DIR"/*.log ||
+	fail "a sanitizer reported an error"
 pass
