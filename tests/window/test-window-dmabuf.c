@@ -68,6 +68,8 @@ static struct {
 	atomic_int creates, dmabuf_commits, shm_commits;
 	atomic_uint shm_centre; /* the centre pixel of the newest shm picture */
 	atomic_uintptr_t last_dmabuf; /* the newest dmabuf picture's wl_buffer */
+	atomic_uint last_flags;       /* of the newest buffer made */
+	atomic_int damage[4];         /* the newest wl_surface.damage_buffer: x, y, w, h */
 } fake;
 
 static int dispatch(const void *implementation, void *target, uint32_t opcode,
@@ -203,6 +205,9 @@ static int dispatch(const void *implementation, void *target, uint32_t opcode,
 		if (strcmp(name, "attach") == 0) {
 			s->pending = (struct wl_resource *)args[0].o;
 			s->attached = true;
+		} else if (strcmp(name, "damage_buffer") == 0) {
+			for (int i = 0; i < 4; i++)
+				fake.damage[i] = args[i].i;
 		} else if (strcmp(name, "frame") == 0) {
 			struct wl_resource *callback =
 				new_object(client, &wl_callback_interface, 1, args[0].n, NULL);
@@ -257,6 +262,7 @@ static int dispatch(const void *implementation, void *target, uint32_t opcode,
 	}
 	if (strcmp(class, "zwp_linux_buffer_params_v1") == 0 && strcmp(name, "create") == 0) {
 		fake.creates++;
+		fake.last_flags = args[3].u;
 		if (fake.refuse) {
 			zwp_linux_buffer_params_v1_send_failed(resource);
 			return 0;
@@ -378,10 +384,11 @@ static void lease_end(struct dmabuf_lease *base)
 
 static const struct dmabuf_lease_impl lease_impl = { lease_end };
 
-static void planes_init(struct test_planes *planes, uint32_t format, uint32_t colour)
+static void planes_init_flags(struct test_planes *planes, uint32_t format, uint32_t colour,
+			      uint32_t flags)
 {
 	struct dmabuf_attributes attributes = {
-		.width = WIDTH, .height = HEIGHT, .format = format,
+		.width = WIDTH, .height = HEIGHT, .format = format, .flags = flags,
 		.modifier = DRM_FORMAT_MOD_LINEAR, .n_planes = 1,
 		.fd = { memfd_create("test-planes", MFD_CLOEXEC), -1, -1, -1 },
 		.stride = { WIDTH * 4 },
@@ -391,6 +398,11 @@ static void planes_init(struct test_planes *planes, uint32_t format, uint32_t co
 	atomic_init(&planes->leases, 0);
 	atomic_init(&planes->destroyed, false);
 	dmabuf_planes_init(&planes->base, &planes_impl, &attributes);
+}
+
+static void planes_init(struct test_planes *planes, uint32_t format, uint32_t colour)
+{
+	planes_init_flags(planes, format, colour, 0);
 }
 
 /* ---- the window ---- */
@@ -458,7 +470,7 @@ static void window_finish(void)
 
 /* A frame that is a new lease on `planes`, as the compositor lends one per
  * commit. */
-static void emit_lease(struct test_planes *planes)
+static void emit_lease_damaged(struct test_planes *planes, const struct frame_damage *damage)
 {
 	struct test_lease *lease = calloc(1, sizeof(*lease));
 	test_assert(lease != NULL);
@@ -469,9 +481,16 @@ static void emit_lease(struct test_planes *planes)
 		.width = WIDTH, .height = HEIGHT, .stride = WIDTH * 4,
 		.dmabuf = &lease->base,
 		.picture_impl = &dmabuf_lease_picture, .picture = &lease->base,
+		.damage_known = damage != NULL,
+		.damage = damage ? *damage : (struct frame_damage){ 0 },
 	};
 	frame_source_emit(&w.source, &frame);
 	dmabuf_lease_unref(&lease->base);
+}
+
+static void emit_lease(struct test_planes *planes)
+{
+	emit_lease_damaged(planes, NULL);
 }
 
 static void no_ref(void *picture)
@@ -588,4 +607,40 @@ TEST(formats_not_offered_are_copied)
 	test_assert(fake.creates == 0 && fake.dmabuf_commits == 0);
 	window_finish();
 	dmabuf_planes_unref(&one.base);
+}
+
+/* The frame's damage goes to the desktop as the buffer's; a y-inverted
+ * buffer keeps its flag, and is damaged whole (its rows are stored bottom
+ * up: the frame's rectangle is not the buffer's). */
+TEST(damage_is_passed_and_y_inverted_buffers_damaged_whole)
+{
+	window_start(false, DRM_FORMAT_XRGB8888);
+	struct test_planes one, two, inverted;
+	planes_init(&one, DRM_FORMAT_XRGB8888, 0x112233);
+	planes_init(&two, DRM_FORMAT_XRGB8888, 0x445566);
+	planes_init_flags(&inverted, DRM_FORMAT_XRGB8888, 0x778899,
+			  ZWP_LINUX_BUFFER_PARAMS_V1_FLAGS_Y_INVERT);
+	struct frame_damage box = { 8, 4, 24, 12 };
+
+	emit_lease(&one);
+	PUMP_UNTIL(fake.dmabuf_commits == 1);
+	test_assert(fake.last_flags == 0);
+	emit_lease_damaged(&two, &box);
+	PUMP_UNTIL(fake.dmabuf_commits == 2);
+	test_assert(fake.damage[0] == 8 && fake.damage[1] == 4 && fake.damage[2] == 16 &&
+		    fake.damage[3] == 8, "damage %d,%d %dx%d", fake.damage[0], fake.damage[1],
+		    fake.damage[2], fake.damage[3]);
+	emit_lease_damaged(&inverted, &box);
+	PUMP_UNTIL(fake.dmabuf_commits == 3);
+	test_assert(fake.last_flags == ZWP_LINUX_BUFFER_PARAMS_V1_FLAGS_Y_INVERT,
+		    "made with flags %u", fake.last_flags);
+	test_assert(fake.damage[0] == 0 && fake.damage[1] == 0 && fake.damage[2] >= WIDTH &&
+		    fake.damage[3] >= HEIGHT, "damage %d,%d %dx%d", fake.damage[0], fake.damage[1],
+		    fake.damage[2], fake.damage[3]);
+
+	window_finish();
+	dmabuf_planes_unref(&one.base);
+	dmabuf_planes_unref(&two.base);
+	dmabuf_planes_unref(&inverted.base);
+	test_assert(one.destroyed && two.destroyed && inverted.destroyed);
 }
