@@ -417,12 +417,13 @@ static void draw(struct desktop_window *window)
 		 * for the desktop's answer. */
 		enum window_dmabuf_result lent = WINDOW_DMABUF_COPY;
 		bool whole_damage = false;
+		bool may_wait = window->scaled || window->stats.pictures_shown > 0;
 		if (window->have_newest && window->newest.dmabuf)
 			lent = window_dmabuf_attach(window->dmabuf, window->picture_surface,
-						    window->newest.dmabuf,
-						    window->scaled || window->stats.pictures_shown > 0,
-						    &whole_damage);
-		struct window_buffer *buffer = lent == WINDOW_DMABUF_COPY ? free_buffer(window) : NULL;
+						    window->newest.dmabuf, may_wait, &whole_damage);
+		struct window_buffer *buffer = NULL;
+		if (lent == WINDOW_DMABUF_COPY)
+			buffer = free_buffer(window);
 		if (buffer) {
 			fill_buffer(window, buffer);
 			wl_surface_attach(window->picture_surface, buffer->wl_buffer, 0, 0);

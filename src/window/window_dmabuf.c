@@ -315,7 +315,8 @@ static const struct zwp_linux_buffer_params_v1_listener params_listener = {
  * client's own; 0 when the desktop has neither. */
 static uint32_t desktop_format(struct window_dmabuf *dmabuf, uint32_t format, uint64_t modifier)
 {
-	if (format == DRM_FORMAT_ARGB8888 && list_has(&dmabuf->offered, DRM_FORMAT_XRGB8888, modifier))
+	if (format == DRM_FORMAT_ARGB8888 &&
+	    list_has(&dmabuf->offered, DRM_FORMAT_XRGB8888, modifier))
 		return DRM_FORMAT_XRGB8888;
 	if (list_has(&dmabuf->offered, format, modifier))
 		return format;
