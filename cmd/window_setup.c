@@ -151,10 +151,12 @@ void window_setup_teardown(struct app *app)
 		return;
 	struct desktop_window_stats stats;
 	desktop_window_get_stats(app->window, &stats);
-	LOG_DBG("--window: %" PRIu64 " frames, %" PRIu64 " pictures shown, %" PRIu64
+	LOG_DBG("--window: %" PRIu64 " frames, %" PRIu64 " pictures shown (%" PRIu64
+		" as the frame's dmabuf, %" PRIu64 " copied), %" PRIu64
 		" frames replaced before the desktop took them, %" PRIu64
 		" draws put off for want of a free buffer", stats.frames_received,
-		stats.pictures_shown, stats.frames_not_shown, stats.waits_for_buffer);
+		stats.pictures_shown, stats.pictures_dmabuf, stats.pictures_copied,
+		stats.frames_not_shown, stats.waits_for_buffer);
 	if (app->server) {
 		seat_set_cursor_handler(app->server->seat, NULL, NULL);
 		xdg_shell_set_title_handler(app->server->xdg_shell, NULL, NULL);

@@ -62,6 +62,11 @@ void dmabuf_planes_unref(struct dmabuf_planes *planes)
 		planes->impl->destroy(planes);
 }
 
+bool dmabuf_planes_unused(const struct dmabuf_planes *planes)
+{
+	return atomic_load(&planes->refs) == 1;
+}
+
 bool dmabuf_lease_read(struct dmabuf_lease *lease, uint8_t *dst, int dst_stride, char *why,
 		       size_t why_size)
 {

@@ -79,6 +79,9 @@ uint64_t dmabuf_lease_buffer_id(const struct dmabuf_lease *lease);
 struct dmabuf_planes *dmabuf_lease_planes_ref(struct dmabuf_lease *lease);
 const struct dmabuf_attributes *dmabuf_planes_attributes(const struct dmabuf_planes *planes);
 void dmabuf_planes_unref(struct dmabuf_planes *planes);
+/* True when the caller's reference is the only one left: the buffer and
+ * every lease on it are gone, so a cache may drop its import. */
+bool dmabuf_planes_unused(const struct dmabuf_planes *planes);
 
 /* The CPU fallback: reads the buffer into `dst` (XRGB8888, rows `dst_stride`
  * bytes apart). The compositor's buffers: LINEAR ones from any thread (mmap,

@@ -20,6 +20,7 @@
 #include "log.h"
 #include "roundtrip.h"
 #include "viewporter-client-protocol.h"
+#include "window_dmabuf.h"
 #include "window_fit.h"
 #include "xdg-decoration-unstable-v1-client-protocol.h"
 #include "xdg-shell-client-protocol.h"
@@ -122,6 +123,8 @@ struct desktop_window {
 	bool commit_damage_all;
 	struct frame_damage commit_damage;
 	struct window_buffer *buffers[BUFFER_COUNT];
+	/* The frame's own dmabuf shown without a copy, where the desktop can. */
+	struct window_dmabuf *dmabuf;
 	bool read_failure_said;
 	struct desktop_window_stats stats;
 };
@@ -139,6 +142,7 @@ static void window_lost(struct desktop_window *window, const char *fmt, ...)
 		wl_event_source_remove(window->connection);
 		window->connection = NULL;
 	}
+	window_dmabuf_desktop_gone(window->dmabuf);
 	char why[256];
 	va_list args;
 	va_start(args, fmt);
@@ -411,11 +415,31 @@ static void draw(struct desktop_window *window)
 	bool picture_due = window->undrawn || (!window->scaled && window->stats.pictures_shown == 0);
 	bool picture_committed = false;
 	if (picture_due) {
-		struct window_buffer *buffer = free_buffer(window);
+		/* The frame's dmabuf itself when the desktop takes it; the
+		 * first picture of a window without a viewport cannot wait
+		 * for the desktop's answer. */
+		enum window_dmabuf_result lent = WINDOW_DMABUF_COPY;
+		bool whole_damage = false;
+		bool may_wait = window->scaled || window->stats.pictures_shown > 0;
+		if (window->have_newest && window->newest.dmabuf)
+			lent = window_dmabuf_attach(window->dmabuf, window->picture_surface,
+						    window->newest.dmabuf, may_wait, &whole_damage);
+		struct window_buffer *buffer = NULL;
+		if (lent == WINDOW_DMABUF_COPY)
+			buffer = free_buffer(window);
 		if (buffer) {
 			fill_buffer(window, buffer);
 			wl_surface_attach(window->picture_surface, buffer->wl_buffer, 0, 0);
-			if (window->commit_damage_all) {
+			buffer->busy = true;
+			if (window->have_newest)
+				window->stats.pictures_copied++;
+		} else if (lent == WINDOW_DMABUF_ATTACHED) {
+			window->stats.pictures_dmabuf++;
+		} else if (lent == WINDOW_DMABUF_COPY) {
+			window->stats.waits_for_buffer++;
+		}
+		if (buffer || lent == WINDOW_DMABUF_ATTACHED) {
+			if (window->commit_damage_all || whole_damage) {
 				wl_surface_damage_buffer(window->picture_surface, 0, 0, INT32_MAX,
 							 INT32_MAX);
 			} else {
@@ -425,16 +449,15 @@ static void draw(struct desktop_window *window)
 			}
 			window->commit_damage_all = false;
 			window->commit_damage = (struct frame_damage){ 0 };
-			buffer->busy = true;
 			window->undrawn = false;
 			window->stats.pictures_shown++;
 			picture_committed = true;
-		} else {
-			window->stats.waits_for_buffer++;
 		}
 	}
-	if (!picture_committed && !window->layout_changed)
+	if (!picture_committed && !window->layout_changed) {
+		window_flush(window); /* a dmabuf import asked for */
 		return;
+	}
 	if (window->layout_changed)
 		apply_layout(window);
 	if (window->subsurface)
@@ -443,6 +466,14 @@ static void draw(struct desktop_window *window)
 	wl_callback_add_listener(window->frame_callback, &frame_listener, window);
 	wl_surface_commit(window->surface);
 	window_flush(window);
+}
+
+/* The desktop answered for a dmabuf: a picture put off for it goes now. */
+static void handle_dmabuf_ready(void *data)
+{
+	struct desktop_window *window = data;
+	if (window->undrawn)
+		draw(window);
 }
 
 static void add_damage(struct desktop_window *window, const struct frame *frame)
@@ -471,6 +502,7 @@ static void handle_frame(struct frame_sink *sink, const struct frame *frame)
 	    (!frame->data && !frame->dmabuf))
 		return;
 	window->stats.frames_received++;
+	window_dmabuf_sweep(window->dmabuf);
 	if (window->undrawn)
 		window->stats.frames_not_shown++;
 	if (frame->width != window->picture_width || frame->height != window->picture_height) {
@@ -1368,6 +1400,8 @@ static void registry_global(void *data, struct wl_registry *registry, uint32_t n
 			    const char *interface, uint32_t version)
 {
 	struct desktop_window *window = data;
+	if (window_dmabuf_global(window->dmabuf, registry, name, interface, version))
+		return;
 	/* wl_surface.damage_buffer is version 4. */
 	if (strcmp(interface, wl_compositor_interface.name) == 0 && !window->compositor &&
 	    version >= 4)
@@ -1418,6 +1452,11 @@ struct desktop_window *desktop_window_connect(const char *display_name, char *wh
 	wl_list_init(&window->sink.link);
 	wl_array_init(&window->touch_ids);
 	window->keymap_fd = -1;
+	window->dmabuf = window_dmabuf_create(handle_dmabuf_ready, window);
+	if (!window->dmabuf) {
+		snprintf(why, why_size, "out of memory");
+		goto fail;
+	}
 	window->display = wl_display_connect(display_name);
 	if (!window->display) {
 		snprintf(why, why_size, "cannot connect: %s", strerror(errno));
@@ -1433,6 +1472,13 @@ struct desktop_window *desktop_window_connect(const char *display_name, char *wh
 				 ANSWER_TIMEOUT_MS / 1000);
 		else
 			snprintf(why, why_size, "the compositor closed the connection");
+		goto fail;
+	}
+	/* linux-dmabuf's formats come after its bind: one more answer. */
+	if (window_dmabuf_bound(window->dmabuf) &&
+	    wl_record_roundtrip_until(window->display,
+				      clock_now_ns() + (int64_t)ANSWER_TIMEOUT_MS * 1000000) <= 0) {
+		snprintf(why, why_size, "it did not answer within %d s", ANSWER_TIMEOUT_MS / 1000);
 		goto fail;
 	}
 	const char *missing = !window->compositor ? "wl_compositor (version 4)"
@@ -1580,6 +1626,7 @@ void desktop_window_destroy(struct desktop_window *window)
 		wl_callback_destroy(window->frame_callback);
 	for (int i = 0; i < BUFFER_COUNT; i++)
 		buffer_destroy(window->buffers[i]);
+	window_dmabuf_destroy(window->dmabuf);
 	if (window->introduced && window->introduced != window->selection)
 		offer_destroy(window->introduced);
 	offer_destroy(window->selection);

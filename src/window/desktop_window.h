@@ -19,8 +19,10 @@
  * copies what each shm buffer lacks (the damage since that buffer was last
  * drawn) into a buffer the desktop has released; a buffer the desktop still
  * holds is never written, and when none is free the damage waits for the
- * next release. Nothing here ever waits for the desktop: its connection is
- * a watched fd on the compositor's event loop.
+ * next release. A frame that is a hosted client's dmabuf is instead handed
+ * to the desktop as it is, through its linux-dmabuf, when it takes that
+ * format and modifier (window_dmabuf.h). Nothing here ever waits for the
+ * desktop: its connection is a watched fd on the compositor's event loop.
  *
  * The recording's size never changes with the window's: the picture is
  * scaled to fit, its aspect kept, through wp_viewporter on a subsurface,
@@ -44,6 +46,8 @@ struct desktop_window_events {
 struct desktop_window_stats {
 	uint64_t frames_received;
 	uint64_t pictures_shown;   /* buffers committed to the desktop */
+	uint64_t pictures_dmabuf;  /* of which the frame's own dmabuf (window_dmabuf.h) */
+	uint64_t pictures_copied;  /* of which a frame copied into shm */
 	uint64_t frames_not_shown; /* replaced by a newer frame before the desktop took one */
 	uint64_t waits_for_buffer; /* draws put off: every buffer was held by the desktop */
 };
