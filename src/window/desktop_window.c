@@ -43,6 +43,10 @@ struct window_buffer {
 	struct frame_damage missing;
 };
 
+/* How long a picture that would give a hosted client's buffer back waits
+ * for the desktop's frame callback: three refreshes at 60 Hz. */
+#define HELD_BUFFER_WAIT_MS 50
+
 struct desktop_window {
 	struct wl_display *display;
 	struct wl_registry *registry;
@@ -114,6 +118,10 @@ struct desktop_window {
 	int window_width, window_height;
 	int picture_width, picture_height; /* the buffers' size: the recording's */
 	struct wl_callback *frame_callback;
+	int64_t frame_callback_ns; /* when it was asked for */
+	/* A client's buffer held by the desktop for a window it does not
+	 * refresh: the picture after it goes when this fires. */
+	struct wl_event_source *held_timer;
 
 	struct frame_sink sink;
 	struct frame newest;
@@ -404,12 +412,35 @@ static void handle_frame_done(void *data, struct wl_callback *callback, uint32_t
 
 static const struct wl_callback_listener frame_listener = { .done = handle_frame_done };
 
+static int handle_held_timer(void *data)
+{
+	draw(data);
+	return 0;
+}
+
 /* Commits what is new, once the desktop is ready for it (no frame callback
  * outstanding): the newest picture when a buffer is free, a new layout. */
 static void draw(struct desktop_window *window)
 {
-	if (window->broken || !window->configured || window->frame_callback)
+	if (window->broken || !window->configured)
 		return;
+	/* Otherwise the desktop's refresh paces the window. But the desktop
+	 * gives a hosted client's buffer back only when it gets another, and
+	 * a hidden window gets no frame callbacks: a client with two buffers
+	 * would wait for the window. So once the desktop has not asked for a
+	 * picture for a few of its refreshes, a newer one goes without it. */
+	if (window->frame_callback) {
+		if (!window->undrawn || !window->have_newest ||
+		    !window_dmabuf_holds_another(window->dmabuf, window->newest.dmabuf))
+			return;
+		int64_t waited_ms = (clock_now_ns() - window->frame_callback_ns) / 1000000;
+		if (waited_ms < HELD_BUFFER_WAIT_MS) {
+			if (window->held_timer)
+				wl_event_source_timer_update(window->held_timer,
+							     (int)(HELD_BUFFER_WAIT_MS - waited_ms));
+			return;
+		}
+	}
 	/* Without a viewport the toplevel shows the picture itself: it needs
 	 * a buffer from the first commit on, black until a frame comes. */
 	bool picture_due = window->undrawn || (!window->scaled && window->stats.pictures_shown == 0);
@@ -462,8 +493,11 @@ static void draw(struct desktop_window *window)
 		apply_layout(window);
 	if (window->subsurface)
 		wl_surface_commit(window->picture_surface); /* applied with the parent's */
-	window->frame_callback = wl_surface_frame(window->surface);
-	wl_callback_add_listener(window->frame_callback, &frame_listener, window);
+	if (!window->frame_callback) {
+		window->frame_callback = wl_surface_frame(window->surface);
+		wl_callback_add_listener(window->frame_callback, &frame_listener, window);
+		window->frame_callback_ns = clock_now_ns();
+	}
 	wl_surface_commit(window->surface);
 	window_flush(window);
 }
@@ -1588,6 +1622,11 @@ bool desktop_window_open(struct desktop_window *window, struct wl_event_loop *lo
 		LOG_ERR("cannot watch the desktop's connection");
 		return false;
 	}
+	window->held_timer = wl_event_loop_add_timer(loop, handle_held_timer, window);
+	if (!window->held_timer) {
+		LOG_ERR("cannot create the window's timer");
+		return false;
+	}
 	window_flush(window);
 	/* Events that arrived during start-up wait in the queue, not on the fd. */
 	if (!window->broken && wl_display_dispatch_pending(window->display) < 0)
@@ -1622,6 +1661,8 @@ void desktop_window_destroy(struct desktop_window *window)
 	frame_unref(&window->newest);
 	if (window->connection)
 		wl_event_source_remove(window->connection);
+	if (window->held_timer)
+		wl_event_source_remove(window->held_timer);
 	if (window->frame_callback)
 		wl_callback_destroy(window->frame_callback);
 	for (int i = 0; i < BUFFER_COUNT; i++)

@@ -433,6 +433,24 @@ enum window_dmabuf_result window_dmabuf_attach(struct window_dmabuf *dmabuf,
 	return WINDOW_DMABUF_ATTACHED;
 }
 
+bool window_dmabuf_holds_another(const struct window_dmabuf *dmabuf,
+				 const struct dmabuf_lease *lease)
+{
+	if (!dmabuf)
+		return false;
+	uint64_t id = lease ? dmabuf_lease_buffer_id(lease) : 0;
+	bool another = false;
+	const struct entry *entry;
+	wl_list_for_each(entry, &dmabuf->entries, link) {
+		if (!entry->held)
+			continue;
+		if (lease && entry->buffer_id == id)
+			return false;
+		another = true;
+	}
+	return another;
+}
+
 void window_dmabuf_desktop_gone(struct window_dmabuf *dmabuf)
 {
 	if (!dmabuf)

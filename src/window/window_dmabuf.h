@@ -53,6 +53,14 @@ enum window_dmabuf_result window_dmabuf_attach(struct window_dmabuf *dmabuf,
 					       struct dmabuf_lease *lease, bool may_wait,
 					       bool *whole_damage);
 
+/* True when the desktop holds a client buffer (attached, not released)
+ * and not `lease`'s: the client may need that buffer back to draw. Only a
+ * commit of another buffer makes the desktop release it, so such a picture
+ * should go without waiting for the desktop's frame callback (a hidden
+ * window gets none). NULL `lease` (a picture in memory): any held. */
+bool window_dmabuf_holds_another(const struct window_dmabuf *dmabuf,
+				 const struct dmabuf_lease *lease);
+
 /* Drops the desktop's buffers of client buffers that are gone (only our
  * reference keeps their planes), unless pending or held by the desktop:
  * their memory is freed without waiting for the next dmabuf frame. */

@@ -70,6 +70,7 @@ static struct {
 	atomic_uintptr_t last_dmabuf; /* the newest dmabuf picture's wl_buffer */
 	atomic_uint last_flags;       /* of the newest buffer made */
 	atomic_int damage[4];         /* the newest wl_surface.damage_buffer: x, y, w, h */
+	atomic_bool hidden;           /* frame callbacks are kept, as for a hidden window */
 } fake;
 
 static int dispatch(const void *implementation, void *target, uint32_t opcode,
@@ -165,6 +166,8 @@ static void commit(struct fake_surface *s)
 			wl_buffer_send_release(s->current);
 		s->current = shown;
 	}
+	if (fake.hidden)
+		return;
 	for (int c = 0; c < s->callback_count; c++) {
 		if (!s->callbacks[c])
 			continue;
@@ -558,6 +561,38 @@ TEST(made_buffers_are_shown_and_held_until_released)
 	test_assert(s.pictures_dmabuf == 3 && s.pictures_copied == 2,
 		    "%llu dmabuf pictures, %llu copied", (unsigned long long)s.pictures_dmabuf,
 		    (unsigned long long)s.pictures_copied);
+	window_finish();
+}
+
+/* A desktop that stops refreshing the window (hidden) still gets the newer
+ * buffer after a while, so that it gives the client's older one back: a
+ * client with two buffers never waits for the window. */
+TEST(a_hidden_window_gives_the_clients_buffers_back)
+{
+	window_start(false, DRM_FORMAT_XRGB8888);
+	struct test_planes one, two;
+	planes_init(&one, DRM_FORMAT_XRGB8888, 0x112233);
+	planes_init(&two, DRM_FORMAT_XRGB8888, 0x445566);
+	emit_lease(&one);
+	PUMP_UNTIL(fake.dmabuf_commits == 1);
+	fake.hidden = true;
+	emit_lease(&two);
+	PUMP_UNTIL(fake.dmabuf_commits == 2 && one.leases == 0);
+	/* No frame callback now: `two` stays with the desktop until `one`
+	 * replaces it, and `one` goes without one. */
+	emit_lease(&one);
+	test_assert(two.leases == 1, "%d leases on the buffer the desktop shows", two.leases);
+	PUMP_UNTIL(fake.dmabuf_commits == 3 && two.leases == 0);
+	emit_lease(&two);
+	PUMP_UNTIL(fake.dmabuf_commits == 4 && one.leases == 0);
+	/* Shown again: the callbacks kept come with that commit. */
+	fake.hidden = false;
+	emit_lease(&one);
+	PUMP_UNTIL(fake.dmabuf_commits == 5 && two.leases == 0);
+	test_assert(stats().pictures_copied == 0 && stats().pictures_dmabuf == 5, "%llu pictures copied",
+		    (unsigned long long)stats().pictures_copied);
+	dmabuf_planes_unref(&one.base);
+	dmabuf_planes_unref(&two.base);
 	window_finish();
 }
 
