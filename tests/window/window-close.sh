@@ -9,10 +9,9 @@
 #      grace period is over; wl-record still exits 0 with a playable file.
 . "$TEST_LIB"
 . "$SWAY_LIB"
+. "$WINDOW_LIB"
 : "${CLOSE_CLIENT:?CLOSE_CLIENT must point at the close-client test app}"
 require_commands ffprobe python3
-PYTHON=python3
-[ -x /usr/bin/python3 ] && PYTHON=/usr/bin/python3
 
 cat >"$TEST_DIR/sway.conf" <<CONF
 output HEADLESS-1 mode 800x600
@@ -21,16 +20,6 @@ xwayland disable
 CONF
 start_sway "$TEST_DIR/sway.conf"
 
-window_shown() {
-	sway_msg -t get_tree -r | "$PYTHON" -c '
-import json, sys
-def walk(node):
-    if node.get("app_id") == "wl-record":
-        yield node
-    for child in node.get("nodes", []) + node.get("floating_nodes", []):
-        yield from walk(child)
-sys.exit(0 if any(walk(json.load(sys.stdin))) else 1)'
-}
 # line_of NAME PATTERN: the number of the first line of NAME.log matching.
 line_of() {
 	grep -n -m 1 -E -- "$2" "$TEST_DIR/$1.log" | cut -d: -f1

@@ -13,10 +13,9 @@
 # while the app's own pointer mark shows the pointer was at P1 and P2.
 . "$TEST_LIB"
 . "$SWAY_LIB"
+. "$WINDOW_LIB"
 require_commands grim ffmpeg ffprobe python3
 MODE=${1:-on}
-PYTHON=python3
-[ -x /usr/bin/python3 ] && PYTHON=/usr/bin/python3
 
 PW=320
 PH=240
@@ -30,22 +29,6 @@ start_sway "$TEST_DIR/sway.conf"
 
 start_virtual_pointer 800 600
 
-window_info() {
-	sway_msg -t get_tree -r | "$PYTHON" -c '
-import json, sys
-def walk(node):
-    if node.get("app_id") == "wl-record":
-        yield node
-    for child in node.get("nodes", []) + node.get("floating_nodes", []):
-        yield from walk(child)
-for node in walk(json.load(sys.stdin)):
-    r, w = node["rect"], node["window_rect"]
-    print(r["x"] + w["x"], r["y"] + w["y"], w["width"], w["height"])
-    break'
-}
-window_shown() {
-	[ -n "$(window_info)" ]
-}
 
 CURSOR_ARGS=(--cursor)
 [ "$MODE" = off ] && CURSOR_ARGS=()
@@ -54,20 +37,8 @@ start record "${as_user[@]}" "$WL_RECORD" -v --window "${CURSOR_ARGS[@]}" --size
 RECORD_PID=$STARTED_PID
 wait_until 20 "the window on sway" window_shown
 wait_until 20 "the app's pointer" log_has record 'seat capabilities 3'
-read -r WX WY WW WH < <(window_info)
-# The picture's place in the window, as window_fit.c puts it.
-read -r FX FY FW FH < <("$PYTHON" -c "
-ww, wh, pw, ph = $WW, $WH, $PW, $PH
-if ww * ph <= wh * pw:
-    w, h = ww, (ww * ph + pw // 2) // pw
-else:
-    w, h = (wh * pw + ph // 2) // ph, wh
-print((ww - w) // 2, (wh - h) // 2, w, h)")
-log "window content $WX,$WY ${WW}x$WH, picture at $FX,$FY ${FW}x$FH"
+measure_window $PW $PH
 [ "$FX" -gt 8 ] || fail "no letterbox bar to move onto: window ${WW}x$WH"
-to_output() {
-	"$PYTHON" -c "print(int($WX + $FX + ($1 + 0.5) * $FW / $PW), int($WY + $FY + ($2 + 0.5) * $FH / $PH))"
-}
 # Output pixel OX,OY is RRGGBB. grim shows sway's own pointer too (a
 # software cursor on the headless output): 16x16, the app's image, at the
 # pointer. The window shows the recording scaled up (over 2x), so the

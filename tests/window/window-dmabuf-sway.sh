@@ -12,10 +12,9 @@
 #   4. the file holds the pattern's frames in order.
 . "$TEST_LIB"
 . "$SWAY_LIB"
+. "$WINDOW_LIB"
 require_commands grim ffmpeg ffprobe python3
 : "${DMABUF_PRESENTER:?DMABUF_PRESENTER must point at tests/dmabuf/dmabuf-presenter}"
-PYTHON=python3
-[ -x /usr/bin/python3 ] && PYTHON=/usr/bin/python3
 
 PW=320
 PH=240
@@ -38,23 +37,6 @@ if command -v weston-info >/dev/null; then
 		skip "this sway offers zwp_linux_dmabuf_v1: not the no-dmabuf desktop this test needs"
 fi
 
-# window_info: "X Y W H" of the window's content on the output.
-window_info() {
-	sway_msg -t get_tree -r | "$PYTHON" -c '
-import json, sys
-def walk(node):
-    if node.get("app_id") == "wl-record":
-        yield node
-    for child in node.get("nodes", []) + node.get("floating_nodes", []):
-        yield from walk(child)
-for node in walk(json.load(sys.stdin)):
-    r, w = node["rect"], node["window_rect"]
-    print(r["x"] + w["x"], r["y"] + w["y"], w["width"], w["height"])
-    break'
-}
-window_shown() {
-	[ -n "$(window_info)" ]
-}
 
 start record "${as_user[@]}" "$WL_RECORD" -v --window --size ${PW}x$PH "$USER_DIR/window.mkv" -- \
 	"$DMABUF_PRESENTER" --version 4 --size ${PW}x$PH --frames $FRAMES --interval-ms 100 \

@@ -11,9 +11,8 @@
 #   3. the recording is unchanged by all of it: 320x240, every frame.
 . "$TEST_LIB"
 . "$SWAY_LIB"
+. "$WINDOW_LIB"
 require_commands grim python3
-PYTHON=python3
-[ -x /usr/bin/python3 ] && PYTHON=/usr/bin/python3
 
 PW=320
 PH=240
@@ -25,36 +24,8 @@ xwayland disable
 CONF
 start_sway "$TEST_DIR/sway.conf"
 
-# window_info: "X Y W H" of the window's content, in logical coordinates.
-window_info() {
-	sway_msg -t get_tree -r | "$PYTHON" -c '
-import json, sys
-def walk(node):
-    if node.get("app_id") == "wl-record":
-        yield node
-    for child in node.get("nodes", []) + node.get("floating_nodes", []):
-        yield from walk(child)
-for node in walk(json.load(sys.stdin)):
-    r, w = node["rect"], node["window_rect"]
-    print(r["x"] + w["x"], r["y"] + w["y"], w["width"], w["height"])
-    break'
-}
-window_shown() {
-	[ -n "$(window_info)" ]
-}
 output_scale() {
 	sway_msg -t get_outputs -r | "$PYTHON" -c 'import json,sys; print(json.load(sys.stdin)[0]["scale"])'
-}
-# resize_content W H: the window's content W x H logical (sway's border and
-# title bar are measured, then taken into account).
-resize_content() {
-	local x y w h
-	sway_msg "[app_id=wl-record] floating enable, resize set width $1 px height $2 px" >/dev/null ||
-		fail "swaymsg could not resize the window"
-	sleep 0.3
-	read -r x y w h < <(window_info)
-	sway_msg "[app_id=wl-record] resize set width $((2 * $1 - w)) px height $((2 * $2 - h)) px" \
-		>/dev/null
 }
 # exact SCALE LW LH: the content is LW x LH logical and, in grim's picture
 # of the output (SCALE device pixels per logical one), exactly the pattern's

@@ -23,6 +23,7 @@
 # keeps menus' grabs to itself: 1, 2 and 4 only.
 . "$TEST_LIB"
 . "$SWAY_LIB"
+. "$WINDOW_LIB"
 require_commands grim ffmpeg ffprobe python3 wtype
 NESTED=${1:-}
 if [ "$NESTED" = weston ]; then
@@ -30,8 +31,6 @@ if [ "$NESTED" = weston ]; then
 	compgen -G '/usr/lib/*/weston/kiosk-shell.so' >/dev/null ||
 		skip "Weston's kiosk-shell is not installed"
 fi
-PYTHON=python3
-[ -x /usr/bin/python3 ] && PYTHON=/usr/bin/python3
 
 PW=320
 PH=240
@@ -55,23 +54,6 @@ keyboard_added() {
 }
 wait_until 10 "sway's keyboard" keyboard_added
 
-window_info() {
-	sway_msg -t get_tree -r | "$PYTHON" -c '
-import json, sys
-def walk(node):
-    if node.get("app_id") == "wl-record":
-        yield node
-    for child in node.get("nodes", []) + node.get("floating_nodes", []):
-        yield from walk(child)
-for node in walk(json.load(sys.stdin)):
-    r, w = node["rect"], node["window_rect"]
-    print(r["x"] + w["x"], r["y"] + w["y"], w["width"], w["height"])
-    break'
-}
-window_shown() {
-	[ -n "$(window_info)" ]
-}
-
 HOSTED=("$INPUT_CLIENT")
 if [ "$NESTED" = weston ]; then
 	printf '[core]\nidle-time=0\n\n[autolaunch]\npath=%s\n' "$INPUT_CLIENT" >"$TEST_DIR/weston.ini"
@@ -84,22 +66,9 @@ start record "${as_user[@]}" "$WL_RECORD" -v --window --size ${PW}x$PH "$USER_DI
 RECORD_PID=$STARTED_PID
 wait_until 20 "the window on sway" window_shown
 wait_until 20 "the app's pointer" log_has record 'seat capabilities 3'
-read -r WX WY WW WH < <(window_info)
-# The picture's place in the window, as window_fit.c puts it.
-read -r FX FY FW FH < <("$PYTHON" -c "
-ww, wh, pw, ph = $WW, $WH, $PW, $PH
-if ww * ph <= wh * pw:
-    w, h = ww, (ww * ph + pw // 2) // pw
-else:
-    w, h = (wh * pw + ph // 2) // ph, wh
-print((ww - w) // 2, (wh - h) // 2, w, h)")
-log "window content $WX,$WY ${WW}x$WH, picture at $FX,$FY ${FW}x$FH"
+measure_window $PW $PH
 [ "$FW" -ne $PW ] || fail "the window is the recording's size: the mapping would not be tested"
 [ "$FX" -gt 8 ] || fail "no letterbox bar to click on: window ${WW}x$WH"
-# to_output X Y: the output point over recording point X,Y (its centre).
-to_output() {
-	"$PYTHON" -c "print(int($WX + $FX + ($1 + 0.5) * $FW / $PW), int($WY + $FY + ($2 + 0.5) * $FH / $PH))"
-}
 # to_picture OX OY: the recording point under output point OX,OY, as the
 # app sees it (the integer part of its coordinates).
 to_picture() {

@@ -17,12 +17,9 @@
 #      playable file with the pattern's frames in order.
 . "$TEST_LIB"
 . "$SWAY_LIB"
+. "$WINDOW_LIB"
 : "${WINDOW_CHECK:?WINDOW_CHECK must point at tests/window/window-check.py}"
 require_commands grim ffmpeg ffprobe python3
-# The system's python where there is one: a version manager's shim in PATH
-# can take seconds to start, and the colour steps do not wait.
-PYTHON=python3
-[ -x /usr/bin/python3 ] && PYTHON=/usr/bin/python3
 
 PICTURE=320x240
 PW=320
@@ -36,23 +33,6 @@ xwayland disable
 CONF
 start_sway "$TEST_DIR/sway.conf"
 
-# window_info: "X Y W H BORDER TITLE" of the window's content on the output.
-window_info() {
-	sway_msg -t get_tree -r | "$PYTHON" -c '
-import json, sys
-def walk(node):
-    if node.get("app_id") == "wl-record":
-        yield node
-    for child in node.get("nodes", []) + node.get("floating_nodes", []):
-        yield from walk(child)
-for node in walk(json.load(sys.stdin)):
-    r, w = node["rect"], node["window_rect"]
-    print(r["x"] + w["x"], r["y"] + w["y"], w["width"], w["height"], node["border"], node["name"])
-    break'
-}
-window_shown() {
-	[ -n "$(window_info)" ]
-}
 # shows COLOURS: a grim of the output has the picture in one of COLOURS
 # (comma-separated) scaled into the window's content as it is now.
 shows() {
@@ -78,7 +58,7 @@ RECORD_PID=$STARTED_PID
 
 # 1. The window, its title and decorations.
 wait_until 20 "the window on sway" window_shown
-read -r x y w h border title < <(window_info)
+read -r x y w h border title < <(window_info border name)
 log "window content $x,$y ${w}x$h, border $border, title '$title'"
 [ "$title" = "● REC — presenter" ] || fail "the window's title is '$title'"
 [ "$border" = normal ] || fail "sway draws border '$border' around the window, not its own (normal)"
@@ -137,17 +117,6 @@ wait_until 20 "the second window" window_shown
 sway_msg '[app_id=wl-record] move to workspace 2' >/dev/null || fail "swaymsg could not move the window"
 wait_until 20 "the presenter's last frame" log_has record2 "committed 20 frames"
 sway_msg 'workspace 2' >/dev/null || fail "swaymsg could not show workspace 2"
-# resize_content W H: the window's content W x H (what sway adds for its
-# border and title bar is measured, then taken into account).
-resize_content() {
-	local x y w h rest
-	sway_msg "[app_id=wl-record] floating enable, resize set width $1 px height $2 px" >/dev/null ||
-		fail "swaymsg could not resize the window"
-	sleep 0.3
-	read -r x y w h rest < <(window_info)
-	sway_msg "[app_id=wl-record] resize set width $((2 * $1 - w)) px height $((2 * $2 - h)) px" \
-		>/dev/null
-}
 resize_content $PW $PH
 shows_last_pattern() {
 	local x y w h rest

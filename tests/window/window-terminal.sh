@@ -7,12 +7,11 @@
 # extents 12:5 characters) and the next prompt on the third.
 . "$TEST_LIB"
 . "$SWAY_LIB"
+. "$WINDOW_LIB"
 : "${TERMINAL_CHECK:?TERMINAL_CHECK must point at tests/window/terminal-check.py}"
 command -v weston-terminal >/dev/null ||
 	skip "weston-terminal is not installed (Debian package weston)"
 require_commands grim ffmpeg ffprobe python3 wtype
-PYTHON=python3
-[ -x /usr/bin/python3 ] && PYTHON=/usr/bin/python3
 
 cat >"$TEST_DIR/sway.conf" <<CONF
 output HEADLESS-1 mode 800x600
@@ -28,22 +27,6 @@ keyboard_added() {
 }
 wait_until 10 "sway's keyboard" keyboard_added
 
-window_info() {
-	sway_msg -t get_tree -r | "$PYTHON" -c '
-import json, sys
-def walk(node):
-    if node.get("app_id") == "wl-record":
-        yield node
-    for child in node.get("nodes", []) + node.get("floating_nodes", []):
-        yield from walk(child)
-for node in walk(json.load(sys.stdin)):
-    r, w = node["rect"], node["window_rect"]
-    print(r["x"] + w["x"], r["y"] + w["y"], w["width"], w["height"], node["focused"])
-    break'
-}
-window_shown() {
-	[ -n "$(window_info)" ]
-}
 # The terminal has drawn its prompt: text in the window on sway's output.
 terminal_drawn() {
 	local x y w h rest

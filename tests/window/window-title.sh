@@ -7,10 +7,9 @@
 #      follows, "● REC — title test again".
 . "$TEST_LIB"
 . "$SWAY_LIB"
+. "$WINDOW_LIB"
 : "${CLOSE_CLIENT:?CLOSE_CLIENT must point at the close-client test app}"
 require_commands python3 pgrep
-PYTHON=python3
-[ -x /usr/bin/python3 ] && PYTHON=/usr/bin/python3
 
 cat >"$TEST_DIR/sway.conf" <<CONF
 output HEADLESS-1 mode 800x600
@@ -19,21 +18,8 @@ xwayland disable
 CONF
 start_sway "$TEST_DIR/sway.conf"
 
-# window_title: the name sway has for the wl-record window.
-window_title() {
-	sway_msg -t get_tree -r | "$PYTHON" -c '
-import json, sys
-def walk(node):
-    if node.get("app_id") == "wl-record":
-        yield node
-    for child in node.get("nodes", []) + node.get("floating_nodes", []):
-        yield from walk(child)
-for node in walk(json.load(sys.stdin)):
-    print(node["name"])
-    break'
-}
 title_is() {
-	TITLE=$(window_title)
+	TITLE=$(window_info name | cut -d' ' -f5-)
 	[ "$TITLE" = "$1" ]
 }
 

@@ -10,9 +10,8 @@
 #   - both: 2 steps in all (row 6).
 . "$TEST_LIB"
 . "$SWAY_LIB"
+. "$WINDOW_LIB"
 require_commands ffmpeg ffprobe python3
-PYTHON=python3
-[ -x /usr/bin/python3 ] && PYTHON=/usr/bin/python3
 
 PW=320
 PH=240
@@ -25,22 +24,6 @@ CONF
 start_sway "$TEST_DIR/sway.conf"
 start_virtual_pointer 800 600
 
-window_info() {
-	sway_msg -t get_tree -r | "$PYTHON" -c '
-import json, sys
-def walk(node):
-    if node.get("app_id") == "wl-record":
-        yield node
-    for child in node.get("nodes", []) + node.get("floating_nodes", []):
-        yield from walk(child)
-for node in walk(json.load(sys.stdin)):
-    r, w = node["rect"], node["window_rect"]
-    print(r["x"] + w["x"], r["y"] + w["y"], w["width"], w["height"])
-    break'
-}
-window_shown() {
-	[ -n "$(window_info)" ]
-}
 window_gone() {
 	! window_shown
 }
