@@ -1096,6 +1096,32 @@ TEST(seat_pointer_finds_the_surface_under_it)
 	teardown(&t, &g);
 }
 
+/* A 10x8 green menu of `parent` at 10,10 in it, grabbing with `serial`
+ * (that of a button press). */
+static void map_grabbing_menu(struct inproc *t, struct globals *g, struct window *pop,
+			      struct window *parent, uint32_t serial, struct test_buffer *green)
+{
+	struct xdg_positioner *positioner = xdg_wm_base_create_positioner(g->wm_base);
+	xdg_positioner_set_size(positioner, 10, 8);
+	xdg_positioner_set_anchor_rect(positioner, 10, 10, 1, 1);
+	xdg_positioner_set_anchor(positioner, XDG_POSITIONER_ANCHOR_TOP_LEFT);
+	xdg_positioner_set_gravity(positioner, XDG_POSITIONER_GRAVITY_BOTTOM_RIGHT);
+	pop->surface = wl_compositor_create_surface(t->compositor);
+	pop->xdg_surface = xdg_wm_base_get_xdg_surface(g->wm_base, pop->surface);
+	xdg_surface_add_listener(pop->xdg_surface, &xdg_surface_listener, pop);
+	pop->popup = xdg_surface_get_popup(pop->xdg_surface, parent->xdg_surface, positioner);
+	xdg_popup_add_listener(pop->popup, &popup_listener, pop);
+	xdg_positioner_destroy(positioner);
+	xdg_popup_grab(pop->popup, g->seat, serial);
+	wl_surface_commit(pop->surface);
+	test_assert(inproc_roundtrip(t));
+	xdg_surface_ack_configure(pop->xdg_surface, pop->serial);
+	test_buffer_init(t, green, 10, 8, WL_SHM_FORMAT_XRGB8888);
+	solid(green, GREEN);
+	commit_buffer(pop->surface, green);
+	test_assert(inproc_roundtrip(t));
+}
+
 TEST(seat_popup_grab_ends_on_a_click_outside)
 {
 	struct inproc t;
@@ -1116,25 +1142,7 @@ TEST(seat_popup_grab_ends_on_a_click_outside)
 						  .button = 273, .pressed = true });
 
 	/* A menu with a grab, at 10,10 in the window: 26,22 on the screen. */
-	struct xdg_positioner *positioner = xdg_wm_base_create_positioner(g.wm_base);
-	xdg_positioner_set_size(positioner, 10, 8);
-	xdg_positioner_set_anchor_rect(positioner, 10, 10, 1, 1);
-	xdg_positioner_set_anchor(positioner, XDG_POSITIONER_ANCHOR_TOP_LEFT);
-	xdg_positioner_set_gravity(positioner, XDG_POSITIONER_GRAVITY_BOTTOM_RIGHT);
-	pop.surface = wl_compositor_create_surface(t.compositor);
-	pop.xdg_surface = xdg_wm_base_get_xdg_surface(g.wm_base, pop.surface);
-	xdg_surface_add_listener(pop.xdg_surface, &xdg_surface_listener, &pop);
-	pop.popup = xdg_surface_get_popup(pop.xdg_surface, top.xdg_surface, positioner);
-	xdg_popup_add_listener(pop.popup, &popup_listener, &pop);
-	xdg_positioner_destroy(positioner);
-	xdg_popup_grab(pop.popup, g.seat, log.button_serial);
-	wl_surface_commit(pop.surface);
-	test_assert(inproc_roundtrip(&t));
-	xdg_surface_ack_configure(pop.xdg_surface, pop.serial);
-	test_buffer_init(&t, &green, 10, 8, WL_SHM_FORMAT_XRGB8888);
-	solid(&green, GREEN);
-	commit_buffer(pop.surface, &green);
-	test_assert(inproc_roundtrip(&t));
+	map_grabbing_menu(&t, &g, &pop, &top, log.button_serial, &green);
 	feed(&t, &(struct wl_record_input_event){ .type = WL_RECORD_INPUT_POINTER_BUTTON,
 						  .button = 273 });
 	/* The grabbing popup has the keyboard. */
@@ -1808,25 +1816,7 @@ TEST(seat_touch_outside_a_grabbing_popup_dismisses_it)
 	move_to(&t, 20, 15);
 	feed(&t, &(struct wl_record_input_event){ .type = WL_RECORD_INPUT_POINTER_BUTTON,
 						  .button = 273, .pressed = true });
-	struct xdg_positioner *positioner = xdg_wm_base_create_positioner(g.wm_base);
-	xdg_positioner_set_size(positioner, 10, 8);
-	xdg_positioner_set_anchor_rect(positioner, 10, 10, 1, 1);
-	xdg_positioner_set_anchor(positioner, XDG_POSITIONER_ANCHOR_TOP_LEFT);
-	xdg_positioner_set_gravity(positioner, XDG_POSITIONER_GRAVITY_BOTTOM_RIGHT);
-	pop.surface = wl_compositor_create_surface(t.compositor);
-	pop.xdg_surface = xdg_wm_base_get_xdg_surface(g.wm_base, pop.surface);
-	xdg_surface_add_listener(pop.xdg_surface, &xdg_surface_listener, &pop);
-	pop.popup = xdg_surface_get_popup(pop.xdg_surface, top.xdg_surface, positioner);
-	xdg_popup_add_listener(pop.popup, &popup_listener, &pop);
-	xdg_positioner_destroy(positioner);
-	xdg_popup_grab(pop.popup, g.seat, input.button_serial);
-	wl_surface_commit(pop.surface);
-	test_assert(inproc_roundtrip(&t));
-	xdg_surface_ack_configure(pop.xdg_surface, pop.serial);
-	test_buffer_init(&t, &green, 10, 8, WL_SHM_FORMAT_XRGB8888);
-	solid(&green, GREEN);
-	commit_buffer(pop.surface, &green);
-	test_assert(inproc_roundtrip(&t));
+	map_grabbing_menu(&t, &g, &pop, &top, input.button_serial, &green);
 	feed(&t, &(struct wl_record_input_event){ .type = WL_RECORD_INPUT_POINTER_BUTTON,
 						  .button = 273 });
 	/* On the popup (26,22 on the screen): its own, no dismissal. */
