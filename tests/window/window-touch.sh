@@ -15,15 +15,12 @@
 #   4. down and up at 530,90 (300,60).
 # The decoded recording's last frame has exactly those three marks.
 . "$TEST_LIB"
-: "${FAKE_DESKTOP:?FAKE_DESKTOP must point at the fake-desktop executable}"
+. "$FAKE_DESKTOP_LIB"
 require_commands ffmpeg ffprobe python3
 PYTHON=python3
 [ -x /usr/bin/python3 ] && PYTHON=/usr/bin/python3
 
-mkfifo -m 0600 "$TEST_DIR/touch.in"
-exec 7<>"$TEST_DIR/touch.in"
-start desktop "$FAKE_DESKTOP" fake-desktop 640 360 "$TEST_DIR/touch.in"
-wait_until 10 "the fake desktop" log_has desktop '^ready'
+start_fake_desktop 640 360
 
 start record env WAYLAND_DISPLAY=fake-desktop "$WL_RECORD" -v --window --size 320x240 \
 	"$TEST_DIR/touch.mkv" -- "$INPUT_CLIENT"
@@ -32,35 +29,23 @@ wait_until 20 "the window mapped" log_has desktop '^mapped'
 wait_until 20 "the window's wl_touch" log_has desktop '^touch bound'
 wait_until 20 "touch offered to the app" log_has record 'seat capabilities 7'
 
-COMMANDS=0
-desktop_did() {
-	[ "$(grep -c '^ok ' "$TEST_DIR/desktop.log")" -ge "$1" ]
-}
-touchscreen() {
-	local command
-	for command in "$@"; do
-		COMMANDS=$((COMMANDS + 1))
-		echo "$command" >&7
-	done
-	wait_until 10 "the fake desktop: $*" desktop_did $COMMANDS
-}
 app_saw() {
 	[ "$(grep -c "$1" "$TEST_DIR/record.log")" -ge "$2" ]
 }
 
-touchscreen "down 1 230 240" "shape 1 15 9" "orientation 1 45" frame
+desktop "down 1 230 240" "shape 1 15 9" "orientation 1 45" frame
 wait_until 10 "touch 1 down in the app" app_saw '^touch down 1 100.0,160.0 on the toplevel' 1
 wait_until 10 "touch 1's contact in the app" app_saw '^touch orientation 1 45.0' 1
 log_has record '^touch shape 1 10.0x6.0' ||
 	fail "touch 1's contact: $(grep '^touch shape' "$TEST_DIR/record.log")"
-touchscreen "motion 1 380 270" frame "up 1" frame
+desktop "motion 1 380 270" frame "up 1" frame
 wait_until 10 "touch 1 up in the app" app_saw '^touch up 1' 1
-touchscreen "down 2 155 315" "up 2" frame
+desktop "down 2 155 315" "up 2" frame
 wait_until 10 "touch 2 in the app" app_saw '^touch up 2' 1
-touchscreen "down 3 40 180" frame "motion 3 320 180" frame "up 3" frame
+desktop "down 3 40 180" frame "motion 3 320 180" frame "up 3" frame
 # A touch after it (at 530,90: the recording's 300,60), to know that the
 # app had its chance to see touch 3.
-touchscreen "down 4 530 90" "up 4" frame
+desktop "down 4 530 90" "up 4" frame
 wait_until 10 "touch 4 in the app" app_saw '^touch up 4' 1
 log "the app saw: $(grep '^touch' "$TEST_DIR/record.log" | grep -v frame | tr '\n' ';')"
 ! log_has record '^touch (down|motion|up) 3' || fail "a touch that began on the bar reached the app"

@@ -12,28 +12,13 @@
 #     second 60, none at the third, one back at the turn (row 8: 2 events,
 #     row 6: 1 - 1 = 0), and no value120 (row 7: 0).
 . "$TEST_LIB"
-: "${FAKE_DESKTOP:?FAKE_DESKTOP must point at the fake-desktop executable}"
+. "$FAKE_DESKTOP_LIB"
 require_commands ffmpeg ffprobe python3
 PYTHON=python3
 [ -x /usr/bin/python3 ] && PYTHON=/usr/bin/python3
 
-mkfifo -m 0600 "$TEST_DIR/desktop.in"
-exec 7<>"$TEST_DIR/desktop.in"
-start desktop "$FAKE_DESKTOP" fake-desktop 640 360 "$TEST_DIR/desktop.in" 8
-wait_until 10 "the fake desktop" log_has desktop '^ready'
+start_fake_desktop 640 360 8
 
-COMMANDS=0
-desktop_did() {
-	[ "$(grep -c '^ok ' "$TEST_DIR/desktop.log")" -ge "$1" ]
-}
-desktop() {
-	local command
-	for command in "$@"; do
-		COMMANDS=$((COMMANDS + 1))
-		echo "$command" >&7
-	done
-	wait_until 10 "the fake desktop: $*" desktop_did $COMMANDS
-}
 app_frames() {
 	[ "$(grep -c '^wheel ' "$TEST_DIR/$1.log")" -ge "$2" ]
 }
