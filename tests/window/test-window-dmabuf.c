@@ -589,8 +589,10 @@ TEST(a_hidden_window_gives_the_clients_buffers_back)
 	fake.hidden = false;
 	emit_lease(&one);
 	PUMP_UNTIL(fake.dmabuf_commits == 5 && two.leases == 0);
-	test_assert(stats().pictures_copied == 0 && stats().pictures_dmabuf == 5, "%llu pictures copied",
-		    (unsigned long long)stats().pictures_copied);
+	struct desktop_window_stats s = stats();
+	test_assert(s.pictures_copied == 0 && s.pictures_dmabuf == 5,
+		    "%llu dmabuf pictures, %llu copied", (unsigned long long)s.pictures_dmabuf,
+		    (unsigned long long)s.pictures_copied);
 	dmabuf_planes_unref(&one.base);
 	dmabuf_planes_unref(&two.base);
 	window_finish();
