@@ -8,6 +8,7 @@
 
 #include "app.h"
 #include "data_device.h"
+#include "primary_selection.h"
 #include "desktop_window.h"
 #include "log.h"
 #include "seat.h"
@@ -64,7 +65,8 @@ static void handle_seat_cursor(void *data, const struct wl_record_cursor_image *
 		desktop_window_set_cursor(app->window, image);
 }
 
-/* The clipboard: each side's selection and pastes go to the other. */
+/* The clipboard and the primary selection: each side's selection and
+ * pastes go to the other. */
 static void handle_desktop_selection(void *data, const char *const *mime_types, size_t count)
 {
 	struct app *app = data;
@@ -80,13 +82,39 @@ static void handle_desktop_paste(void *data, const char *mime_type, int fd)
 static void handle_app_selection(void *data, const char *const *mime_types, size_t count)
 {
 	struct app *app = data;
-	desktop_window_clipboard_selection(app->window, mime_types, count);
+	desktop_window_clipboard_selection(app->window, WL_RECORD_SELECTION_CLIPBOARD, mime_types,
+					   count);
 }
 
 static void handle_app_paste(void *data, const char *mime_type, int fd)
 {
 	struct app *app = data;
-	desktop_window_clipboard_receive(app->window, mime_type, fd);
+	desktop_window_clipboard_receive(app->window, WL_RECORD_SELECTION_CLIPBOARD, mime_type, fd);
+}
+
+static void handle_desktop_primary(void *data, const char *const *mime_types, size_t count)
+{
+	struct app *app = data;
+	primary_selection_set_desktop(app->server->primary_selection, mime_types, count);
+}
+
+static void handle_desktop_primary_paste(void *data, const char *mime_type, int fd)
+{
+	struct app *app = data;
+	primary_selection_receive(app->server->primary_selection, mime_type, fd);
+}
+
+static void handle_app_primary(void *data, const char *const *mime_types, size_t count)
+{
+	struct app *app = data;
+	desktop_window_clipboard_selection(app->window, WL_RECORD_SELECTION_PRIMARY, mime_types,
+					   count);
+}
+
+static void handle_app_primary_paste(void *data, const char *mime_type, int fd)
+{
+	struct app *app = data;
+	desktop_window_clipboard_receive(app->window, WL_RECORD_SELECTION_PRIMARY, mime_type, fd);
 }
 
 /* "● REC — " and the hosted app's title, else the command's name. */
@@ -133,9 +161,23 @@ bool window_setup_open(struct app *app)
 		.receive = handle_app_paste,
 		.data = app,
 	};
-	desktop_window_set_clipboard_peer(app->window, &to_app);
+	struct wl_record_clipboard_peer primary_to_app = {
+		.selection = handle_desktop_primary,
+		.receive = handle_desktop_primary_paste,
+		.data = app,
+	};
+	struct wl_record_clipboard_peer primary_to_desktop = {
+		.selection = handle_app_primary,
+		.receive = handle_app_primary_paste,
+		.data = app,
+	};
+	desktop_window_set_clipboard_peer(app->window, WL_RECORD_SELECTION_CLIPBOARD, &to_app);
+	desktop_window_set_clipboard_peer(app->window, WL_RECORD_SELECTION_PRIMARY,
+					  &primary_to_app);
 	data_device_set_peer(app->server->data_device, &to_desktop);
+	primary_selection_set_peer(app->server->primary_selection, &primary_to_desktop);
 	data_device_enable(app->server->data_device);
+	primary_selection_enable(app->server->primary_selection);
 	if (!desktop_window_open(app->window, app->loop, title, app->server->screen.width,
 				 app->server->screen.height, &events))
 		return false;
@@ -161,6 +203,7 @@ void window_setup_teardown(struct app *app)
 		seat_set_cursor_handler(app->server->seat, NULL, NULL);
 		xdg_shell_set_title_handler(app->server->xdg_shell, NULL, NULL);
 		data_device_set_peer(app->server->data_device, NULL);
+		primary_selection_set_peer(app->server->primary_selection, NULL);
 	}
 	desktop_window_destroy(app->window);
 	app->window = NULL;

@@ -10,6 +10,7 @@
 
 #include "clock.h"
 #include "data_device.h"
+#include "primary_selection.h"
 #include "log.h"
 #include "server.h"
 #include "surface.h"
@@ -278,8 +279,10 @@ static void update_keyboard_focus(struct seat *seat)
 			send_keyboard_enter(seat, resource, serial);
 	}
 	/* The selection follows the keyboard. */
-	if (surface_client(old) != surface_client(target))
+	if (surface_client(old) != surface_client(target)) {
 		data_device_keyboard_focus_changed(seat->server->data_device);
+		primary_selection_keyboard_focus_changed(seat->server->primary_selection);
+	}
 }
 
 static void handle_stack_changed(struct wl_listener *listener, void *data)

@@ -12,6 +12,7 @@ struct fullscreen_shell;
 struct xdg_shell;
 struct seat;
 struct data_device;
+struct primary_selection;
 
 struct server_config {
 	int width, height;   /* initial output mode */
@@ -34,6 +35,7 @@ struct server {
 	struct xdg_shell *xdg_shell;
 	struct seat *seat;
 	struct data_device *data_device; /* the clipboard, offered with --window */
+	struct primary_selection *primary_selection; /* likewise */
 	struct wl_client *adopted_client; /* handed over by WAYLAND_SERVER_SOCKET */
 	struct wl_listener adopted_client_destroy;
 	char socket_name[64];
