@@ -1,18 +1,10 @@
-#define LOG_MODULE "capture"
 #include "data_device.h"
 
-#include <stdlib.h>
-#include <unistd.h>
 #include <wayland-server-protocol.h>
 
-#include "log.h"
 #include "selection.h"
 
 #define DATA_DEVICE_MANAGER_VERSION 3
-
-struct data_device {
-	struct selection selection;
-};
 
 /* ---- wl_data_offer ---- */
 
@@ -52,17 +44,6 @@ static void send_source_send(struct wl_resource *source, const char *mime_type, 
 {
 	wl_data_source_send_send(source, mime_type, fd);
 }
-
-static const struct selection_protocol clipboard_protocol = {
-	.name = "selection",
-	.offer_interface = &wl_data_offer_interface,
-	.offer_impl = &offer_impl,
-	.send_data_offer = wl_data_device_send_data_offer,
-	.send_offer_mime = wl_data_offer_send_offer,
-	.send_selection = wl_data_device_send_selection,
-	.send_source_send = send_source_send,
-	.send_source_cancelled = wl_data_source_send_cancelled,
-};
 
 /* ---- wl_data_source ---- */
 
@@ -189,65 +170,21 @@ static const struct wl_data_device_manager_interface manager_impl = {
 	.get_data_device = manager_get_data_device,
 };
 
-static void manager_bind(struct wl_client *client, void *data, uint32_t version, uint32_t id)
-{
-	struct wl_resource *resource = wl_resource_create(client, &wl_data_device_manager_interface,
-							  (int)version, id);
-	if (!resource) {
-		wl_client_post_no_memory(client);
-		return;
-	}
-	wl_resource_set_implementation(resource, &manager_impl, data, NULL);
-}
+static const struct selection_protocol clipboard_protocol = {
+	.name = "selection",
+	.manager_interface = &wl_data_device_manager_interface,
+	.manager_version = DATA_DEVICE_MANAGER_VERSION,
+	.manager_impl = &manager_impl,
+	.offer_interface = &wl_data_offer_interface,
+	.offer_impl = &offer_impl,
+	.send_data_offer = wl_data_device_send_data_offer,
+	.send_offer_mime = wl_data_offer_send_offer,
+	.send_selection = wl_data_device_send_selection,
+	.send_source_send = send_source_send,
+	.send_source_cancelled = wl_data_source_send_cancelled,
+};
 
-struct data_device *data_device_create(struct server *server)
+struct selection *data_device_create(struct server *server)
 {
-	struct data_device *device = calloc(1, sizeof(*device));
-	if (!device) {
-		LOG_ERR("cannot allocate the data device");
-		return NULL;
-	}
-	selection_init(&device->selection, server, &clipboard_protocol);
-	return device;
-}
-
-void data_device_enable(struct data_device *device)
-{
-	selection_enable(&device->selection, &wl_data_device_manager_interface,
-			 DATA_DEVICE_MANAGER_VERSION, manager_bind);
-}
-
-struct wl_global *data_device_global(const struct data_device *device)
-{
-	return device ? device->selection.global : NULL;
-}
-
-void data_device_set_peer(struct data_device *device, const struct wl_record_clipboard_peer *peer)
-{
-	selection_set_peer(&device->selection, peer);
-}
-
-void data_device_set_desktop_selection(struct data_device *device, const char *const *mime_types,
-				       size_t count)
-{
-	selection_set_desktop(&device->selection, mime_types, count);
-}
-
-void data_device_receive(struct data_device *device, const char *mime_type, int fd)
-{
-	selection_desktop_receive(&device->selection, mime_type, fd);
-}
-
-void data_device_keyboard_focus_changed(struct data_device *device)
-{
-	if (device)
-		selection_keyboard_focus_changed(&device->selection);
-}
-
-void data_device_destroy(struct data_device *device)
-{
-	if (!device)
-		return;
-	selection_finish(&device->selection);
-	free(device);
+	return selection_create(server, &clipboard_protocol);
 }

@@ -1,17 +1,9 @@
-#define LOG_MODULE "capture"
 #include "primary_selection.h"
 
-#include <stdlib.h>
-
-#include "log.h"
 #include "primary-selection-unstable-v1-server-protocol.h"
 #include "selection.h"
 
 #define PRIMARY_SELECTION_MANAGER_VERSION 1
-
-struct primary_selection {
-	struct selection selection;
-};
 
 static void destroy_request(struct wl_client *client, struct wl_resource *resource)
 {
@@ -27,17 +19,6 @@ static void send_source_send(struct wl_resource *source, const char *mime_type, 
 {
 	zwp_primary_selection_source_v1_send_send(source, mime_type, fd);
 }
-
-static const struct selection_protocol primary_protocol = {
-	.name = "primary selection",
-	.offer_interface = &zwp_primary_selection_offer_v1_interface,
-	.offer_impl = &offer_impl,
-	.send_data_offer = zwp_primary_selection_device_v1_send_data_offer,
-	.send_offer_mime = zwp_primary_selection_offer_v1_send_offer,
-	.send_selection = zwp_primary_selection_device_v1_send_selection,
-	.send_source_send = send_source_send,
-	.send_source_cancelled = zwp_primary_selection_source_v1_send_cancelled,
-};
 
 static void source_offer(struct wl_client *client, struct wl_resource *resource,
 			 const char *mime_type)
@@ -98,66 +79,21 @@ static const struct zwp_primary_selection_device_manager_v1_interface manager_im
 	.destroy = destroy_request,
 };
 
-static void manager_bind(struct wl_client *client, void *data, uint32_t version, uint32_t id)
-{
-	struct wl_resource *resource = wl_resource_create(
-		client, &zwp_primary_selection_device_manager_v1_interface, (int)version, id);
-	if (!resource) {
-		wl_client_post_no_memory(client);
-		return;
-	}
-	wl_resource_set_implementation(resource, &manager_impl, data, NULL);
-}
+static const struct selection_protocol primary_protocol = {
+	.name = "primary selection",
+	.manager_interface = &zwp_primary_selection_device_manager_v1_interface,
+	.manager_version = PRIMARY_SELECTION_MANAGER_VERSION,
+	.manager_impl = &manager_impl,
+	.offer_interface = &zwp_primary_selection_offer_v1_interface,
+	.offer_impl = &offer_impl,
+	.send_data_offer = zwp_primary_selection_device_v1_send_data_offer,
+	.send_offer_mime = zwp_primary_selection_offer_v1_send_offer,
+	.send_selection = zwp_primary_selection_device_v1_send_selection,
+	.send_source_send = send_source_send,
+	.send_source_cancelled = zwp_primary_selection_source_v1_send_cancelled,
+};
 
-struct primary_selection *primary_selection_create(struct server *server)
+struct selection *primary_selection_create(struct server *server)
 {
-	struct primary_selection *primary = calloc(1, sizeof(*primary));
-	if (!primary) {
-		LOG_ERR("cannot allocate the primary selection");
-		return NULL;
-	}
-	selection_init(&primary->selection, server, &primary_protocol);
-	return primary;
-}
-
-void primary_selection_enable(struct primary_selection *primary)
-{
-	selection_enable(&primary->selection, &zwp_primary_selection_device_manager_v1_interface,
-			 PRIMARY_SELECTION_MANAGER_VERSION, manager_bind);
-}
-
-struct wl_global *primary_selection_global(const struct primary_selection *primary)
-{
-	return primary ? primary->selection.global : NULL;
-}
-
-void primary_selection_set_peer(struct primary_selection *primary,
-				const struct wl_record_clipboard_peer *peer)
-{
-	selection_set_peer(&primary->selection, peer);
-}
-
-void primary_selection_set_desktop(struct primary_selection *primary,
-				   const char *const *mime_types, size_t count)
-{
-	selection_set_desktop(&primary->selection, mime_types, count);
-}
-
-void primary_selection_receive(struct primary_selection *primary, const char *mime_type, int fd)
-{
-	selection_desktop_receive(&primary->selection, mime_type, fd);
-}
-
-void primary_selection_keyboard_focus_changed(struct primary_selection *primary)
-{
-	if (primary)
-		selection_keyboard_focus_changed(&primary->selection);
-}
-
-void primary_selection_destroy(struct primary_selection *primary)
-{
-	if (!primary)
-		return;
-	selection_finish(&primary->selection);
-	free(primary);
+	return selection_create(server, &primary_protocol);
 }

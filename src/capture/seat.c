@@ -9,9 +9,8 @@
 #include <wayland-server-protocol.h>
 
 #include "clock.h"
-#include "data_device.h"
-#include "primary_selection.h"
 #include "log.h"
+#include "selection.h"
 #include "server.h"
 #include "surface.h"
 #include "xdg_shell.h"
@@ -280,8 +279,8 @@ static void update_keyboard_focus(struct seat *seat)
 	}
 	/* The selection follows the keyboard. */
 	if (surface_client(old) != surface_client(target)) {
-		data_device_keyboard_focus_changed(seat->server->data_device);
-		primary_selection_keyboard_focus_changed(seat->server->primary_selection);
+		selection_keyboard_focus_changed(seat->server->data_device);
+		selection_keyboard_focus_changed(seat->server->primary_selection);
 	}
 }
 

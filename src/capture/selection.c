@@ -133,7 +133,7 @@ static void announce_selection(struct selection *selection)
 
 void selection_keyboard_focus_changed(struct selection *selection)
 {
-	if (!selection->global)
+	if (!selection || !selection->global)
 		return;
 	struct wl_client *focus = seat_keyboard_client(selection->server->seat);
 	if (focus == selection->focus)
@@ -272,29 +272,54 @@ struct selection_source *selection_source_create(struct selection *selection,
 
 /* ---- the selection's life ---- */
 
-void selection_init(struct selection *selection, struct server *server,
-		    const struct selection_protocol *protocol)
+static void manager_bind(struct wl_client *client, void *data, uint32_t version, uint32_t id)
 {
-	*selection = (struct selection){ .server = server, .protocol = protocol };
+	struct selection *selection = data;
+	struct wl_resource *resource = wl_resource_create(
+		client, selection->protocol->manager_interface, (int)version, id);
+	if (!resource) {
+		wl_client_post_no_memory(client);
+		return;
+	}
+	wl_resource_set_implementation(resource, selection->protocol->manager_impl, selection,
+				       NULL);
+}
+
+struct selection *selection_create(struct server *server, const struct selection_protocol *protocol)
+{
+	struct selection *selection = calloc(1, sizeof(*selection));
+	if (!selection) {
+		LOG_ERR("cannot allocate the %s", protocol->name);
+		return NULL;
+	}
+	selection->server = server;
+	selection->protocol = protocol;
 	wl_list_init(&selection->devices);
 	wl_list_init(&selection->offers);
 	wl_array_init(&selection->desktop_mime_types);
+	return selection;
 }
 
-void selection_enable(struct selection *selection, const struct wl_interface *interface,
-		      int version, wl_global_bind_func_t bind)
+void selection_enable(struct selection *selection)
 {
+	const struct selection_protocol *protocol = selection->protocol;
 	if (selection->global)
 		return;
-	selection->global = wl_global_create(selection->server->display, interface, version,
-					     selection, bind);
+	selection->global = wl_global_create(selection->server->display,
+					     protocol->manager_interface, protocol->manager_version,
+					     selection, manager_bind);
 	if (!selection->global) {
-		LOG_ERR("cannot create the %s global: no %s", interface->name,
-			selection->protocol->name);
+		LOG_ERR("cannot create the %s global: no %s", protocol->manager_interface->name,
+			protocol->name);
 		return;
 	}
 	selection->focus = NULL;
 	selection_keyboard_focus_changed(selection);
+}
+
+struct wl_global *selection_global(const struct selection *selection)
+{
+	return selection ? selection->global : NULL;
 }
 
 void selection_set_peer(struct selection *selection, const struct wl_record_clipboard_peer *peer)
@@ -305,11 +330,14 @@ void selection_set_peer(struct selection *selection, const struct wl_record_clip
 		selection->peer = (struct wl_record_clipboard_peer){ 0 };
 }
 
-void selection_finish(struct selection *selection)
+void selection_destroy(struct selection *selection)
 {
+	if (!selection)
+		return;
 	orphan_resources(&selection->offers);
 	orphan_resources(&selection->devices);
 	free_mime_types(&selection->desktop_mime_types);
 	if (selection->global)
 		wl_global_destroy(selection->global);
+	free(selection);
 }

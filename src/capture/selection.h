@@ -19,6 +19,9 @@ struct server;
  * offer and its events here, and checks its own requests' errors. */
 struct selection_protocol {
 	const char *name; /* for the log */
+	const struct wl_interface *manager_interface;
+	int manager_version;
+	const void *manager_impl; /* its resources' user data: the selection */
 	const struct wl_interface *offer_interface;
 	const void *offer_impl; /* whose receive calls selection_offer_receive */
 	void (*send_data_offer)(struct wl_resource *device, struct wl_resource *offer);
@@ -57,19 +60,31 @@ struct selection {
 	struct selection_source *client_source;
 };
 
-void selection_init(struct selection *selection, struct server *server,
-		    const struct selection_protocol *protocol);
-void selection_finish(struct selection *selection);
+/* The selection of one protocol (data_device_create and
+ * primary_selection_create make them); NULL-safe where it may be NULL. */
+struct selection *selection_create(struct server *server, const struct selection_protocol *protocol);
+void selection_destroy(struct selection *selection);
 
-/* Creates the global (once) and takes the current keyboard focus. */
-void selection_enable(struct selection *selection, const struct wl_interface *interface,
-		      int version, wl_global_bind_func_t bind);
+/* Offers the protocol's global from now on (only with --window: a
+ * recording has no clipboard to share), and takes the keyboard focus. */
+void selection_enable(struct selection *selection);
 
+/* The global, for the server's filter. NULL before enabled. */
+struct wl_global *selection_global(const struct selection *selection);
+
+/* The desktop's side: told when a hosted client sets the selection, asked
+ * for the data when a hosted client pastes the desktop's selection. */
 void selection_set_peer(struct selection *selection, const struct wl_record_clipboard_peer *peer);
+
+/* The seat's keyboard focus moved to another client (or none). */
 void selection_keyboard_focus_changed(struct selection *selection);
+
+/* The desktop's selection changed (count 0: none): it becomes the selection. */
 void selection_set_desktop(struct selection *selection, const char *const *mime_types,
 			   size_t count);
-/* The desktop pastes the hosted client's selection (fd closed here). */
+
+/* The desktop pastes the hosted client's selection: `fd` goes to its source
+ * (closed here in any case). */
 void selection_desktop_receive(struct selection *selection, const char *mime_type, int fd);
 
 /* A device resource created with `selection` as its user data (or NULL

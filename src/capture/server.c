@@ -10,6 +10,7 @@
 
 #include "data_device.h"
 #include "primary_selection.h"
+#include "selection.h"
 #include "fullscreen_shell.h"
 #include "linux_dmabuf.h"
 #include "log.h"
@@ -33,8 +34,8 @@ static bool global_filter(const struct wl_client *client, const struct wl_global
 	if (client != server->adopted_client)
 		return true;
 	return global != seat_global(server->seat) &&
-	       global != data_device_global(server->data_device) &&
-	       global != primary_selection_global(server->primary_selection);
+	       global != selection_global(server->data_device) &&
+	       global != selection_global(server->primary_selection);
 }
 
 static void adopted_client_destroyed(struct wl_listener *listener, void *data)
@@ -108,8 +109,8 @@ void server_destroy(struct server *server)
 		wl_display_destroy_clients(server->display);
 		fullscreen_shell_destroy(server->fullscreen_shell);
 		seat_destroy(server->seat);
-		data_device_destroy(server->data_device);
-		primary_selection_destroy(server->primary_selection);
+		selection_destroy(server->data_device);
+		selection_destroy(server->primary_selection);
 		xdg_shell_destroy(server->xdg_shell);
 		frame_clock_finish(&server->frame_clock);
 		output_destroy(server->output);

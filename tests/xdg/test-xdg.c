@@ -9,11 +9,10 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "data_device.h"
 #include "inproc.h"
 #include "primary-selection-unstable-v1-client-protocol.h"
-#include "primary_selection.h"
 #include "seat.h"
+#include "selection.h"
 #include "viewporter-client-protocol.h"
 #include "xdg-shell-client-protocol.h"
 #include "xdg_shell.h"
@@ -2288,8 +2287,8 @@ static void clip_setup(struct inproc *t, struct globals *g, struct clip *c)
 	struct wl_record_clipboard_peer peer = {
 		.selection = peer_selection, .receive = peer_receive, .data = c,
 	};
-	data_device_set_peer(t->server->data_device, &peer);
-	data_device_enable(t->server->data_device);
+	selection_set_peer(t->server->data_device, &peer);
+	selection_enable(t->server->data_device);
 	test_assert(inproc_roundtrip(t));
 	wl_registry_destroy(registry);
 	test_assert(c->manager != NULL);
@@ -2392,7 +2391,7 @@ TEST(clipboard_desktop_selection_follows_the_keyboard)
 	map_toplevel(&t, &g, &top, &red);
 	static const char *const types[] = { "text/plain;charset=utf-8", "text/plain" };
 	/* The desktop copies while the window lacks the keyboard: nothing. */
-	data_device_set_desktop_selection(t.server->data_device, types, 2);
+	selection_set_desktop(t.server->data_device, types, 2);
 	test_assert(inproc_roundtrip(&t));
 	test_assert(c.selections == 0 && c.offer == NULL);
 
@@ -2433,19 +2432,19 @@ TEST(clipboard_desktop_selection_follows_the_keyboard)
 		    "the desktop was offered '%s'", c.peer_types);
 	int fds[2];
 	test_assert(pipe(fds) == 0);
-	data_device_receive(t.server->data_device, "text/plain;charset=utf-8", fds[1]);
+	selection_desktop_receive(t.server->data_device, "text/plain;charset=utf-8", fds[1]);
 	read_pasted(&t, fds[0], pasted, sizeof(pasted));
 	test_assert(strcmp(pasted, "client text") == 0 && c.sends == 1 &&
 		    strcmp(c.sent_mime, "text/plain;charset=utf-8") == 0, "the desktop got '%s'", pasted);
 
 	/* The desktop copies again: the client's source is cancelled. */
-	data_device_set_desktop_selection(t.server->data_device, types, 1);
+	selection_set_desktop(t.server->data_device, types, 1);
 	test_assert(inproc_roundtrip(&t));
 	test_assert(c.cancels == 2 && strcmp(c.offered, "text/plain;charset=utf-8") == 0);
 	wl_data_source_destroy(source);
 	if (c.selection)
 		clip_offer_destroy(&c, c.selection);
-	data_device_set_peer(t.server->data_device, NULL);
+	selection_set_peer(t.server->data_device, NULL);
 	clip_finish(&c);
 	input_finish(&log);
 	destroy_window(&top);
@@ -2466,7 +2465,7 @@ TEST(clipboard_source_used_twice)
 	wl_data_device_set_selection(c.device, source, 0);
 	expect_protocol_error(&t, &wl_data_source_interface, source,
 			      WL_DATA_SOURCE_ERROR_INVALID_SOURCE);
-	data_device_set_peer(t.server->data_device, NULL);
+	selection_set_peer(t.server->data_device, NULL);
 	wl_data_source_destroy(source);
 	clip_finish(&c);
 	teardown(&t, &g);
@@ -2484,7 +2483,7 @@ TEST(clipboard_drag_source_is_no_selection)
 	wl_data_device_set_selection(c.device, source, 0);
 	expect_protocol_error(&t, &wl_data_source_interface, source,
 			      WL_DATA_SOURCE_ERROR_INVALID_SOURCE);
-	data_device_set_peer(t.server->data_device, NULL);
+	selection_set_peer(t.server->data_device, NULL);
 	wl_data_source_destroy(source);
 	clip_finish(&c);
 	teardown(&t, &g);
@@ -2505,13 +2504,13 @@ TEST(clipboard_finish_on_a_selection)
 	solid(&red, RED);
 	map_toplevel(&t, &g, &top, &red);
 	static const char *const types[] = { "text/plain" };
-	data_device_set_desktop_selection(t.server->data_device, types, 1);
+	selection_set_desktop(t.server->data_device, types, 1);
 	feed(&t, &(struct wl_record_input_event){ .type = WL_RECORD_INPUT_KEYBOARD_ENTER });
 	test_assert(c.selection != NULL);
 	wl_data_offer_finish(c.selection);
 	expect_protocol_error(&t, &wl_data_offer_interface, c.selection,
 			      WL_DATA_OFFER_ERROR_INVALID_FINISH);
-	data_device_set_peer(t.server->data_device, NULL);
+	selection_set_peer(t.server->data_device, NULL);
 	clip_finish(&c);
 	input_finish(&log);
 	destroy_window(&top);
@@ -2660,8 +2659,8 @@ static void primary_setup(struct inproc *t, struct globals *g, struct primary *p
 	struct wl_record_clipboard_peer peer = {
 		.selection = peer_selection, .receive = peer_receive, .data = &p->peer,
 	};
-	primary_selection_set_peer(t->server->primary_selection, &peer);
-	primary_selection_enable(t->server->primary_selection);
+	selection_set_peer(t->server->primary_selection, &peer);
+	selection_enable(t->server->primary_selection);
 	test_assert(inproc_roundtrip(t));
 	wl_registry_destroy(registry);
 	test_assert(p->manager != NULL);
@@ -2684,7 +2683,7 @@ static void primary_offer_destroy(struct primary *p, struct zwp_primary_selectio
 
 static void primary_finish(struct inproc *t, struct primary *p)
 {
-	primary_selection_set_peer(t->server->primary_selection, NULL);
+	selection_set_peer(t->server->primary_selection, NULL);
 	while (p->offer_count)
 		primary_offer_destroy(p, p->offers[0]);
 	if (p->device)
@@ -2769,7 +2768,7 @@ TEST(primary_selection_follows_the_keyboard)
 	struct primary *p = &s.p;
 	static const char *const types[] = { "text/plain;charset=utf-8", "text/plain" };
 	/* The desktop selects while the window lacks the keyboard: nothing. */
-	primary_selection_set_desktop(s.t.server->primary_selection, types, 2);
+	selection_set_desktop(s.t.server->primary_selection, types, 2);
 	test_assert(inproc_roundtrip(&s.t));
 	test_assert(p->selections == 0 && p->offer == NULL);
 
@@ -2796,14 +2795,14 @@ TEST(primary_selection_follows_the_keyboard)
 
 	/* The desktop selects again meanwhile: offered only when the
 	 * keyboard is back. */
-	primary_selection_set_desktop(s.t.server->primary_selection, types, 1);
+	selection_set_desktop(s.t.server->primary_selection, types, 1);
 	test_assert(inproc_roundtrip(&s.t));
 	test_assert(p->selections == selections + 1);
 	keyboard_to_window(&s, true);
 	test_assert(p->selection != NULL && p->selection != old &&
 		    strcmp(p->offered, "text/plain;charset=utf-8") == 0, "offered '%s'", p->offered);
 	/* The clipboard is another selection: not offered it. */
-	test_assert(data_device_global(s.t.server->data_device) == NULL);
+	test_assert(selection_global(s.t.server->data_device) == NULL);
 	primary_scene_finish(&s);
 }
 
@@ -2829,7 +2828,7 @@ TEST(primary_selection_set_only_with_the_keyboard)
 		    "the desktop was offered '%s'", p->peer.peer_types);
 	int fds[2];
 	test_assert(pipe(fds) == 0);
-	primary_selection_receive(s.t.server->primary_selection, "text/plain;charset=utf-8",
+	selection_desktop_receive(s.t.server->primary_selection, "text/plain;charset=utf-8",
 				  fds[1]);
 	char pasted[64];
 	read_pasted(&s.t, fds[0], pasted, sizeof(pasted));
