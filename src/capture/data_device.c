@@ -143,31 +143,9 @@ static const struct wl_data_device_interface device_impl = {
 
 /* ---- wl_data_device_manager ---- */
 
-static void manager_create_data_source(struct wl_client *client, struct wl_resource *resource,
-				       uint32_t id)
-{
-	selection_source_create(wl_resource_get_user_data(resource), client,
-				&wl_data_source_interface, wl_resource_get_version(resource), id,
-				&source_impl);
-}
-
-static void manager_get_data_device(struct wl_client *client, struct wl_resource *resource,
-				    uint32_t id, struct wl_resource *seat_resource)
-{
-	struct selection *selection = wl_resource_get_user_data(resource);
-	struct wl_resource *device = wl_resource_create(client, &wl_data_device_interface,
-							wl_resource_get_version(resource), id);
-	if (!device) {
-		wl_client_post_no_memory(client);
-		return;
-	}
-	wl_resource_set_implementation(device, &device_impl, selection, selection_unlink);
-	selection_add_device(selection, device);
-}
-
 static const struct wl_data_device_manager_interface manager_impl = {
-	.create_data_source = manager_create_data_source,
-	.get_data_device = manager_get_data_device,
+	.create_data_source = selection_manager_create_source,
+	.get_data_device = selection_manager_get_device,
 };
 
 static const struct selection_protocol clipboard_protocol = {
@@ -175,6 +153,10 @@ static const struct selection_protocol clipboard_protocol = {
 	.manager_interface = &wl_data_device_manager_interface,
 	.manager_version = DATA_DEVICE_MANAGER_VERSION,
 	.manager_impl = &manager_impl,
+	.device_interface = &wl_data_device_interface,
+	.device_impl = &device_impl,
+	.source_interface = &wl_data_source_interface,
+	.source_impl = &source_impl,
 	.offer_interface = &wl_data_offer_interface,
 	.offer_impl = &offer_impl,
 	.send_data_offer = wl_data_device_send_data_offer,

@@ -50,32 +50,9 @@ static const struct zwp_primary_selection_device_v1_interface device_impl = {
 	.destroy = destroy_request,
 };
 
-static void manager_create_source(struct wl_client *client, struct wl_resource *resource,
-				  uint32_t id)
-{
-	selection_source_create(wl_resource_get_user_data(resource), client,
-				&zwp_primary_selection_source_v1_interface,
-				wl_resource_get_version(resource), id, &source_impl);
-}
-
-static void manager_get_device(struct wl_client *client, struct wl_resource *resource,
-			       uint32_t id, struct wl_resource *seat_resource)
-{
-	struct selection *selection = wl_resource_get_user_data(resource);
-	struct wl_resource *device = wl_resource_create(
-		client, &zwp_primary_selection_device_v1_interface,
-		wl_resource_get_version(resource), id);
-	if (!device) {
-		wl_client_post_no_memory(client);
-		return;
-	}
-	wl_resource_set_implementation(device, &device_impl, selection, selection_unlink);
-	selection_add_device(selection, device);
-}
-
 static const struct zwp_primary_selection_device_manager_v1_interface manager_impl = {
-	.create_source = manager_create_source,
-	.get_device = manager_get_device,
+	.create_source = selection_manager_create_source,
+	.get_device = selection_manager_get_device,
 	.destroy = destroy_request,
 };
 
@@ -84,6 +61,10 @@ static const struct selection_protocol primary_protocol = {
 	.manager_interface = &zwp_primary_selection_device_manager_v1_interface,
 	.manager_version = PRIMARY_SELECTION_MANAGER_VERSION,
 	.manager_impl = &manager_impl,
+	.device_interface = &zwp_primary_selection_device_v1_interface,
+	.device_impl = &device_impl,
+	.source_interface = &zwp_primary_selection_source_v1_interface,
+	.source_impl = &source_impl,
 	.offer_interface = &zwp_primary_selection_offer_v1_interface,
 	.offer_impl = &offer_impl,
 	.send_data_offer = zwp_primary_selection_device_v1_send_data_offer,

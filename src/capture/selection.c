@@ -45,7 +45,7 @@ static const struct wl_array *selection_mime_types(const struct selection *selec
 	}
 }
 
-void selection_unlink(struct wl_resource *resource)
+static void unlink_resource(struct wl_resource *resource)
 {
 	wl_list_remove(wl_resource_get_link(resource));
 }
@@ -99,7 +99,7 @@ static void send_selection(struct selection *selection, struct wl_resource *devi
 		wl_client_post_no_memory(client);
 		return;
 	}
-	wl_resource_set_implementation(offer, protocol->offer_impl, selection, selection_unlink);
+	wl_resource_set_implementation(offer, protocol->offer_impl, selection, unlink_resource);
 	wl_list_insert(&selection->offers, wl_resource_get_link(offer));
 	protocol->send_data_offer(device, offer);
 	char **mime;
@@ -144,12 +144,8 @@ void selection_keyboard_focus_changed(struct selection *selection)
 	announce_selection(selection);
 }
 
-void selection_add_device(struct selection *selection, struct wl_resource *device)
+static void add_device(struct selection *selection, struct wl_resource *device)
 {
-	if (!selection) {
-		wl_list_init(wl_resource_get_link(device));
-		return;
-	}
 	wl_list_insert(&selection->devices, wl_resource_get_link(device));
 	if (wl_resource_get_client(device) == selection->focus)
 		send_selection(selection, device);
@@ -248,26 +244,41 @@ static void source_resource_destroyed(struct wl_resource *resource)
 	free(source);
 }
 
-struct selection_source *selection_source_create(struct selection *selection,
-						 struct wl_client *client,
-						 const struct wl_interface *interface, int version,
-						 uint32_t id, const void *impl)
+void selection_manager_create_source(struct wl_client *client, struct wl_resource *manager,
+				     uint32_t id)
 {
+	struct selection *selection = wl_resource_get_user_data(manager);
 	struct selection_source *source = calloc(1, sizeof(*source));
 	if (!source) {
 		wl_client_post_no_memory(client);
-		return NULL;
+		return;
 	}
 	wl_array_init(&source->mime_types);
 	source->selection = selection;
-	source->resource = wl_resource_create(client, interface, version, id);
+	source->resource = wl_resource_create(client, selection->protocol->source_interface,
+					      wl_resource_get_version(manager), id);
 	if (!source->resource) {
 		free(source);
 		wl_client_post_no_memory(client);
-		return NULL;
+		return;
 	}
-	wl_resource_set_implementation(source->resource, impl, source, source_resource_destroyed);
-	return source;
+	wl_resource_set_implementation(source->resource, selection->protocol->source_impl, source,
+				       source_resource_destroyed);
+}
+
+void selection_manager_get_device(struct wl_client *client, struct wl_resource *manager,
+				  uint32_t id, struct wl_resource *seat)
+{
+	struct selection *selection = wl_resource_get_user_data(manager);
+	struct wl_resource *device = wl_resource_create(client, selection->protocol->device_interface,
+							wl_resource_get_version(manager), id);
+	if (!device) {
+		wl_client_post_no_memory(client);
+		return;
+	}
+	wl_resource_set_implementation(device, selection->protocol->device_impl, selection,
+				       unlink_resource);
+	add_device(selection, device);
 }
 
 /* ---- the selection's life ---- */

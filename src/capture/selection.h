@@ -22,7 +22,10 @@ struct selection_protocol {
 	const struct wl_interface *manager_interface;
 	int manager_version;
 	const void *manager_impl; /* its resources' user data: the selection */
-	const struct wl_interface *offer_interface;
+	const struct wl_interface *device_interface, *source_interface, *offer_interface;
+	/* A device's user data is the selection (NULL once it is gone), a
+	 * source's its struct selection_source. */
+	const void *device_impl, *source_impl;
 	const void *offer_impl; /* whose receive calls selection_offer_receive */
 	void (*send_data_offer)(struct wl_resource *device, struct wl_resource *offer);
 	void (*send_offer_mime)(struct wl_resource *offer, const char *mime_type);
@@ -87,23 +90,17 @@ void selection_set_desktop(struct selection *selection, const char *const *mime_
  * (closed here in any case). */
 void selection_desktop_receive(struct selection *selection, const char *mime_type, int fd);
 
-/* A device resource created with `selection` as its user data (or NULL
- * after the selection is gone): linked, and offered the selection when its
- * client has the keyboard. Its destroy callback is selection_unlink. */
-void selection_add_device(struct selection *selection, struct wl_resource *device);
-void selection_unlink(struct wl_resource *resource);
+/* The manager's requests, the same in both protocols. */
+void selection_manager_create_source(struct wl_client *client, struct wl_resource *manager,
+				     uint32_t id);
+void selection_manager_get_device(struct wl_client *client, struct wl_resource *manager,
+				  uint32_t id, struct wl_resource *seat);
 
 /* An offer's receive request: fd (closed here or passed on) gets the data
  * when the offer is still current. */
 void selection_offer_receive(struct wl_client *client, struct wl_resource *offer,
 			     const char *mime_type, int32_t fd);
 
-/* A new source resource (user data: the selection_source), or NULL with
- * no memory posted. Its destroy callback ends the selection it holds. */
-struct selection_source *selection_source_create(struct selection *selection,
-						 struct wl_client *client,
-						 const struct wl_interface *interface, int version,
-						 uint32_t id, const void *impl);
 void selection_source_offer(struct selection_source *source, const char *mime_type);
 
 /* set_selection from a device of `client`, its errors checked: source (or
