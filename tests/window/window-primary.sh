@@ -16,27 +16,16 @@
 #   4. The window's own marker type never reaches the app.
 . "$TEST_LIB"
 . "$SWAY_LIB"
-require_commands wtype wl-copy wl-paste
+. "$CLIP_LIB"
 
-cat >"$TEST_DIR/sway.conf" <<CONF
-output HEADLESS-1 mode 800x600
-xwayland disable
-CONF
-start_sway "$TEST_DIR/sway.conf"
-
-# A keyboard for the whole test (see start_keyboard).
-start_keyboard
-
+start_clip_desktop
 DESKTOP_PRIMARY="primary from the desktop"
 DESKTOP_CLIPBOARD="clipboard from the desktop"
 APP_TEXT="from the app: $$"
 APP_PRIMARY="primary: $APP_TEXT"
 PASTED="$USER_DIR/pasted.txt"
 PASTED_PRIMARY="$PASTED.primary"
-start record "${as_user[@]}" "$WL_RECORD" -v --window --size 320x240 "$USER_DIR/clip.mkv" -- \
-	"$CLIP_CLIENT" "$PASTED" "$APP_TEXT"
-RECORD_PID=$STARTED_PID
-wait_until 20 "the app with the keyboard" log_has record '^keyboard enter'
+start_clip_app "$PASTED" "$APP_TEXT"
 log_has record 'no zwp_primary_selection_device_manager_v1' &&
 	fail "wl-record did not find sway's primary selection manager"
 
@@ -82,22 +71,19 @@ desktop_primary_is "$APP_PRIMARY" ||
 		"'$("${as_user[@]}" timeout 5 wl-paste --primary -n 2>/dev/null)'"
 
 # 3. The window without the keyboard.
-since() {
-	tail -n +$(($1 + 1)) "$TEST_DIR/record.log"
-}
 told_none_since() {
 	since "$1" | grep -q '^keyboard leave' && since "$1" | grep -q '^primary selection none'
 }
-MARK=$(wc -l <"$TEST_DIR/record.log")
-sway_msg workspace 2 >/dev/null || fail "swaymsg could not change the workspace"
+MARK=$(log_mark)
+to_workspace 2
 wait_until 10 "the app told there is no primary selection" told_none_since "$MARK"
 SECOND_PRIMARY="selected elsewhere: $$"
 start copy_primary2 "${as_user[@]}" wl-copy --foreground --primary "$SECOND_PRIMARY"
 wait_until 10 "the second primary text on the desktop" desktop_primary_is "$SECOND_PRIMARY"
 since "$MARK" | grep -q '^primary offer' &&
 	fail "the app was offered the primary selection without the keyboard: $(since "$MARK" | tr '\n' ';')"
-MARK=$(wc -l <"$TEST_DIR/record.log")
-sway_msg workspace 1 >/dev/null || fail "swaymsg could not change the workspace"
+MARK=$(log_mark)
+to_workspace 1
 primary_offered_since() {
 	since "$1" | grep -q '^primary offer text/plain;charset=utf-8'
 }
@@ -113,7 +99,5 @@ log "back on the window, the app pasted '$(cat "$PASTED_PRIMARY")' (primary)"
 grep -q '^primary offer application/x-wl-record' "$TEST_DIR/record.log" &&
 	fail "the app was offered the window's marker type"
 
-sway_msg '[app_id=wl-record] kill' >/dev/null || fail "swaymsg could not close the window"
-wait_exit "$RECORD_PID" 30
-[ "$EXIT_STATUS" -eq 0 ] || fail "wl-record exited $EXIT_STATUS"
+close_clip_app
 pass
