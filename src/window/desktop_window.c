@@ -712,7 +712,7 @@ static const struct zwp_primary_selection_offer_v1_listener primary_offer_listen
 };
 
 /* A data_offer event: the newest offer, which may become the selection. */
-static void selection_introduce(struct desktop_selection *selection, void *proxy)
+static void desktop_selection_introduce(struct desktop_selection *selection, void *proxy)
 {
 	/* The one before was a drag's, or never became the selection. */
 	if (selection->introduced && selection->introduced != selection->current)
@@ -740,7 +740,7 @@ static void selection_introduce(struct desktop_selection *selection, void *proxy
 }
 
 /* A selection event: the desktop's selection is `proxy` now (NULL: none). */
-static void selection_changed(struct desktop_selection *selection, void *proxy)
+static void desktop_selection_changed(struct desktop_selection *selection, void *proxy)
 {
 	struct desktop_offer *offer = selection->introduced && selection->introduced->proxy == proxy
 				      ? selection->introduced : NULL;
@@ -756,7 +756,7 @@ static void selection_changed(struct desktop_selection *selection, void *proxy)
 			offer ? offer->mime_types.size / sizeof(char *) : 0);
 }
 
-static void selection_finish(struct desktop_selection *selection)
+static void desktop_selection_finish(struct desktop_selection *selection)
 {
 	if (selection->introduced && selection->introduced != selection->current)
 		offer_destroy(selection->introduced);
@@ -767,7 +767,7 @@ static void selection_finish(struct desktop_selection *selection)
 static void handle_data_offer(void *data, struct wl_data_device *device,
 			      struct wl_data_offer *wl_offer)
 {
-	selection_introduce(data, wl_offer);
+	desktop_selection_introduce(data, wl_offer);
 }
 
 static void handle_data_enter(void *data, struct wl_data_device *device, uint32_t serial,
@@ -793,7 +793,7 @@ static void handle_data_drop(void *data, struct wl_data_device *device)
 static void handle_data_selection(void *data, struct wl_data_device *device,
 				  struct wl_data_offer *wl_offer)
 {
-	selection_changed(data, wl_offer);
+	desktop_selection_changed(data, wl_offer);
 }
 
 static const struct wl_data_device_listener data_device_listener = {
@@ -808,13 +808,13 @@ static const struct wl_data_device_listener data_device_listener = {
 static void handle_primary_data_offer(void *data, struct zwp_primary_selection_device_v1 *device,
 				      struct zwp_primary_selection_offer_v1 *offer)
 {
-	selection_introduce(data, offer);
+	desktop_selection_introduce(data, offer);
 }
 
 static void handle_primary_selection(void *data, struct zwp_primary_selection_device_v1 *device,
 				     struct zwp_primary_selection_offer_v1 *offer)
 {
-	selection_changed(data, offer);
+	desktop_selection_changed(data, offer);
 }
 
 static const struct zwp_primary_selection_device_v1_listener primary_device_listener = {
@@ -823,8 +823,8 @@ static const struct zwp_primary_selection_device_v1_listener primary_device_list
 };
 
 /* The desktop pastes the app's selection: the app writes it into fd. */
-static void selection_source_send(struct desktop_selection *selection, const char *mime_type,
-				  int32_t fd)
+static void desktop_selection_source_send(struct desktop_selection *selection,
+					  const char *mime_type, int32_t fd)
 {
 	if (selection->peer.receive)
 		selection->peer.receive(selection->peer.data, mime_type, fd);
@@ -841,7 +841,8 @@ static void handle_source_send(void *data, struct wl_data_source *source, const 
 			       int32_t fd)
 {
 	struct desktop_window *window = data;
-	selection_source_send(&window->selections[WL_RECORD_SELECTION_CLIPBOARD], mime_type, fd);
+	desktop_selection_source_send(&window->selections[WL_RECORD_SELECTION_CLIPBOARD],
+				      mime_type, fd);
 }
 
 static void handle_source_cancelled(void *data, struct wl_data_source *source)
@@ -877,7 +878,8 @@ static void handle_primary_source_send(void *data, struct zwp_primary_selection_
 				       const char *mime_type, int32_t fd)
 {
 	struct desktop_window *window = data;
-	selection_source_send(&window->selections[WL_RECORD_SELECTION_PRIMARY], mime_type, fd);
+	desktop_selection_source_send(&window->selections[WL_RECORD_SELECTION_PRIMARY], mime_type,
+				      fd);
 }
 
 static void handle_primary_source_cancelled(void *data,
@@ -1832,7 +1834,7 @@ void desktop_window_destroy(struct desktop_window *window)
 		buffer_destroy(window->buffers[i]);
 	window_dmabuf_destroy(window->dmabuf);
 	for (int kind = 0; kind < WL_RECORD_SELECTION_KINDS; kind++)
-		selection_finish(&window->selections[kind]);
+		desktop_selection_finish(&window->selections[kind]);
 	if (window->source)
 		wl_data_source_destroy(window->source);
 	if (window->primary_source)
