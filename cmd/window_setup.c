@@ -7,10 +7,10 @@
 #include <string.h>
 
 #include "app.h"
-#include "data_device.h"
 #include "desktop_window.h"
 #include "log.h"
 #include "seat.h"
+#include "selection.h"
 #include "server.h"
 #include "stats.h"
 #include "xdg_shell.h"
@@ -64,29 +64,43 @@ static void handle_seat_cursor(void *data, const struct wl_record_cursor_image *
 		desktop_window_set_cursor(app->window, image);
 }
 
-/* The clipboard: each side's selection and pastes go to the other. */
+/* The clipboard and the primary selection: each side's selection and
+ * pastes go to the other. Towards the app, the peer's data is the nested
+ * compositor's selection of that kind. */
 static void handle_desktop_selection(void *data, const char *const *mime_types, size_t count)
 {
-	struct app *app = data;
-	data_device_set_desktop_selection(app->server->data_device, mime_types, count);
+	selection_set_desktop(data, mime_types, count);
 }
 
 static void handle_desktop_paste(void *data, const char *mime_type, int fd)
 {
-	struct app *app = data;
-	data_device_receive(app->server->data_device, mime_type, fd);
+	selection_desktop_receive(data, mime_type, fd);
 }
 
 static void handle_app_selection(void *data, const char *const *mime_types, size_t count)
 {
 	struct app *app = data;
-	desktop_window_clipboard_selection(app->window, mime_types, count);
+	desktop_window_clipboard_selection(app->window, WL_RECORD_SELECTION_CLIPBOARD, mime_types,
+					   count);
 }
 
 static void handle_app_paste(void *data, const char *mime_type, int fd)
 {
 	struct app *app = data;
-	desktop_window_clipboard_receive(app->window, mime_type, fd);
+	desktop_window_clipboard_receive(app->window, WL_RECORD_SELECTION_CLIPBOARD, mime_type, fd);
+}
+
+static void handle_app_primary(void *data, const char *const *mime_types, size_t count)
+{
+	struct app *app = data;
+	desktop_window_clipboard_selection(app->window, WL_RECORD_SELECTION_PRIMARY, mime_types,
+					   count);
+}
+
+static void handle_app_primary_paste(void *data, const char *mime_type, int fd)
+{
+	struct app *app = data;
+	desktop_window_clipboard_receive(app->window, WL_RECORD_SELECTION_PRIMARY, mime_type, fd);
 }
 
 /* "● REC — " and the hosted app's title, else the command's name. */
@@ -126,16 +140,27 @@ bool window_setup_open(struct app *app)
 	struct wl_record_clipboard_peer to_app = {
 		.selection = handle_desktop_selection,
 		.receive = handle_desktop_paste,
-		.data = app,
+		.data = app->server->data_device,
 	};
 	struct wl_record_clipboard_peer to_desktop = {
 		.selection = handle_app_selection,
 		.receive = handle_app_paste,
 		.data = app,
 	};
-	desktop_window_set_clipboard_peer(app->window, &to_app);
-	data_device_set_peer(app->server->data_device, &to_desktop);
-	data_device_enable(app->server->data_device);
+	struct wl_record_clipboard_peer primary_to_app = to_app;
+	primary_to_app.data = app->server->primary_selection;
+	struct wl_record_clipboard_peer primary_to_desktop = {
+		.selection = handle_app_primary,
+		.receive = handle_app_primary_paste,
+		.data = app,
+	};
+	desktop_window_set_clipboard_peer(app->window, WL_RECORD_SELECTION_CLIPBOARD, &to_app);
+	desktop_window_set_clipboard_peer(app->window, WL_RECORD_SELECTION_PRIMARY,
+					  &primary_to_app);
+	selection_set_peer(app->server->data_device, &to_desktop);
+	selection_set_peer(app->server->primary_selection, &primary_to_desktop);
+	selection_enable(app->server->data_device);
+	selection_enable(app->server->primary_selection);
 	if (!desktop_window_open(app->window, app->loop, title, app->server->screen.width,
 				 app->server->screen.height, &events))
 		return false;
@@ -160,7 +185,8 @@ void window_setup_teardown(struct app *app)
 	if (app->server) {
 		seat_set_cursor_handler(app->server->seat, NULL, NULL);
 		xdg_shell_set_title_handler(app->server->xdg_shell, NULL, NULL);
-		data_device_set_peer(app->server->data_device, NULL);
+		selection_set_peer(app->server->data_device, NULL);
+		selection_set_peer(app->server->primary_selection, NULL);
 	}
 	desktop_window_destroy(app->window);
 	app->window = NULL;

@@ -9,8 +9,8 @@
 #include <wayland-server-protocol.h>
 
 #include "clock.h"
-#include "data_device.h"
 #include "log.h"
+#include "selection.h"
 #include "server.h"
 #include "surface.h"
 #include "xdg_shell.h"
@@ -278,8 +278,10 @@ static void update_keyboard_focus(struct seat *seat)
 			send_keyboard_enter(seat, resource, serial);
 	}
 	/* The selection follows the keyboard. */
-	if (surface_client(old) != surface_client(target))
-		data_device_keyboard_focus_changed(seat->server->data_device);
+	if (surface_client(old) != surface_client(target)) {
+		selection_keyboard_focus_changed(seat->server->data_device);
+		selection_keyboard_focus_changed(seat->server->primary_selection);
+	}
 }
 
 static void handle_stack_changed(struct wl_listener *listener, void *data)

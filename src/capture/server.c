@@ -9,6 +9,8 @@
 #include <unistd.h>
 
 #include "data_device.h"
+#include "primary_selection.h"
+#include "selection.h"
 #include "fullscreen_shell.h"
 #include "linux_dmabuf.h"
 #include "log.h"
@@ -32,7 +34,8 @@ static bool global_filter(const struct wl_client *client, const struct wl_global
 	if (client != server->adopted_client)
 		return true;
 	return global != seat_global(server->seat) &&
-	       global != data_device_global(server->data_device);
+	       global != selection_global(server->data_device) &&
+	       global != selection_global(server->primary_selection);
 }
 
 static void adopted_client_destroyed(struct wl_listener *listener, void *data)
@@ -83,6 +86,9 @@ struct server *server_create(const struct server_config *config)
 	server->data_device = data_device_create(server);
 	if (!server->data_device)
 		goto fail;
+	server->primary_selection = primary_selection_create(server);
+	if (!server->primary_selection)
+		goto fail;
 	server->seat = seat_create(server);
 	if (!server->seat)
 		goto fail;
@@ -103,7 +109,8 @@ void server_destroy(struct server *server)
 		wl_display_destroy_clients(server->display);
 		fullscreen_shell_destroy(server->fullscreen_shell);
 		seat_destroy(server->seat);
-		data_device_destroy(server->data_device);
+		selection_destroy(server->data_device);
+		selection_destroy(server->primary_selection);
 		xdg_shell_destroy(server->xdg_shell);
 		frame_clock_finish(&server->frame_clock);
 		output_destroy(server->output);

@@ -11,7 +11,7 @@ struct output;
 struct fullscreen_shell;
 struct xdg_shell;
 struct seat;
-struct data_device;
+struct selection;
 
 struct server_config {
 	int width, height;   /* initial output mode */
@@ -33,7 +33,8 @@ struct server {
 	struct fullscreen_shell *fullscreen_shell; /* NULL when disabled */
 	struct xdg_shell *xdg_shell;
 	struct seat *seat;
-	struct data_device *data_device; /* the clipboard, offered with --window */
+	/* The clipboard and the primary selection, offered with --window. */
+	struct selection *data_device, *primary_selection;
 	struct wl_client *adopted_client; /* handed over by WAYLAND_SERVER_SOCKET */
 	struct wl_listener adopted_client_destroy;
 	char socket_name[64];

@@ -18,6 +18,7 @@
 #include "frame.h"
 #include "input_event.h"
 #include "log.h"
+#include "primary-selection-unstable-v1-client-protocol.h"
 #include "roundtrip.h"
 #include "viewporter-client-protocol.h"
 #include "window_dmabuf.h"
@@ -47,6 +48,14 @@ struct window_buffer {
  * for the desktop's frame callback: three refreshes at 60 Hz. */
 #define HELD_BUFFER_WAIT_MS 50
 
+/* The desktop's clipboard or primary selection as the window sees it. */
+struct desktop_selection {
+	enum wl_record_selection_kind kind;
+	struct wl_record_clipboard_peer peer;
+	struct desktop_offer *introduced; /* the newest offer */
+	struct desktop_offer *current;    /* the desktop's selection; NULL: none */
+};
+
 struct desktop_window {
 	struct wl_display *display;
 	struct wl_registry *registry;
@@ -56,7 +65,7 @@ struct desktop_window {
 	struct xdg_wm_base *wm_base;
 	struct wp_viewporter *viewporter;
 	struct zxdg_decoration_manager_v1 *decoration_manager;
-	char limits[512];
+	char limits[768];
 
 	/* Input: the desktop's first seat, passed on to `input`. */
 	struct wl_seat *seat;
@@ -84,14 +93,16 @@ struct desktop_window {
 	bool have_repeat;
 	int32_t repeat_rate, repeat_delay;
 
-	/* The clipboard: the desktop's selection goes to `clipboard` (the
-	 * nested compositor), the hosted app's becomes `source` here. */
+	/* The clipboard and the primary selection: the desktop's go to each
+	 * selection's peer (the nested compositor), the hosted app's become
+	 * `source` and `primary_source` here. */
 	struct wl_data_device_manager *data_manager;
 	struct wl_data_device *data_device;
-	struct wl_record_clipboard_peer clipboard;
-	struct desktop_offer *introduced; /* the newest data_offer */
-	struct desktop_offer *selection;  /* the desktop's selection; NULL: none */
+	struct zwp_primary_selection_device_manager_v1 *primary_manager;
+	struct zwp_primary_selection_device_v1 *primary_device;
+	struct desktop_selection selections[WL_RECORD_SELECTION_KINDS];
 	struct wl_data_source *source;    /* ours, the hosted app's selection */
+	struct zwp_primary_selection_source_v1 *primary_source;
 	uint32_t input_serial; /* of the newest keyboard enter, key or button */
 
 	struct wl_event_source *connection;
@@ -627,14 +638,16 @@ static const struct zxdg_toplevel_decoration_v1_listener decoration_listener = {
 	.configure = handle_decoration_configure,
 };
 
-/* ---- the clipboard: the desktop's selection and the hosted app's ---- */
+/* ---- the clipboard and the primary selection: the desktop's and the app's ---- */
 
-/* Offered by our own source besides the app's types: the desktop's
+/* Offered by our own sources besides the app's types: the desktop's
  * selection is the app's own then, and is not handed back to it. */
 #define OWN_SELECTION_MIME "application/x-wl-record-selection"
 
+/* A wl_data_offer or a zwp_primary_selection_offer_v1, after its kind. */
 struct desktop_offer {
-	struct wl_data_offer *offer;
+	enum wl_record_selection_kind kind;
+	void *proxy;
 	struct wl_array mime_types; /* char *, owned */
 	bool ours;
 };
@@ -648,13 +661,15 @@ static void offer_destroy(struct desktop_offer *offer)
 		wl_array_for_each(mime, &offer->mime_types)
 			free(*mime);
 	wl_array_release(&offer->mime_types);
-	wl_data_offer_destroy(offer->offer);
+	if (offer->kind == WL_RECORD_SELECTION_PRIMARY)
+		zwp_primary_selection_offer_v1_destroy(offer->proxy);
+	else
+		wl_data_offer_destroy(offer->proxy);
 	free(offer);
 }
 
-static void handle_offer_offer(void *data, struct wl_data_offer *wl_offer, const char *mime_type)
+static void offer_add_mime_type(struct desktop_offer *offer, const char *mime_type)
 {
-	struct desktop_offer *offer = data;
 	if (strcmp(mime_type, OWN_SELECTION_MIME) == 0) {
 		offer->ours = true;
 		return;
@@ -665,6 +680,11 @@ static void handle_offer_offer(void *data, struct wl_data_offer *wl_offer, const
 		*slot = copy;
 	else
 		free(copy);
+}
+
+static void handle_offer_offer(void *data, struct wl_data_offer *wl_offer, const char *mime_type)
+{
+	offer_add_mime_type(data, mime_type);
 }
 
 static void handle_offer_source_actions(void *data, struct wl_data_offer *offer, uint32_t actions)
@@ -681,23 +701,73 @@ static const struct wl_data_offer_listener offer_listener = {
 	.action = handle_offer_action,
 };
 
+static void handle_primary_offer_offer(void *data, struct zwp_primary_selection_offer_v1 *offer,
+				       const char *mime_type)
+{
+	offer_add_mime_type(data, mime_type);
+}
+
+static const struct zwp_primary_selection_offer_v1_listener primary_offer_listener = {
+	.offer = handle_primary_offer_offer,
+};
+
+/* A data_offer event: the newest offer, which may become the selection. */
+static void desktop_selection_introduce(struct desktop_selection *selection, void *proxy)
+{
+	/* The one before was a drag's, or never became the selection. */
+	if (selection->introduced && selection->introduced != selection->current)
+		offer_destroy(selection->introduced);
+	selection->introduced = NULL;
+	struct desktop_offer *offer = calloc(1, sizeof(*offer));
+	if (offer) {
+		offer->kind = selection->kind;
+		offer->proxy = proxy;
+		wl_array_init(&offer->mime_types);
+	}
+	if (selection->kind == WL_RECORD_SELECTION_PRIMARY) {
+		if (offer)
+			zwp_primary_selection_offer_v1_add_listener(proxy, &primary_offer_listener,
+								    offer);
+		else
+			zwp_primary_selection_offer_v1_destroy(proxy);
+	} else {
+		if (offer)
+			wl_data_offer_add_listener(proxy, &offer_listener, offer);
+		else
+			wl_data_offer_destroy(proxy);
+	}
+	selection->introduced = offer;
+}
+
+/* A selection event: the desktop's selection is `proxy` now (NULL: none). */
+static void desktop_selection_changed(struct desktop_selection *selection, void *proxy)
+{
+	struct desktop_offer *offer = selection->introduced && selection->introduced->proxy == proxy
+				      ? selection->introduced : NULL;
+	if (selection->current && selection->current != offer)
+		offer_destroy(selection->current);
+	selection->current = offer;
+	if (offer && offer->ours)
+		return; /* the hosted app's own, back from the desktop */
+	if (selection->peer.selection)
+		selection->peer.selection(
+			selection->peer.data,
+			offer ? (const char *const *)offer->mime_types.data : NULL,
+			offer ? offer->mime_types.size / sizeof(char *) : 0);
+}
+
+static void desktop_selection_finish(struct desktop_selection *selection)
+{
+	if (selection->introduced && selection->introduced != selection->current)
+		offer_destroy(selection->introduced);
+	offer_destroy(selection->current);
+	selection->introduced = selection->current = NULL;
+}
+
 static void handle_data_offer(void *data, struct wl_data_device *device,
 			      struct wl_data_offer *wl_offer)
 {
-	struct desktop_window *window = data;
-	/* The one before was a drag's, or never became the selection. */
-	if (window->introduced && window->introduced != window->selection)
-		offer_destroy(window->introduced);
-	window->introduced = NULL;
-	struct desktop_offer *offer = calloc(1, sizeof(*offer));
-	if (!offer) {
-		wl_data_offer_destroy(wl_offer);
-		return;
-	}
-	offer->offer = wl_offer;
-	wl_array_init(&offer->mime_types);
-	wl_data_offer_add_listener(wl_offer, &offer_listener, offer);
-	window->introduced = offer;
+	desktop_selection_introduce(data, wl_offer);
 }
 
 static void handle_data_enter(void *data, struct wl_data_device *device, uint32_t serial,
@@ -723,19 +793,7 @@ static void handle_data_drop(void *data, struct wl_data_device *device)
 static void handle_data_selection(void *data, struct wl_data_device *device,
 				  struct wl_data_offer *wl_offer)
 {
-	struct desktop_window *window = data;
-	struct desktop_offer *offer = window->introduced && window->introduced->offer == wl_offer
-				      ? window->introduced : NULL;
-	if (window->selection && window->selection != offer)
-		offer_destroy(window->selection);
-	window->selection = offer;
-	if (offer && offer->ours)
-		return; /* the hosted app's own, back from the desktop */
-	if (window->clipboard.selection)
-		window->clipboard.selection(
-			window->clipboard.data,
-			offer ? (const char *const *)offer->mime_types.data : NULL,
-			offer ? offer->mime_types.size / sizeof(char *) : 0);
+	desktop_selection_changed(data, wl_offer);
 }
 
 static const struct wl_data_device_listener data_device_listener = {
@@ -747,20 +805,44 @@ static const struct wl_data_device_listener data_device_listener = {
 	.selection = handle_data_selection,
 };
 
+static void handle_primary_data_offer(void *data, struct zwp_primary_selection_device_v1 *device,
+				      struct zwp_primary_selection_offer_v1 *offer)
+{
+	desktop_selection_introduce(data, offer);
+}
+
+static void handle_primary_selection(void *data, struct zwp_primary_selection_device_v1 *device,
+				     struct zwp_primary_selection_offer_v1 *offer)
+{
+	desktop_selection_changed(data, offer);
+}
+
+static const struct zwp_primary_selection_device_v1_listener primary_device_listener = {
+	.data_offer = handle_primary_data_offer,
+	.selection = handle_primary_selection,
+};
+
+/* The desktop pastes the app's selection: the app writes it into fd. */
+static void desktop_selection_source_send(struct desktop_selection *selection,
+					  const char *mime_type, int32_t fd)
+{
+	if (selection->peer.receive)
+		selection->peer.receive(selection->peer.data, mime_type, fd);
+	else
+		close(fd);
+}
+
 static void handle_source_target(void *data, struct wl_data_source *source,
 				 const char *mime_type)
 {
 }
 
-/* The desktop pastes the app's selection: the app writes it into fd. */
 static void handle_source_send(void *data, struct wl_data_source *source, const char *mime_type,
 			       int32_t fd)
 {
 	struct desktop_window *window = data;
-	if (window->clipboard.receive)
-		window->clipboard.receive(window->clipboard.data, mime_type, fd);
-	else
-		close(fd);
+	desktop_selection_source_send(&window->selections[WL_RECORD_SELECTION_CLIPBOARD],
+				      mime_type, fd);
 }
 
 static void handle_source_cancelled(void *data, struct wl_data_source *source)
@@ -792,20 +874,43 @@ static const struct wl_data_source_listener source_listener = {
 	.action = handle_source_action,
 };
 
-void desktop_window_set_clipboard_peer(struct desktop_window *window,
-				       const struct wl_record_clipboard_peer *peer)
+static void handle_primary_source_send(void *data, struct zwp_primary_selection_source_v1 *source,
+				       const char *mime_type, int32_t fd)
 {
-	if (peer)
-		window->clipboard = *peer;
-	else
-		window->clipboard = (struct wl_record_clipboard_peer){ 0 };
+	struct desktop_window *window = data;
+	desktop_selection_source_send(&window->selections[WL_RECORD_SELECTION_PRIMARY], mime_type,
+				      fd);
 }
 
-void desktop_window_clipboard_selection(struct desktop_window *window,
-					const char *const *mime_types, size_t count)
+static void handle_primary_source_cancelled(void *data,
+					    struct zwp_primary_selection_source_v1 *source)
 {
-	if (window->broken || !window->data_device)
-		return;
+	struct desktop_window *window = data;
+	zwp_primary_selection_source_v1_destroy(source);
+	if (window->primary_source == source)
+		window->primary_source = NULL;
+}
+
+static const struct zwp_primary_selection_source_v1_listener primary_source_listener = {
+	.send = handle_primary_source_send,
+	.cancelled = handle_primary_source_cancelled,
+};
+
+void desktop_window_set_clipboard_peer(struct desktop_window *window,
+				       enum wl_record_selection_kind kind,
+				       const struct wl_record_clipboard_peer *peer)
+{
+	struct desktop_selection *selection = &window->selections[kind];
+	if (peer)
+		selection->peer = *peer;
+	else
+		selection->peer = (struct wl_record_clipboard_peer){ 0 };
+}
+
+/* The hosted app's clipboard as a wl_data_source of ours (NULL: none). */
+static void set_clipboard_source(struct desktop_window *window, const char *const *mime_types,
+				 size_t count)
+{
 	struct wl_data_source *old = window->source;
 	window->source = NULL;
 	if (count > 0) {
@@ -822,15 +927,55 @@ void desktop_window_clipboard_selection(struct desktop_window *window,
 					     window->input_serial);
 	if (old)
 		wl_data_source_destroy(old);
+}
+
+/* The same for the primary selection. */
+static void set_primary_source(struct desktop_window *window, const char *const *mime_types,
+			       size_t count)
+{
+	struct zwp_primary_selection_source_v1 *old = window->primary_source;
+	window->primary_source = NULL;
+	if (count > 0) {
+		window->primary_source = zwp_primary_selection_device_manager_v1_create_source(
+			window->primary_manager);
+		zwp_primary_selection_source_v1_add_listener(window->primary_source,
+							     &primary_source_listener, window);
+		for (size_t i = 0; i < count; i++)
+			zwp_primary_selection_source_v1_offer(window->primary_source, mime_types[i]);
+		zwp_primary_selection_source_v1_offer(window->primary_source, OWN_SELECTION_MIME);
+	}
+	if (window->primary_source || old)
+		zwp_primary_selection_device_v1_set_selection(
+			window->primary_device, window->primary_source, window->input_serial);
+	if (old)
+		zwp_primary_selection_source_v1_destroy(old);
+}
+
+void desktop_window_clipboard_selection(struct desktop_window *window,
+					enum wl_record_selection_kind kind,
+					const char *const *mime_types, size_t count)
+{
+	if (window->broken)
+		return;
+	if (kind == WL_RECORD_SELECTION_PRIMARY && window->primary_device)
+		set_primary_source(window, mime_types, count);
+	else if (kind == WL_RECORD_SELECTION_CLIPBOARD && window->data_device)
+		set_clipboard_source(window, mime_types, count);
+	else
+		return;
 	window_flush(window);
 }
 
-void desktop_window_clipboard_receive(struct desktop_window *window, const char *mime_type,
+void desktop_window_clipboard_receive(struct desktop_window *window,
+				      enum wl_record_selection_kind kind, const char *mime_type,
 				      int fd)
 {
-	struct desktop_offer *offer = window->selection;
+	struct desktop_offer *offer = window->selections[kind].current;
 	if (!window->broken && offer && !offer->ours) {
-		wl_data_offer_receive(offer->offer, mime_type, fd);
+		if (kind == WL_RECORD_SELECTION_PRIMARY)
+			zwp_primary_selection_offer_v1_receive(offer->proxy, mime_type, fd);
+		else
+			wl_data_offer_receive(offer->proxy, mime_type, fd);
 		window_flush(window);
 	}
 	close(fd);
@@ -1455,6 +1600,10 @@ static void registry_global(void *data, struct wl_registry *registry, uint32_t n
 		window->data_manager = wl_registry_bind(registry, name,
 							&wl_data_device_manager_interface,
 							min_u32(version, 3));
+	else if (strcmp(interface, zwp_primary_selection_device_manager_v1_interface.name) == 0 &&
+		 !window->primary_manager)
+		window->primary_manager = wl_registry_bind(
+			registry, name, &zwp_primary_selection_device_manager_v1_interface, 1);
 	else if (strcmp(interface, wl_seat_interface.name) == 0 && !window->seat) {
 		window->seat_version = min_u32(version, 8);
 		window->seat = wl_registry_bind(registry, name, &wl_seat_interface,
@@ -1486,6 +1635,8 @@ struct desktop_window *desktop_window_connect(const char *display_name, char *wh
 	wl_list_init(&window->sink.link);
 	wl_array_init(&window->touch_ids);
 	window->keymap_fd = -1;
+	for (int kind = 0; kind < WL_RECORD_SELECTION_KINDS; kind++)
+		window->selections[kind].kind = kind;
 	window->dmabuf = window_dmabuf_create(handle_dmabuf_ready, window);
 	if (!window->dmabuf) {
 		snprintf(why, why_size, "out of memory");
@@ -1525,7 +1676,15 @@ struct desktop_window *desktop_window_connect(const char *display_name, char *wh
 	if (window->data_manager && window->seat) {
 		window->data_device = wl_data_device_manager_get_data_device(window->data_manager,
 									      window->seat);
-		wl_data_device_add_listener(window->data_device, &data_device_listener, window);
+		wl_data_device_add_listener(window->data_device, &data_device_listener,
+					    &window->selections[WL_RECORD_SELECTION_CLIPBOARD]);
+	}
+	if (window->primary_manager && window->seat) {
+		window->primary_device = zwp_primary_selection_device_manager_v1_get_device(
+			window->primary_manager, window->seat);
+		zwp_primary_selection_device_v1_add_listener(
+			window->primary_device, &primary_device_listener,
+			&window->selections[WL_RECORD_SELECTION_PRIMARY]);
 	}
 	window->scaled = window->viewporter && window->subcompositor;
 	if (!window->scaled)
@@ -1546,6 +1705,12 @@ struct desktop_window *desktop_window_connect(const char *display_name, char *wh
 		snprintf(window->limits + strlen(window->limits),
 			 sizeof(window->limits) - strlen(window->limits),
 			 "%sthe desktop offers no wl_data_device_manager: no clipboard",
+			 window->limits[0] ? "; " : "");
+	if (!window->primary_device)
+		snprintf(window->limits + strlen(window->limits),
+			 sizeof(window->limits) - strlen(window->limits),
+			 "%sthe desktop offers no zwp_primary_selection_device_manager_v1: "
+			 "no primary selection (middle-click paste)",
 			 window->limits[0] ? "; " : "");
 	return window;
 
@@ -1668,11 +1833,16 @@ void desktop_window_destroy(struct desktop_window *window)
 	for (int i = 0; i < BUFFER_COUNT; i++)
 		buffer_destroy(window->buffers[i]);
 	window_dmabuf_destroy(window->dmabuf);
-	if (window->introduced && window->introduced != window->selection)
-		offer_destroy(window->introduced);
-	offer_destroy(window->selection);
+	for (int kind = 0; kind < WL_RECORD_SELECTION_KINDS; kind++)
+		desktop_selection_finish(&window->selections[kind]);
 	if (window->source)
 		wl_data_source_destroy(window->source);
+	if (window->primary_source)
+		zwp_primary_selection_source_v1_destroy(window->primary_source);
+	if (window->primary_device)
+		zwp_primary_selection_device_v1_destroy(window->primary_device);
+	if (window->primary_manager)
+		zwp_primary_selection_device_manager_v1_destroy(window->primary_manager);
 	if (window->data_device) {
 		if (wl_data_device_get_version(window->data_device) >=
 		    WL_DATA_DEVICE_RELEASE_SINCE_VERSION)

@@ -90,22 +90,28 @@ void desktop_window_set_input_sink(struct desktop_window *window,
 void desktop_window_set_cursor(struct desktop_window *window,
 			       const struct wl_record_cursor_image *image);
 
-/* The clipboard: the desktop's selection (its mime types, when the window
- * has the keyboard and whenever it changes there) goes to `peer`, and what
- * a hosted app pastes from it is read through the calls below. Set before
- * the window opens. */
+/* The clipboard, and the primary selection when the desktop offers
+ * zwp_primary_selection_device_manager_v1 (see the limits): the desktop's
+ * selection of that kind (its mime types, when the window has the keyboard
+ * and whenever it changes there) goes to `peer`, and what a hosted app
+ * pastes from it is read through the calls below. Set before the window
+ * opens. */
 void desktop_window_set_clipboard_peer(struct desktop_window *window,
+				       enum wl_record_selection_kind kind,
 				       const struct wl_record_clipboard_peer *peer);
 
 /* The hosted app copied (count 0: its selection is gone): the desktop's
- * selection becomes a source of ours with those mime types, set with the
- * serial of the latest input on the window. What the desktop pastes from
- * it goes to the peer's receive. */
+ * selection of that kind becomes a source of ours with those mime types,
+ * set with the serial of the latest input on the window. What the desktop
+ * pastes from it goes to the peer's receive. */
 void desktop_window_clipboard_selection(struct desktop_window *window,
+					enum wl_record_selection_kind kind,
 					const char *const *mime_types, size_t count);
 
-/* A hosted app pastes the desktop's selection: `fd` (closed here) gets it. */
-void desktop_window_clipboard_receive(struct desktop_window *window, const char *mime_type,
+/* A hosted app pastes the desktop's selection of that kind: `fd` (closed
+ * here) gets it. */
+void desktop_window_clipboard_receive(struct desktop_window *window,
+				      enum wl_record_selection_kind kind, const char *mime_type,
 				      int fd);
 
 void desktop_window_get_stats(const struct desktop_window *window,

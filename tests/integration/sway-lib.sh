@@ -72,3 +72,15 @@ pointer() {
 	echo "$*" >&7
 	wait_until 10 "the virtual pointer: $*" pointer_did $POINTER_COMMANDS
 }
+
+# start_keyboard: a keyboard for the whole test, as a desktop has. Sway
+# headless has none, and each `wtype KEYS` adds a virtual keyboard for a
+# few milliseconds only, too briefly for a client to bind a wl_keyboard
+# when the seat gains the capability; this wtype sleeps until the test ends.
+start_keyboard() {
+	start keyboard "${as_user[@]}" wtype -s 3600000 -k Escape
+	wait_until 10 "sway's keyboard" sway_has_keyboard
+}
+sway_has_keyboard() {
+	sway_msg -t get_inputs -r | grep -q '"type": "keyboard"'
+}

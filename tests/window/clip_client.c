@@ -1,11 +1,15 @@
-/* A hosted app for the --window clipboard test: a grey xdg toplevel with
- * a keyboard and a wl_data_device.
+/* A hosted app for the --window clipboard tests: a grey xdg toplevel with
+ * a keyboard, a wl_data_device and, when offered, a primary selection
+ * device.
  *   clip-client PASTE_FILE TEXT
  * On the key "p" it pastes the selection it was offered
  * (text/plain;charset=utf-8, else text/plain) and writes it to PASTE_FILE
  * (whole: written aside, then renamed); on "c" it copies TEXT (sets its
  * own selection, offering both types). What it is offered is logged on
- * stdout ("offer MIME", "selection N types" or "selection none"). */
+ * stdout ("offer MIME", "selection N types" or "selection none").
+ * The same for the primary selection: "m" pastes it into
+ * PASTE_FILE.primary, "n" sets it to "primary: TEXT"; logged with the
+ * prefix "primary " ("primary offer MIME", "primary selection none"…). */
 #include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -17,6 +21,7 @@
 #include <wayland-client.h>
 #include <xkbcommon/xkbcommon.h>
 
+#include "primary-selection-unstable-v1-client-protocol.h"
 #include "xdg-shell-client-protocol.h"
 
 #define UTF8_TEXT "text/plain;charset=utf-8"
@@ -40,6 +45,14 @@ static struct wl_data_offer *newest_offer, *selection;
 static bool newest_utf8, newest_plain, selection_utf8, selection_plain;
 static int newest_types, selection_types;
 static struct wl_data_source *source;
+
+/* The same for the primary selection. */
+static struct zwp_primary_selection_device_manager_v1 *primary_manager;
+static struct zwp_primary_selection_device_v1 *primary_device;
+static struct zwp_primary_selection_offer_v1 *primary_newest, *primary_selection;
+static bool primary_newest_utf8, primary_selection_utf8;
+static struct zwp_primary_selection_source_v1 *primary_source;
+static char primary_text[4096];
 
 static void buffer_release(void *data, struct wl_buffer *buffer)
 {
@@ -153,22 +166,11 @@ static const struct wl_data_device_listener device_listener = {
 	device_selection,
 };
 
-static void paste(void)
+/* What comes out of `fd` (closed here) goes whole into `path`. */
+static void read_into_file(int fd, const char *path)
 {
-	if (!selection || !(selection_utf8 || selection_plain)) {
-		printf("nothing to paste\n");
-		return;
-	}
-	int fds[2];
-	if (pipe(fds) < 0) {
-		perror("clip-client: pipe");
-		exit(1);
-	}
-	wl_data_offer_receive(selection, selection_utf8 ? UTF8_TEXT : PLAIN_TEXT, fds[1]);
-	close(fds[1]);
-	wl_display_flush(display);
 	char tmp[4096];
-	snprintf(tmp, sizeof(tmp), "%s.part", paste_file);
+	snprintf(tmp, sizeof(tmp), "%s.part", path);
 	FILE *out = fopen(tmp, "w");
 	if (!out) {
 		perror("clip-client: paste file");
@@ -177,7 +179,7 @@ static void paste(void)
 	char chunk[4096];
 	ssize_t n;
 	size_t total = 0;
-	while ((n = read(fds[0], chunk, sizeof(chunk))) != 0) {
+	while ((n = read(fd, chunk, sizeof(chunk))) != 0) {
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
@@ -185,10 +187,89 @@ static void paste(void)
 		fwrite(chunk, 1, (size_t)n, out);
 		total += (size_t)n;
 	}
-	close(fds[0]);
+	close(fd);
 	fclose(out);
-	rename(tmp, paste_file);
+	rename(tmp, path);
 	printf("pasted %zu bytes\n", total);
+}
+
+static void make_pipe(int fds[2])
+{
+	if (pipe(fds) < 0) {
+		perror("clip-client: pipe");
+		exit(1);
+	}
+}
+
+static void paste(void)
+{
+	if (!selection || !(selection_utf8 || selection_plain)) {
+		printf("nothing to paste\n");
+		return;
+	}
+	int fds[2];
+	make_pipe(fds);
+	wl_data_offer_receive(selection, selection_utf8 ? UTF8_TEXT : PLAIN_TEXT, fds[1]);
+	close(fds[1]);
+	wl_display_flush(display);
+	read_into_file(fds[0], paste_file);
+}
+
+/* ---- the primary selection ---- */
+
+static void primary_offer_offer(void *data, struct zwp_primary_selection_offer_v1 *offer,
+				const char *mime_type)
+{
+	printf("primary offer %s\n", mime_type);
+	if (strcmp(mime_type, UTF8_TEXT) == 0)
+		primary_newest_utf8 = true;
+}
+
+static const struct zwp_primary_selection_offer_v1_listener primary_offer_listener = {
+	primary_offer_offer,
+};
+
+static void primary_data_offer(void *data, struct zwp_primary_selection_device_v1 *device,
+			       struct zwp_primary_selection_offer_v1 *offer)
+{
+	if (primary_newest && primary_newest != primary_selection)
+		zwp_primary_selection_offer_v1_destroy(primary_newest);
+	primary_newest = offer;
+	primary_newest_utf8 = false;
+	zwp_primary_selection_offer_v1_add_listener(offer, &primary_offer_listener, NULL);
+}
+
+static void primary_selection_event(void *data, struct zwp_primary_selection_device_v1 *device,
+				    struct zwp_primary_selection_offer_v1 *offer)
+{
+	if (primary_selection && primary_selection != offer) {
+		if (primary_newest == primary_selection)
+			primary_newest = NULL;
+		zwp_primary_selection_offer_v1_destroy(primary_selection);
+	}
+	primary_selection = offer;
+	primary_selection_utf8 = offer && primary_newest_utf8;
+	printf(offer ? "primary selection\n" : "primary selection none\n");
+}
+
+static const struct zwp_primary_selection_device_v1_listener primary_device_listener = {
+	primary_data_offer, primary_selection_event,
+};
+
+static void primary_paste(void)
+{
+	if (!primary_selection || !primary_selection_utf8) {
+		printf("nothing to paste from the primary selection\n");
+		return;
+	}
+	int fds[2];
+	make_pipe(fds);
+	zwp_primary_selection_offer_v1_receive(primary_selection, UTF8_TEXT, fds[1]);
+	close(fds[1]);
+	wl_display_flush(display);
+	char path[4096];
+	snprintf(path, sizeof(path), "%s.primary", paste_file);
+	read_into_file(fds[0], path);
 }
 
 /* ---- copying ---- */
@@ -197,21 +278,25 @@ static void source_target(void *data, struct wl_data_source *s, const char *mime
 {
 }
 
-static void source_send(void *data, struct wl_data_source *s, const char *mime_type, int32_t fd)
+static void write_all(int fd, const char *text)
 {
-	printf("asked for %s\n", mime_type);
-	size_t left = strlen(copy_text);
-	const char *p = copy_text;
+	size_t left = strlen(text);
 	while (left > 0) {
-		ssize_t n = write(fd, p, left);
+		ssize_t n = write(fd, text, left);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
 			break;
-		p += n;
+		text += n;
 		left -= (size_t)n;
 	}
 	close(fd);
+}
+
+static void source_send(void *data, struct wl_data_source *s, const char *mime_type, int32_t fd)
+{
+	printf("asked for %s\n", mime_type);
+	write_all(fd, copy_text);
 }
 
 static void source_cancelled(void *data, struct wl_data_source *s)
@@ -249,6 +334,41 @@ static void copy(uint32_t serial)
 	wl_data_source_offer(source, PLAIN_TEXT);
 	wl_data_device_set_selection(data_device, source, serial);
 	printf("copied\n");
+}
+
+static void primary_source_send(void *data, struct zwp_primary_selection_source_v1 *s,
+				const char *mime_type, int32_t fd)
+{
+	printf("primary asked for %s\n", mime_type);
+	write_all(fd, primary_text);
+}
+
+static void primary_source_cancelled(void *data, struct zwp_primary_selection_source_v1 *s)
+{
+	printf("primary copy cancelled\n");
+	zwp_primary_selection_source_v1_destroy(s);
+	if (primary_source == s)
+		primary_source = NULL;
+}
+
+static const struct zwp_primary_selection_source_v1_listener primary_source_listener = {
+	primary_source_send, primary_source_cancelled,
+};
+
+static void primary_copy(uint32_t serial)
+{
+	if (!primary_device) {
+		printf("no primary selection\n");
+		return;
+	}
+	if (primary_source)
+		zwp_primary_selection_source_v1_destroy(primary_source);
+	primary_source = zwp_primary_selection_device_manager_v1_create_source(primary_manager);
+	zwp_primary_selection_source_v1_add_listener(primary_source, &primary_source_listener,
+						     NULL);
+	zwp_primary_selection_source_v1_offer(primary_source, UTF8_TEXT);
+	zwp_primary_selection_device_v1_set_selection(primary_device, primary_source, serial);
+	printf("primary copied\n");
 }
 
 /* ---- keyboard ---- */
@@ -293,6 +413,10 @@ static void keyboard_key(void *data, struct wl_keyboard *keyboard, uint32_t seri
 		paste();
 	else if (sym == XKB_KEY_c)
 		copy(serial);
+	else if (sym == XKB_KEY_m)
+		primary_paste();
+	else if (sym == XKB_KEY_n)
+		primary_copy(serial);
 	fflush(stdout);
 }
 
@@ -329,6 +453,9 @@ static void registry_global(void *data, struct wl_registry *registry, uint32_t n
 	else if (strcmp(interface, wl_data_device_manager_interface.name) == 0)
 		data_manager = wl_registry_bind(registry, name, &wl_data_device_manager_interface,
 						3);
+	else if (strcmp(interface, zwp_primary_selection_device_manager_v1_interface.name) == 0)
+		primary_manager = wl_registry_bind(
+			registry, name, &zwp_primary_selection_device_manager_v1_interface, 1);
 }
 
 static void registry_global_remove(void *data, struct wl_registry *registry, uint32_t name)
@@ -401,6 +528,13 @@ int main(int argc, char **argv)
 	wl_keyboard_add_listener(keyboard, &keyboard_listener, NULL);
 	data_device = wl_data_device_manager_get_data_device(data_manager, seat);
 	wl_data_device_add_listener(data_device, &device_listener, NULL);
+	if (primary_manager) {
+		primary_device = zwp_primary_selection_device_manager_v1_get_device(primary_manager,
+										    seat);
+		zwp_primary_selection_device_v1_add_listener(primary_device,
+							     &primary_device_listener, NULL);
+	}
+	snprintf(primary_text, sizeof(primary_text), "primary: %s", copy_text);
 	surface = wl_compositor_create_surface(compositor);
 	struct xdg_surface *xdg = xdg_wm_base_get_xdg_surface(wm_base, surface);
 	xdg_surface_add_listener(xdg, &xdg_surface_listener, NULL);

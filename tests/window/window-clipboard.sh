@@ -13,29 +13,13 @@
 #   4. The window's own marker type never reaches the app.
 . "$TEST_LIB"
 . "$SWAY_LIB"
-require_commands wtype wl-copy wl-paste
+. "$CLIP_LIB"
 
-cat >"$TEST_DIR/sway.conf" <<CONF
-output HEADLESS-1 mode 800x600
-xwayland disable
-CONF
-start_sway "$TEST_DIR/sway.conf"
-
-# A keyboard for the whole test (see window-input.sh).
-start keyboard "${as_user[@]}" wtype -s 3600000 -k Escape
-keyboard_added() {
-	sway_msg -t get_inputs -r | grep -q '"type": "keyboard"'
-}
-wait_until 10 "sway's keyboard" keyboard_added
-
+start_clip_desktop
 DESKTOP_TEXT="from the desktop"
 APP_TEXT="from the app: $$"
 PASTED="$USER_DIR/pasted.txt"
-start record "${as_user[@]}" "$WL_RECORD" -v --window --size 320x240 "$USER_DIR/clip.mkv" -- \
-	"$CLIP_CLIENT" "$PASTED" "$APP_TEXT"
-RECORD_PID=$STARTED_PID
-# The only window: it has the keyboard, and the app with it.
-wait_until 20 "the app with the keyboard" log_has record '^keyboard enter'
+start_clip_app "$PASTED" "$APP_TEXT"
 
 # 1. Desktop to app.
 start copy "${as_user[@]}" wl-copy --foreground "$DESKTOP_TEXT"
@@ -62,14 +46,11 @@ grep -qx 'text/plain' "$TEST_DIR/desktop-types.log" ||
 	fail "the desktop is not offered text/plain: $(tr '\n' ' ' <"$TEST_DIR/desktop-types.log")"
 
 # 3. The window without the keyboard.
-since() {
-	tail -n +$(($1 + 1)) "$TEST_DIR/record.log"
-}
 told_none_since() {
 	since "$1" | grep -q '^keyboard leave' && since "$1" | grep -q '^selection none'
 }
-MARK=$(wc -l <"$TEST_DIR/record.log")
-sway_msg workspace 2 >/dev/null || fail "swaymsg could not change the workspace"
+MARK=$(log_mark)
+to_workspace 2
 wait_until 10 "the app told there is no selection" told_none_since "$MARK"
 SECOND_TEXT="copied elsewhere: $$"
 start copy2 "${as_user[@]}" wl-copy --foreground "$SECOND_TEXT"
@@ -79,8 +60,8 @@ desktop_has_second_text() {
 wait_until 10 "the second text on the desktop" desktop_has_second_text
 since "$MARK" | grep -q '^offer' &&
 	fail "the app was offered the desktop's selection without the keyboard: $(since "$MARK" | tr '\n' ';')"
-MARK=$(wc -l <"$TEST_DIR/record.log")
-sway_msg workspace 1 >/dev/null || fail "swaymsg could not change the workspace"
+MARK=$(log_mark)
+to_workspace 1
 offered_since() {
 	since "$1" | grep -q '^offer text/plain;charset=utf-8'
 }
@@ -96,7 +77,5 @@ log "back on the window, the app pasted '$(cat "$PASTED")'"
 grep -q '^offer application/x-wl-record' "$TEST_DIR/record.log" &&
 	fail "the app was offered the window's marker type"
 
-sway_msg '[app_id=wl-record] kill' >/dev/null || fail "swaymsg could not close the window"
-wait_exit "$RECORD_PID" 30
-[ "$EXIT_STATUS" -eq 0 ] || fail "wl-record exited $EXIT_STATUS"
+close_clip_app
 pass

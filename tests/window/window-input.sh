@@ -44,15 +44,8 @@ start_sway "$TEST_DIR/sway.conf"
 
 start_virtual_pointer 800 600
 
-# A keyboard for the whole test, as a desktop has: each wtype below adds
-# a virtual keyboard for a few milliseconds only, too briefly for a client
-# to bind a wl_keyboard when the seat gains the capability. This one
-# sleeps until the test ends.
-start keyboard "${as_user[@]}" wtype -s 3600000 -k Escape
-keyboard_added() {
-	sway_msg -t get_inputs -r | grep -q '"type": "keyboard"'
-}
-wait_until 10 "sway's keyboard" keyboard_added
+# A keyboard for the whole test (see start_keyboard).
+start_keyboard
 
 HOSTED=("$INPUT_CLIENT")
 if [ "$NESTED" = weston ]; then

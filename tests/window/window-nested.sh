@@ -1,7 +1,8 @@
 #!/bin/bash
 # wl-record --window with another wl-record as the desktop: a desktop that
-# offers wp_viewporter and subsurfaces but no xdg-decoration (said under -v;
-# the window has none), and whose recording shows what the window drew.
+# offers wp_viewporter and subsurfaces but no xdg-decoration nor primary
+# selection (each said once under -v; the window has neither), and whose
+# recording shows what the window drew.
 # The outer wl-record (640x360, 16:9) hosts the inner one (320x240, 4:3),
 # whose window is configured fullscreen: the picture scaled to 480x360 with
 # black bars left and right. Checked by decoding both files: the colour
@@ -22,6 +23,10 @@ wait_exit "$OUTER_PID" 40
 [ "$EXIT_STATUS" -eq 0 ] || fail "the outer wl-record exited $EXIT_STATUS"
 log_has outer "--window: the desktop offers no xdg-decoration: the window has no title bar" ||
 	fail "no word of the missing decorations"
+# Nor a primary selection (the outer one has no --window): said once.
+said=$(grep -c "the desktop offers no zwp_primary_selection_device_manager_v1: no primary selection" \
+	"$TEST_DIR/outer.log")
+[ "$said" -eq 1 ] || fail "the missing primary selection said $said times, not once"
 log_has outer "window 640x360: the 320x240 picture at 80,0 as 480x360" ||
 	fail "the window's picture is not placed at 80,0 as 480x360"
 for file in inner outer; do

@@ -20,12 +20,8 @@ xwayland disable
 CONF
 start_sway "$TEST_DIR/sway.conf"
 
-# A keyboard for the whole test, as a desktop has (see window-input.sh).
-start keyboard "${as_user[@]}" wtype -s 3600000 -k Escape
-keyboard_added() {
-	sway_msg -t get_inputs -r | grep -q '"type": "keyboard"'
-}
-wait_until 10 "sway's keyboard" keyboard_added
+# A keyboard for the whole test, as a desktop has (see start_keyboard).
+start_keyboard
 
 # The terminal has drawn its prompt: text in the window on sway's output.
 terminal_drawn() {
