@@ -7,6 +7,7 @@
 #include <unistd.h>
 #include <wayland-server-protocol.h>
 
+#include "drag.h"
 #include "log.h"
 #include "seat.h"
 #include "server.h"
@@ -19,6 +20,7 @@ struct data_source {
 	struct wl_array mime_types; /* char *, owned */
 	bool used;        /* given to set_selection or start_drag: never again */
 	bool actions_set; /* a drag-and-drop source: not for the selection */
+	uint32_t actions; /* set_actions' */
 };
 
 enum selection_owner {
@@ -292,6 +294,7 @@ static void source_set_actions(struct wl_client *client, struct wl_resource *res
 		return;
 	}
 	source->actions_set = true;
+	source->actions = dnd_actions;
 }
 
 static const struct wl_data_source_interface source_impl = {
@@ -320,17 +323,31 @@ static void device_start_drag(struct wl_client *client, struct wl_resource *reso
 			      struct wl_resource *source_resource, struct wl_resource *origin,
 			      struct wl_resource *icon, uint32_t serial)
 {
-	/* No drag and drop across the window: the drag ends at once. */
-	if (!source_resource)
-		return;
-	struct data_source *source = wl_resource_get_user_data(source_resource);
-	if (source->used) {
+	struct data_device *device = wl_resource_get_user_data(resource);
+	struct data_source *source = source_resource ? wl_resource_get_user_data(source_resource)
+						     : NULL;
+	if (source && source->used) {
 		wl_resource_post_error(source_resource, WL_DATA_SOURCE_ERROR_INVALID_SOURCE,
 				       "the wl_data_source was already used");
 		return;
 	}
-	source->used = true;
-	wl_data_source_send_cancelled(source_resource);
+	if (source)
+		source->used = true;
+	if (!device) {
+		if (source)
+			wl_data_source_send_cancelled(source_resource);
+		return;
+	}
+	/* A source without set_actions: copy before version 3, none after
+	 * (as Weston does). */
+	uint32_t actions = 0;
+	if (source && source->actions_set)
+		actions = source->actions;
+	else if (source && wl_resource_get_version(source_resource) <
+				   WL_DATA_SOURCE_ACTION_SINCE_VERSION)
+		actions = WL_DATA_DEVICE_MANAGER_DND_ACTION_COPY;
+	drag_start(seat_drag(device->server->seat), &device->devices, resource, source_resource,
+		   source ? &source->mime_types : NULL, actions, origin, icon, serial);
 }
 
 static void device_set_selection(struct wl_client *client, struct wl_resource *resource,

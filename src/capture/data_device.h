@@ -9,7 +9,8 @@ struct server;
 struct data_device;
 
 /* The clipboard of the nested compositor: wl_data_device_manager (version
- * 3), selection only (a drag is cancelled at once). There is one selection:
+ * 3): the selection, and drag and drop between hosted clients (drag.h).
+ * There is one selection:
  * the last one set, by a hosted client (while it has the keyboard) or by the
  * desktop (data_device_set_desktop_selection). It is offered only to the
  * client with the keyboard focus, when the focus comes and whenever the
