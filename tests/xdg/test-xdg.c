@@ -2919,6 +2919,19 @@ TEST(dnd_cancelled_unless_accepted)
 		    s.a.drops_performed == 0);
 	wl_data_source_destroy(source);
 
+	/* An action agreed, but no type accepted: cancelled. */
+	source = dnd_source(&s.a, WL_DATA_DEVICE_MANAGER_DND_ACTION_COPY);
+	dnd_begin(&s, source, NULL);
+	move_to(&s.t, 4, 4);
+	dnd_sync(&s);
+	wl_data_offer_set_actions(s.b.offer, WL_DATA_DEVICE_MANAGER_DND_ACTION_COPY, 0);
+	dnd_sync(&s);
+	test_assert(s.a.source_action == WL_DATA_DEVICE_MANAGER_DND_ACTION_COPY);
+	press(&s.t, false);
+	dnd_sync(&s);
+	test_assert(s.a.cancels == 2 && s.b.drops == 0);
+	wl_data_source_destroy(source);
+
 	/* Accepted, but B (version 3) never said which actions: cancelled. */
 	source = dnd_source(&s.a, WL_DATA_DEVICE_MANAGER_DND_ACTION_COPY);
 	dnd_begin(&s, source, NULL);
@@ -2928,7 +2941,7 @@ TEST(dnd_cancelled_unless_accepted)
 	dnd_sync(&s);
 	press(&s.t, false);
 	dnd_sync(&s);
-	test_assert(s.a.cancels == 2 && s.b.drops == 0);
+	test_assert(s.a.cancels == 3 && s.b.drops == 0);
 	wl_data_source_destroy(source);
 
 	/* Dropped on nothing (off the picture). */
@@ -2939,7 +2952,7 @@ TEST(dnd_cancelled_unless_accepted)
 	test_assert(s.a.entered == NULL && s.b.entered == NULL);
 	press(&s.t, false);
 	dnd_sync(&s);
-	test_assert(s.a.cancels == 3 && s.a.drops == 0 && s.b.drops == 0);
+	test_assert(s.a.cancels == 4 && s.a.drops == 0 && s.b.drops == 0);
 	wl_data_source_destroy(source);
 
 	/* A wrong serial: cancelled at once, the pointer stays. */
@@ -2949,7 +2962,7 @@ TEST(dnd_cancelled_unless_accepted)
 	wl_data_device_start_drag(s.a.device, source, s.top.surface, NULL,
 				  s.log.button_serial + 1000);
 	dnd_sync(&s);
-	test_assert(s.a.cancels == 4 && s.log.pointer_surface == s.top.surface);
+	test_assert(s.a.cancels == 5 && s.log.pointer_surface == s.top.surface);
 	press(&s.t, false);
 	wl_data_source_destroy(source);
 
@@ -2957,7 +2970,7 @@ TEST(dnd_cancelled_unless_accepted)
 	source = dnd_source(&s.a, WL_DATA_DEVICE_MANAGER_DND_ACTION_COPY);
 	wl_data_device_start_drag(s.a.device, source, s.top.surface, NULL, s.log.button_serial);
 	dnd_sync(&s);
-	test_assert(s.a.cancels == 5 && s.log.pointer_surface == s.top.surface);
+	test_assert(s.a.cancels == 6 && s.log.pointer_surface == s.top.surface);
 	wl_data_source_destroy(source);
 
 	/* The pointer leaves the window mid-drag: cancelled. */
@@ -2965,7 +2978,7 @@ TEST(dnd_cancelled_unless_accepted)
 	dnd_begin(&s, source, NULL);
 	feed(&s.t, &(struct wl_record_input_event){ .type = WL_RECORD_INPUT_POINTER_LEAVE });
 	dnd_sync(&s);
-	test_assert(s.a.cancels == 6 && s.a.entered == NULL);
+	test_assert(s.a.cancels == 7 && s.a.entered == NULL);
 	wl_data_source_destroy(source);
 	dnd_scene_finish(&s);
 }
