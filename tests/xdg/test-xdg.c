@@ -2980,6 +2980,17 @@ TEST(dnd_cancelled_unless_accepted)
 	dnd_sync(&s);
 	test_assert(s.a.cancels == 7 && s.a.entered == NULL);
 	wl_data_source_destroy(source);
+
+	/* The keyboard leaves the window mid-drag: cancelled too. */
+	feed(&s.t, &(struct wl_record_input_event){ .type = WL_RECORD_INPUT_KEYBOARD_ENTER });
+	source = dnd_source(&s.a, WL_DATA_DEVICE_MANAGER_DND_ACTION_COPY);
+	dnd_begin(&s, source, NULL);
+	test_assert(s.a.entered == s.top.surface);
+	feed(&s.t, &(struct wl_record_input_event){ .type = WL_RECORD_INPUT_KEYBOARD_LEAVE });
+	dnd_sync(&s);
+	test_assert(s.a.cancels == 8 && s.a.entered == NULL);
+	press(&s.t, false);
+	wl_data_source_destroy(source);
 	dnd_scene_finish(&s);
 }
 
@@ -3103,5 +3114,58 @@ TEST(dnd_icon_with_another_role)
 			      WL_DATA_DEVICE_ERROR_ROLE);
 	wl_data_source_destroy(source);
 	destroy_sub(&sub);
+	dnd_scene_finish(&s);
+}
+
+TEST(dnd_ask_settled_after_the_drop)
+{
+	struct dnd_scene s;
+	dnd_scene_setup(&s);
+	struct wl_data_source *source = dnd_source(&s.a, WL_DATA_DEVICE_MANAGER_DND_ACTION_COPY |
+								  WL_DATA_DEVICE_MANAGER_DND_ACTION_ASK);
+	dnd_begin(&s, source, NULL);
+	move_to(&s.t, 4, 4);
+	dnd_sync(&s);
+	wl_data_offer_accept(s.b.offer, s.b.enter_serial, "text/html");
+	wl_data_offer_set_actions(s.b.offer, WL_DATA_DEVICE_MANAGER_DND_ACTION_COPY |
+						     WL_DATA_DEVICE_MANAGER_DND_ACTION_ASK,
+				  WL_DATA_DEVICE_MANAGER_DND_ACTION_ASK);
+	dnd_sync(&s);
+	test_assert(s.a.source_action == WL_DATA_DEVICE_MANAGER_DND_ACTION_ASK &&
+		    s.b.offer_action == WL_DATA_DEVICE_MANAGER_DND_ACTION_ASK);
+	press(&s.t, false);
+	dnd_sync(&s);
+	test_assert(s.b.drops == 1 && s.a.drops_performed == 1);
+	/* The user chose to copy: the target says so, then finishes. */
+	wl_data_offer_set_actions(s.b.offer, WL_DATA_DEVICE_MANAGER_DND_ACTION_COPY,
+				  WL_DATA_DEVICE_MANAGER_DND_ACTION_COPY);
+	dnd_sync(&s);
+	test_assert(s.a.source_action == WL_DATA_DEVICE_MANAGER_DND_ACTION_COPY &&
+		    s.b.offer_action == WL_DATA_DEVICE_MANAGER_DND_ACTION_COPY);
+	wl_data_offer_finish(s.b.offer);
+	dnd_sync(&s);
+	test_assert(s.a.finishes == 1 && s.a.cancels == 0);
+	wl_data_source_destroy(source);
+	dnd_scene_finish(&s);
+}
+
+TEST(dnd_finish_before_the_drop)
+{
+	struct dnd_scene s;
+	dnd_scene_setup(&s);
+	struct wl_data_source *source = dnd_source(&s.a, WL_DATA_DEVICE_MANAGER_DND_ACTION_COPY);
+	dnd_begin(&s, source, NULL);
+	move_to(&s.t, 4, 4);
+	dnd_sync(&s);
+	wl_data_offer_accept(s.b.offer, s.b.enter_serial, "text/plain");
+	wl_data_offer_set_actions(s.b.offer, WL_DATA_DEVICE_MANAGER_DND_ACTION_COPY, 0);
+	wl_data_offer_finish(s.b.offer);
+	expect_protocol_error(&s.o.t, &wl_data_offer_interface, s.b.offer,
+			      WL_DATA_OFFER_ERROR_INVALID_FINISH);
+	/* B is gone with its error: the drag over it ends as a drop on nothing. */
+	press(&s.t, false);
+	test_assert(inproc_roundtrip(&s.t));
+	test_assert(s.a.cancels == 1 && s.a.drops_performed == 0);
+	wl_data_source_destroy(source);
 	dnd_scene_finish(&s);
 }
