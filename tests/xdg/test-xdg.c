@@ -3169,3 +3169,26 @@ TEST(dnd_finish_before_the_drop)
 	wl_data_source_destroy(source);
 	dnd_scene_finish(&s);
 }
+
+TEST(dnd_not_during_another_clients_popup_grab)
+{
+	struct dnd_scene s;
+	dnd_scene_setup(&s);
+	move_to(&s.t, 20, 16);
+	press(&s.t, true);
+	/* B's menu grabs (its serial is not checked) while A's button is down. */
+	struct window pop = { 0 };
+	struct test_buffer green;
+	map_grabbing_menu(&s.o.t, &s.o.g, &pop, &s.other, 0, &green);
+	dnd_sync(&s);
+	test_assert(xdg_shell_grab_surface(s.t.server->xdg_shell) != NULL);
+	struct wl_data_source *source = dnd_source(&s.a, WL_DATA_DEVICE_MANAGER_DND_ACTION_COPY);
+	wl_data_device_start_drag(s.a.device, source, s.top.surface, NULL, s.log.button_serial);
+	dnd_sync(&s);
+	test_assert(s.a.cancels == 1 && s.a.enters == 0 && s.log.pointer_surface == s.top.surface);
+	press(&s.t, false);
+	wl_data_source_destroy(source);
+	destroy_window(&pop);
+	test_buffer_finish(&green);
+	dnd_scene_finish(&s);
+}
