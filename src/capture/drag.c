@@ -1,6 +1,7 @@
 #define LOG_MODULE "capture"
 #include "drag.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <unistd.h>
 #include <wayland-server-protocol.h>
@@ -47,6 +48,7 @@ struct drag {
 	const struct wl_array *mime_types;
 	uint32_t source_actions;
 	struct drag_surface origin, icon, focus;
+	struct wl_listener icon_commit; /* it may move its origin */
 	struct wl_resource *focus_device; /* the target's wl_data_device */
 	struct wl_listener focus_device_destroy;
 	struct dnd_offer *offer;
@@ -57,13 +59,38 @@ static const struct surface_role icon_role = {
 	.name = "wl_data_device-icon",
 };
 
+static void drag_surface_set(struct drag_surface *tracked, struct surface *surface)
+{
+	wl_list_remove(&tracked->destroy.link);
+	wl_list_init(&tracked->destroy.link);
+	tracked->surface = surface;
+	if (surface)
+		wl_signal_add(&surface->events.destroy, &tracked->destroy);
+}
+
 /* ---- the icon, drawn at the pointer ---- */
 
 static void place_icon(struct drag *drag)
 {
 	struct surface *icon = drag->active ? drag->icon.surface : NULL;
-	screen_set_drag_icon(&drag->server->screen, icon, (int)drag->x, (int)drag->y,
-			     clock_now_ns());
+	int x = (int)floor(drag->x) + (icon ? icon->origin_x : 0);
+	int y = (int)floor(drag->y) + (icon ? icon->origin_y : 0);
+	screen_set_drag_icon(&drag->server->screen, icon, x, y, clock_now_ns());
+}
+
+static void icon_committed(struct wl_listener *listener, void *data)
+{
+	struct drag *drag = wl_container_of(listener, drag, icon_commit);
+	place_icon(drag);
+}
+
+static void set_icon(struct drag *drag, struct surface *icon)
+{
+	wl_list_remove(&drag->icon_commit.link);
+	wl_list_init(&drag->icon_commit.link);
+	drag_surface_set(&drag->icon, icon);
+	if (icon)
+		wl_signal_add(&icon->events.commit, &drag->icon_commit);
 }
 
 /* ---- actions ---- */
@@ -259,15 +286,6 @@ static void release_offer(struct drag *drag, bool keep_source)
 
 /* ---- the target ---- */
 
-static void drag_surface_set(struct drag_surface *tracked, struct surface *surface)
-{
-	wl_list_remove(&tracked->destroy.link);
-	wl_list_init(&tracked->destroy.link);
-	tracked->surface = surface;
-	if (surface)
-		wl_signal_add(&surface->events.destroy, &tracked->destroy);
-}
-
 static void forget_focus_device(struct drag *drag)
 {
 	wl_list_remove(&drag->focus_device_destroy.link);
@@ -339,7 +357,7 @@ static void end_drag(struct drag *drag)
 	drag_surface_set(&drag->focus, NULL);
 	drag_surface_set(&drag->origin, NULL);
 	place_icon(drag);
-	drag_surface_set(&drag->icon, NULL);
+	set_icon(drag, NULL);
 	if (drag->source) {
 		wl_list_remove(&drag->source_destroy.link);
 		wl_list_init(&drag->source_destroy.link);
@@ -421,7 +439,7 @@ static void icon_destroyed(struct wl_listener *listener, void *data)
 {
 	/* The drag goes on without its image (as in wlroots). */
 	struct drag *drag = wl_container_of(listener, drag, icon.destroy);
-	drag_surface_set(&drag->icon, NULL);
+	set_icon(drag, NULL);
 	place_icon(drag);
 }
 
@@ -467,7 +485,7 @@ void drag_start(struct drag *drag, struct wl_list *devices, struct wl_resource *
 	if (source)
 		wl_resource_add_destroy_listener(source, &drag->source_destroy);
 	drag_surface_set(&drag->origin, origin);
-	drag_surface_set(&drag->icon, icon);
+	set_icon(drag, icon);
 	LOG_DBG("a drag starts (%s source)", source ? "a" : "no");
 	drag_motion(drag, x, y, 0);
 }
@@ -489,6 +507,8 @@ struct drag *drag_create(struct server *server)
 	wl_list_init(&drag->origin.destroy.link);
 	drag->icon.destroy.notify = icon_destroyed;
 	wl_list_init(&drag->icon.destroy.link);
+	drag->icon_commit.notify = icon_committed;
+	wl_list_init(&drag->icon_commit.link);
 	drag->focus.destroy.notify = focus_destroyed;
 	wl_list_init(&drag->focus.destroy.link);
 	drag->focus_device_destroy.notify = focus_device_destroyed;

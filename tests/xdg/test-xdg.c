@@ -3077,18 +3077,22 @@ TEST(dnd_icon_drawn_at_the_pointer)
 	assert_square(&s.t, 50, 40, CYAN, BLUE);
 	test_assert_pixel(&s.t, 20, 16, RED);
 	test_assert_damage(&damage, 20, 16, 54, 44);
-	/* Its own commits are followed. */
+	/* Its own commits are followed, and its origin's moves (attach's
+	 * x,y: the hotspot). */
 	solid(&cyan, YELLOW);
-	commit_buffer(icon, &cyan);
+	wl_surface_attach(icon, cyan.buffer, -2, -1);
+	wl_surface_damage_buffer(icon, 0, 0, 4, 4);
+	wl_surface_commit(icon);
 	dnd_sync(&s);
-	assert_square(&s.t, 50, 40, YELLOW, BLUE);
+	assert_square(&s.t, 48, 39, YELLOW, BLUE);
+	test_assert_pixel(&s.t, 53, 43, BLUE); /* its old place, redrawn */
 	/* Gone with the drag. */
 	press(&s.t, false);
 	dnd_sync(&s);
 	test_assert(s.a.cancels == 1);
-	test_assert_pixel(&s.t, 50, 40, BLUE);
-	test_assert_pixel(&s.t, 53, 43, BLUE);
-	test_assert_damage(&damage, 50, 40, 54, 44);
+	test_assert_pixel(&s.t, 48, 39, BLUE);
+	test_assert_pixel(&s.t, 51, 42, BLUE);
+	test_assert_damage(&damage, 48, 39, 52, 43);
 	wl_list_remove(&damage.listener.link);
 	wl_data_source_destroy(source);
 	wl_surface_destroy(icon);
