@@ -16,7 +16,8 @@ struct drag;
  * devices; the action is negotiated between the source's and the target's
  * actions. The icon, if any, is drawn into the picture at the pointer. The
  * drag is cancelled when the pointer or the keyboard leaves the window, or
- * the source, origin or origin's client goes. Nothing crosses the window. */
+ * the source, origin or origin's client goes. Nothing crosses the window.
+ * Only the pointer drags: a touch's serial starts nothing (cancelled). */
 struct drag *drag_create(struct server *server);
 void drag_destroy(struct drag *drag);
 
