@@ -115,6 +115,7 @@ static void state_finish(struct surface_state *state)
 static void state_clear_transient(struct surface_state *state)
 {
 	state->attached = false;
+	state->dx = state->dy = 0;
 	state_set_buffer(state, NULL);
 	pixman_region32_clear(&state->surface_damage);
 	pixman_region32_clear(&state->buffer_damage);
@@ -135,6 +136,8 @@ static void state_move(struct surface_state *to, struct surface_state *from)
 		to->buffer_width = from->buffer_width;
 		to->buffer_height = from->buffer_height;
 	}
+	to->dx += from->dx;
+	to->dy += from->dy;
 	pixman_region32_union(&to->surface_damage, &to->surface_damage, &from->surface_damage);
 	pixman_region32_union(&to->buffer_damage, &to->buffer_damage, &from->buffer_damage);
 	to->scale = from->scale;
@@ -158,6 +161,8 @@ static void surface_handle_attach(struct wl_client *client, struct wl_resource *
 	/* x,y move the surface's origin; a fullscreen surface has no origin to
 	 * move, so they are accepted and have no effect. */
 	surface->pending.attached = true;
+	surface->pending.dx = x;
+	surface->pending.dy = y;
 	state_set_buffer(&surface->pending, buffer);
 }
 
@@ -522,6 +527,8 @@ static void surface_apply_state(struct surface *surface, struct surface_state *n
 	}
 	if (memcmp(&next->viewport, &surface->current.viewport, sizeof(next->viewport)) != 0)
 		screen_damage_all(&server->screen); /* shown on the role's flush */
+	surface->origin_x += next->dx;
+	surface->origin_y += next->dy;
 	state_move(&surface->current, next);
 	/* `current` holds no buffer: its content is in the texture. */
 	state_clear_transient(&surface->current);

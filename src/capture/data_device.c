@@ -2,7 +2,10 @@
 
 #include <wayland-server-protocol.h>
 
+#include "drag.h"
+#include "seat.h"
 #include "selection.h"
+#include "server.h"
 
 #define DATA_DEVICE_MANAGER_VERSION 3
 
@@ -81,6 +84,7 @@ static void source_set_actions(struct wl_client *client, struct wl_resource *res
 		return;
 	}
 	source->actions_set = true;
+	source->actions = dnd_actions;
 }
 
 static const struct wl_data_source_interface source_impl = {
@@ -95,17 +99,32 @@ static void device_start_drag(struct wl_client *client, struct wl_resource *reso
 			      struct wl_resource *source_resource, struct wl_resource *origin,
 			      struct wl_resource *icon, uint32_t serial)
 {
-	/* No drag and drop across the window: the drag ends at once. */
-	if (!source_resource)
-		return;
-	struct selection_source *source = wl_resource_get_user_data(source_resource);
-	if (source->used) {
+	struct selection *selection = wl_resource_get_user_data(resource);
+	struct selection_source *source =
+		source_resource ? wl_resource_get_user_data(source_resource) : NULL;
+	if (source && source->used) {
 		wl_resource_post_error(source_resource, WL_DATA_SOURCE_ERROR_INVALID_SOURCE,
 				       "the wl_data_source was already used");
 		return;
 	}
-	source->used = true;
-	wl_data_source_send_cancelled(source_resource);
+	if (source)
+		source->used = true;
+	if (!selection) {
+		if (source)
+			wl_data_source_send_cancelled(source_resource);
+		return;
+	}
+	/* A source without set_actions: copy before version 3, none after
+	 * (as Weston does). */
+	uint32_t actions = 0;
+	if (source && source->actions_set)
+		actions = source->actions;
+	else if (source && wl_resource_get_version(source_resource) <
+				   WL_DATA_SOURCE_ACTION_SINCE_VERSION)
+		actions = WL_DATA_DEVICE_MANAGER_DND_ACTION_COPY;
+	drag_start(seat_drag(selection->server->seat), &selection->devices, resource,
+		   source_resource, source ? &source->mime_types : NULL, actions, origin, icon,
+		   serial);
 }
 
 static void device_set_selection(struct wl_client *client, struct wl_resource *resource,

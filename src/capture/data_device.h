@@ -5,8 +5,8 @@ struct server;
 struct selection;
 
 /* The clipboard of the nested compositor: wl_data_device_manager (version
- * 3), selection only (a drag is cancelled at once), with the rules and the
- * calls of selection.h. */
+ * 3): the selection, with the rules and the calls of selection.h, and
+ * drag and drop between hosted clients (drag.h). */
 struct selection *data_device_create(struct server *server);
 
 #endif

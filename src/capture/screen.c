@@ -242,29 +242,43 @@ static void draw_view_surface(struct surface *surface, int x, int y, void *data)
 	pixman_image_set_transform(surface->texture, NULL);
 }
 
-static bool cursor_shown(const struct screen *screen)
+static bool overlay_shown(const struct screen *screen, const struct screen_overlay *overlay)
 {
-	return screen->draw_cursor && screen->cursor && screen->cursor->mapped &&
-	       screen->cursor->texture && showing_content(screen);
+	return (overlay != &screen->cursor || screen->draw_cursor) && overlay->surface &&
+	       overlay->surface->mapped && overlay->surface->texture && showing_content(screen);
 }
 
-/* Where the pointer's image covers the screen; empty when it is not drawn. */
-static pixman_box32_t cursor_extent(const struct screen *screen)
+/* The pointer's image or the drag's icon is drawn over the clients'. */
+static bool overlays_shown(const struct screen *screen)
+{
+	return overlay_shown(screen, &screen->drag_icon) || overlay_shown(screen, &screen->cursor);
+}
+
+/* Where an overlay covers the screen; empty when it is not drawn. */
+static pixman_box32_t overlay_extent(const struct screen *screen,
+				     const struct screen_overlay *overlay)
 {
 	struct placement p;
-	if (!cursor_shown(screen) ||
-	    !place_view_surface(screen->cursor, screen->cursor_x, screen->cursor_y, &p))
+	if (!overlay_shown(screen, overlay) ||
+	    !place_view_surface(overlay->surface, overlay->x, overlay->y, &p))
 		return (pixman_box32_t){ 0 };
-	return (pixman_box32_t){ screen->cursor_x, screen->cursor_y,
-				 screen->cursor_x + (int)p.dst_w, screen->cursor_y + (int)p.dst_h };
+	return (pixman_box32_t){ overlay->x, overlay->y, overlay->x + (int)p.dst_w,
+				 overlay->y + (int)p.dst_h };
 }
 
-/* On top of what screen->image holds (within its clip, if any). */
-static void draw_cursor(struct screen *screen)
+static void draw_overlay(struct screen *screen, struct screen_overlay *overlay)
 {
-	if (!cursor_shown(screen) || !surface_refresh_texture(screen->cursor))
+	if (!overlay_shown(screen, overlay) || !surface_refresh_texture(overlay->surface))
 		return;
-	draw_view_surface(screen->cursor, screen->cursor_x, screen->cursor_y, screen);
+	draw_view_surface(overlay->surface, overlay->x, overlay->y, screen);
+}
+
+/* On top of what screen->image holds (within its clip, if any): the icon
+ * under the pointer's image. */
+static void draw_overlays(struct screen *screen)
+{
+	draw_overlay(screen, &screen->drag_icon);
+	draw_overlay(screen, &screen->cursor);
 }
 
 /* Redraws the damaged part of the views' picture into screen->image. */
@@ -282,7 +296,7 @@ static void compose_views(struct screen *screen)
 	pixman_image_fill_boxes(PIXMAN_OP_SRC, screen->image, &background, n, boxes);
 	pixman_image_set_clip_region32(screen->image, &screen->damage);
 	visible_surfaces_for_each(screen, draw_view_surface, screen);
-	draw_cursor(screen);
+	draw_overlays(screen);
 	pixman_image_set_clip_region32(screen->image, NULL);
 	screen->views_picture_in_image = true;
 }
@@ -352,7 +366,7 @@ void screen_get_frame(struct screen *screen, struct frame *frame, int64_t pts_ns
 	pixman_image_t *picture = screen->image;
 	if (views_active(screen)) {
 		/* The pointer is not drawn into a client's texture. */
-		struct surface *direct = cursor_shown(screen) ? NULL : views_direct_surface(screen);
+		struct surface *direct = overlays_shown(screen) ? NULL : views_direct_surface(screen);
 		if (direct) {
 			picture = direct->texture; /* no second copy for the usual case */
 			screen->views_picture_in_image = false;
@@ -363,7 +377,7 @@ void screen_get_frame(struct screen *screen, struct frame *frame, int64_t pts_ns
 	} else {
 		screen->views_picture_in_image = false;
 		if (showing_presented(screen) && place_surface(screen, screen->surface).identity &&
-		    !cursor_shown(screen)) {
+		    !overlays_shown(screen)) {
 			if (screen->surface->lease) {
 				/* Zero-copy: the frame is the client's dmabuf itself. */
 				*frame = (struct frame){
@@ -379,7 +393,7 @@ void screen_get_frame(struct screen *screen, struct frame *frame, int64_t pts_ns
 			picture = screen->surface->texture; /* no second copy for the usual case */
 		} else {
 			compose(screen);
-			draw_cursor(screen);
+			draw_overlays(screen);
 		}
 	}
 
@@ -445,22 +459,24 @@ static void handle_presenter_destroy(struct wl_listener *listener, void *data)
 	wl_signal_emit(&screen->events.presenter_gone, client);
 }
 
-static void forget_cursor(struct screen *screen)
+static void forget_overlay(struct screen_overlay *overlay)
 {
-	wl_list_remove(&screen->cursor_destroy.link);
-	wl_list_remove(&screen->cursor_commit.link);
-	wl_list_init(&screen->cursor_destroy.link);
-	wl_list_init(&screen->cursor_commit.link);
-	screen->cursor = NULL;
+	wl_list_remove(&overlay->destroy.link);
+	wl_list_remove(&overlay->commit.link);
+	wl_list_init(&overlay->destroy.link);
+	wl_list_init(&overlay->commit.link);
+	overlay->surface = NULL;
 }
 
-/* The pointer's image moved, changed or went: its old and new places are
- * redrawn and make a frame whose damage is just them. */
-static void cursor_changed(struct screen *screen, bool content_changed, int64_t commit_ns)
+/* An overlay moved, changed or went: its old and new places are redrawn
+ * and make a frame whose damage is just them. */
+static void overlay_changed(struct screen_overlay *overlay, bool content_changed,
+			    int64_t commit_ns)
 {
-	pixman_box32_t old = screen->cursor_box;
-	pixman_box32_t now = cursor_extent(screen);
-	screen->cursor_box = now;
+	struct screen *screen = overlay->screen;
+	pixman_box32_t old = overlay->box;
+	pixman_box32_t now = overlay_extent(screen, overlay);
+	overlay->box = now;
 	if (!content_changed && old.x1 == now.x1 && old.y1 == now.y1 && old.x2 == now.x2 &&
 	    old.y2 == now.y2)
 		return;
@@ -486,37 +502,58 @@ static void cursor_changed(struct screen *screen, bool content_changed, int64_t 
 	pixman_region32_fini(&changed);
 }
 
-static void handle_cursor_destroy(struct wl_listener *listener, void *data)
+static void handle_overlay_destroy(struct wl_listener *listener, void *data)
 {
-	struct screen *screen = wl_container_of(listener, screen, cursor_destroy);
-	forget_cursor(screen);
-	cursor_changed(screen, false, clock_now_ns());
+	struct screen_overlay *overlay = wl_container_of(listener, overlay, destroy);
+	forget_overlay(overlay);
+	overlay_changed(overlay, false, clock_now_ns());
 }
 
-static void handle_cursor_commit(struct wl_listener *listener, void *data)
+static void handle_overlay_commit(struct wl_listener *listener, void *data)
 {
-	struct screen *screen = wl_container_of(listener, screen, cursor_commit);
+	struct screen_overlay *overlay = wl_container_of(listener, overlay, commit);
 	const struct surface_commit_event *event = data;
-	cursor_changed(screen, pixman_region32_not_empty((pixman_region32_t *)event->damage),
-		       event->commit_ns);
+	overlay_changed(overlay, pixman_region32_not_empty((pixman_region32_t *)event->damage),
+			event->commit_ns);
+}
+
+static void set_overlay(struct screen_overlay *overlay, struct surface *surface, int x, int y,
+			int64_t commit_ns)
+{
+	if (surface == overlay->surface && x == overlay->x && y == overlay->y)
+		return;
+	bool new_image = surface != overlay->surface;
+	forget_overlay(overlay);
+	overlay->surface = surface;
+	overlay->x = x;
+	overlay->y = y;
+	if (surface) {
+		wl_signal_add(&surface->events.destroy, &overlay->destroy);
+		wl_signal_add(&surface->events.commit, &overlay->commit);
+	}
+	overlay_changed(overlay, new_image, commit_ns);
 }
 
 void screen_set_cursor(struct screen *screen, struct surface *surface, int x, int y,
 		       int64_t commit_ns)
 {
-	if (!screen->draw_cursor ||
-	    (surface == screen->cursor && x == screen->cursor_x && y == screen->cursor_y))
-		return;
-	bool new_image = surface != screen->cursor;
-	forget_cursor(screen);
-	screen->cursor = surface;
-	screen->cursor_x = x;
-	screen->cursor_y = y;
-	if (surface) {
-		wl_signal_add(&surface->events.destroy, &screen->cursor_destroy);
-		wl_signal_add(&surface->events.commit, &screen->cursor_commit);
-	}
-	cursor_changed(screen, new_image, commit_ns);
+	if (screen->draw_cursor)
+		set_overlay(&screen->cursor, surface, x, y, commit_ns);
+}
+
+void screen_set_drag_icon(struct screen *screen, struct surface *surface, int x, int y,
+			  int64_t commit_ns)
+{
+	set_overlay(&screen->drag_icon, surface, x, y, commit_ns);
+}
+
+static void overlay_init(struct screen *screen, struct screen_overlay *overlay)
+{
+	overlay->screen = screen;
+	wl_list_init(&overlay->destroy.link);
+	wl_list_init(&overlay->commit.link);
+	overlay->destroy.notify = handle_overlay_destroy;
+	overlay->commit.notify = handle_overlay_commit;
 }
 
 bool screen_init(struct screen *screen, int width, int height)
@@ -524,12 +561,10 @@ bool screen_init(struct screen *screen, int width, int height)
 	*screen = (struct screen){ 0 };
 	wl_list_init(&screen->surface_destroy.link);
 	wl_list_init(&screen->presenter_destroy.link);
-	wl_list_init(&screen->cursor_destroy.link);
-	wl_list_init(&screen->cursor_commit.link);
+	overlay_init(screen, &screen->drag_icon);
+	overlay_init(screen, &screen->cursor);
 	screen->surface_destroy.notify = handle_surface_destroy;
 	screen->presenter_destroy.notify = handle_presenter_destroy;
-	screen->cursor_destroy.notify = handle_cursor_destroy;
-	screen->cursor_commit.notify = handle_cursor_commit;
 	frame_source_init(&screen->source);
 	wl_signal_init(&screen->events.frame);
 	wl_signal_init(&screen->events.presenter_gone);
@@ -546,7 +581,8 @@ void screen_finish(struct screen *screen)
 	wl_list_remove(&screen->presenter_destroy.link);
 	wl_list_init(&screen->surface_destroy.link);
 	wl_list_init(&screen->presenter_destroy.link);
-	forget_cursor(screen);
+	forget_overlay(&screen->drag_icon);
+	forget_overlay(&screen->cursor);
 	if (screen->image)
 		pixman_image_unref(screen->image);
 	screen->image = NULL;

@@ -68,13 +68,17 @@ struct screen {
 	pixman_region32_t damage; /* of screen->image, for the views' picture */
 	bool views_picture_in_image; /* image holds the views' picture but for `damage` */
 
-	/* --cursor: the pointer's image drawn on top of the picture, where
-	 * screen_set_cursor puts it. Without draw_cursor none ever is. */
+	/* Drawn on top of the picture: the drag-and-drop icon
+	 * (screen_set_drag_icon), then --cursor's pointer image
+	 * (screen_set_cursor; without draw_cursor none ever is). */
 	bool draw_cursor;
-	struct surface *cursor;
-	int cursor_x, cursor_y;    /* its top-left corner */
-	pixman_box32_t cursor_box; /* where it is drawn, for damage; empty: nowhere */
-	struct wl_listener cursor_destroy, cursor_commit;
+	struct screen_overlay {
+		struct screen *screen;
+		struct surface *surface;
+		int x, y;           /* its top-left corner */
+		pixman_box32_t box; /* where it is drawn, for damage; empty: nowhere */
+		struct wl_listener destroy, commit;
+	} drag_icon, cursor;
 
 	/* Where its pictures go (screen_source.h): the frame path's seam. */
 	struct frame_source source;
@@ -129,6 +133,11 @@ void screen_flush(struct screen *screen, int64_t commit_ns);
  * unless draw_cursor is set. */
 void screen_set_cursor(struct screen *screen, struct surface *surface, int x, int y,
 		       int64_t commit_ns);
+
+/* The drag-and-drop icon: as the cursor, but always drawn (it is part of
+ * what the app shows), under the cursor. NULL: none. */
+void screen_set_drag_icon(struct screen *screen, struct surface *surface, int x, int y,
+			  int64_t commit_ns);
 
 /* Input: what is under screen point x,y (the topmost shown surface whose
  * input region has it), with the point in that surface's coordinates and

@@ -9,6 +9,7 @@
 #include <wayland-server-protocol.h>
 
 #include "clock.h"
+#include "drag.h"
 #include "log.h"
 #include "selection.h"
 #include "server.h"
@@ -75,6 +76,8 @@ struct seat {
 	 * unit (not 1 on a zoomed presented surface): to follow a drag. */
 	double focus_origin_x, focus_origin_y, focus_scale_x, focus_scale_y;
 	int buttons_down; /* the focus stays while any is down */
+	uint32_t press_serial; /* of the last button press sent */
+	struct drag *drag;     /* drag and drop: the pointer is its while active */
 	/* Scrolling, per axis: what came in this pointer frame, sent with the
 	 * frame (the desktop's order of axis and value120 is not fixed), and
 	 * the wheel steps summed for clients before wl_seat 8, which get whole
@@ -214,6 +217,11 @@ static void set_pointer_focus(struct seat *seat, const struct screen_hit *hit)
 /* The pointer is at seat->x,y: focus what is under it. */
 static void pointer_rebase(struct seat *seat, uint32_t time)
 {
+	if (drag_active(seat->drag)) {
+		drag_motion(seat->drag, seat->x, seat->y, time);
+		place_screen_cursor(seat);
+		return;
+	}
 	struct surface *focus = seat->pointer_focus.surface;
 	if (seat->buttons_down > 0 && focus) {
 		/* The implicit grab: a drag stays with the surface it began on. */
@@ -581,6 +589,16 @@ static void pointer_event(struct seat *seat, const struct wl_record_input_event 
 	struct wl_resource *resource;
 	switch (event->type) {
 	case WL_RECORD_INPUT_POINTER_BUTTON: {
+		if (drag_active(seat->drag)) {
+			/* The drag has the pointer: releasing the last button drops. */
+			if (event->pressed)
+				seat->buttons_down++;
+			else if (seat->buttons_down > 0 && --seat->buttons_down == 0)
+				drag_drop(seat->drag);
+			if (seat->buttons_down == 0)
+				pointer_rebase(seat, event->time_ms);
+			return;
+		}
 		if (event->pressed) {
 			struct surface *grab = xdg_shell_grab_surface(seat->server->xdg_shell);
 			if (grab && client != surface_client(grab)) {
@@ -603,6 +621,8 @@ static void pointer_event(struct seat *seat, const struct wl_record_input_event 
 		}
 		if (client) {
 			uint32_t serial = next_serial(seat);
+			if (event->pressed)
+				seat->press_serial = serial;
 			for_each_of_client(resource, &seat->pointers, client) {
 				wl_pointer_send_button(resource, serial, event->time_ms,
 						       event->button,
@@ -678,6 +698,8 @@ void seat_handle_input(struct seat *seat, const struct wl_record_input_event *ev
 		pointer_rebase(seat, event->time_ms);
 		break;
 	case WL_RECORD_INPUT_POINTER_LEAVE:
+		/* Nothing is dragged across the window. */
+		drag_cancel(seat->drag);
 		seat->pointer_in_window = false;
 		seat->buttons_down = 0;
 		set_pointer_focus(seat, NULL);
@@ -709,6 +731,7 @@ void seat_handle_input(struct seat *seat, const struct wl_record_input_event *ev
 		seat->keyboard_on_window = true;
 		break;
 	case WL_RECORD_INPUT_KEYBOARD_LEAVE:
+		drag_cancel(seat->drag);
 		seat->keys.size = 0;
 		seat->keyboard_on_window = false;
 		break;
@@ -975,9 +998,10 @@ struct seat *seat_create(struct server *server)
 	seat->cursor_commit.notify = handle_cursor_commit;
 	seat->stack_changed.notify = handle_stack_changed;
 	wl_signal_add(&server->screen.events.stack_changed, &seat->stack_changed);
+	seat->drag = drag_create(server);
 	seat->global = wl_global_create(server->display, &wl_seat_interface, SEAT_VERSION, seat,
 					seat_bind);
-	if (!seat->global) {
+	if (!seat->drag || !seat->global) {
 		LOG_ERR("cannot create the wl_seat global");
 		seat_destroy(seat);
 		return NULL;
@@ -999,6 +1023,7 @@ void seat_destroy(struct seat *seat)
 {
 	if (!seat)
 		return;
+	drag_destroy(seat->drag);
 	forget_resources(&seat->seats);
 	forget_resources(&seat->pointers);
 	forget_resources(&seat->keyboards);
@@ -1043,4 +1068,23 @@ void seat_set_cursor_handler(struct seat *seat, seat_cursor_fn fn, void *data)
 {
 	seat->cursor_fn = fn;
 	seat->cursor_data = data;
+}
+
+struct drag *seat_drag(struct seat *seat)
+{
+	return seat ? seat->drag : NULL;
+}
+
+bool seat_begin_drag(struct seat *seat, struct surface *origin, uint32_t serial, double *x,
+		     double *y)
+{
+	if (!seat->input || !seat->pointer_in_window || seat->buttons_down == 0 ||
+	    serial != seat->press_serial || origin != seat->pointer_focus.surface)
+		return false;
+	/* The pointer's normal events stop for the drag. */
+	set_pointer_focus(seat, NULL);
+	place_screen_cursor(seat);
+	*x = seat->x;
+	*y = seat->y;
+	return true;
 }

@@ -36,4 +36,15 @@ void seat_handle_input(struct seat *seat, const struct wl_record_input_event *ev
 typedef void (*seat_cursor_fn)(void *data, const struct wl_record_cursor_image *image);
 void seat_set_cursor_handler(struct seat *seat, seat_cursor_fn fn, void *data);
 
+/* Drag and drop (drag.h). The seat's drag, NULL when it could not be made. */
+struct drag *seat_drag(struct seat *seat);
+
+/* A drag may start from `origin` with `serial`: that of the last button
+ * press, sent to `origin` (the pointer's focus), while a button is still
+ * down. Then the pointer leaves its focus (the drag has it from now on)
+ * and x,y is where it is on the screen. */
+struct surface;
+bool seat_begin_drag(struct seat *seat, struct surface *origin, uint32_t serial, double *x,
+		     double *y);
+
 #endif

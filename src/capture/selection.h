@@ -46,6 +46,7 @@ struct selection_source {
 	struct wl_array mime_types; /* char *, owned */
 	bool used;        /* given to set_selection (or start_drag) */
 	bool actions_set; /* wl_data_source only: a drag's, not for the selection */
+	uint32_t actions; /* wl_data_source only: set_actions' */
 };
 
 struct selection {

@@ -42,6 +42,7 @@ struct surface_viewport {
  * merged cache is the same picture for a recorder). */
 struct surface_state {
 	bool attached;               /* attach was requested (buffer may be NULL) */
+	int32_t dx, dy;              /* attach's x,y: the origin's move (not kept) */
 	/* The attached wl_buffer; NULL when none, or when it was destroyed
 	 * before being applied (nothing is shown from it then). */
 	struct wl_resource *buffer;
@@ -70,6 +71,9 @@ struct surface {
 	 * buffers, a8r8g8b8 for buffers with alpha; buffer size. */
 	pixman_image_t *texture;
 	bool mapped;                 /* has content (a non-NULL buffer is attached) */
+	/* The origin's moves (attach's x,y) summed: where a drag icon is drawn
+	 * from the pointer. Other roles have no origin to move. */
+	int32_t origin_x, origin_y;
 
 	const struct surface_role *role;
 	void *role_data;
