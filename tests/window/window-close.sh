@@ -13,12 +13,7 @@
 : "${CLOSE_CLIENT:?CLOSE_CLIENT must point at the close-client test app}"
 require_commands ffprobe python3
 
-cat >"$TEST_DIR/sway.conf" <<CONF
-output HEADLESS-1 mode 800x600
-default_border normal 2
-xwayland disable
-CONF
-start_sway "$TEST_DIR/sway.conf"
+start_window_sway
 
 # line_of NAME PATTERN: the number of the first line of NAME.log matching.
 line_of() {

@@ -19,13 +19,7 @@ require_commands grim ffmpeg ffprobe python3
 PW=320
 PH=240
 FRAMES=20
-cat >"$TEST_DIR/sway.conf" <<CONF
-output HEADLESS-1 mode 800x600
-output * bg #606060 solid_color
-default_border normal 2
-xwayland disable
-CONF
-start_sway "$TEST_DIR/sway.conf"
+start_window_sway
 
 # 1. What makes this the fallback case.
 if command -v weston-info >/dev/null; then

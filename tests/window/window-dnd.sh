@@ -14,13 +14,7 @@ require_commands ffmpeg ffprobe python3
 
 PW=320
 PH=240
-cat >"$TEST_DIR/sway.conf" <<CONF
-output HEADLESS-1 mode 800x600
-output * bg #606060 solid_color
-default_border normal 2
-xwayland disable
-CONF
-start_sway "$TEST_DIR/sway.conf"
+start_window_sway
 start_virtual_pointer 800 600
 
 start record "${as_user[@]}" "$WL_RECORD" -v --window --size ${PW}x$PH \

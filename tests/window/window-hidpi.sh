@@ -16,13 +16,7 @@ require_commands grim python3
 
 PW=320
 PH=240
-cat >"$TEST_DIR/sway.conf" <<CONF
-output HEADLESS-1 mode 800x600 scale 2
-output * bg #606060 solid_color
-default_border normal 2
-xwayland disable
-CONF
-start_sway "$TEST_DIR/sway.conf"
+start_window_sway 'output HEADLESS-1 scale 2'
 
 output_scale() {
 	sway_msg -t get_outputs -r | "$PYTHON" -c 'import json,sys; print(json.load(sys.stdin)[0]["scale"])'

@@ -7,6 +7,21 @@
 PYTHON=python3
 [ -x /usr/bin/python3 ] && PYTHON=/usr/bin/python3
 
+# start_window_sway [LINE...]: sway headless as the user's desktop, an
+# 800x600 output with a grey background (not to be mistaken for the
+# window's black bars), sway's own title bars, and LINEs of configuration
+# after that.
+start_window_sway() {
+	{
+		echo "output HEADLESS-1 mode 800x600"
+		echo "output * bg #606060 solid_color"
+		echo "default_border normal 2"
+		echo "xwayland disable"
+		printf '%s\n' "$@"
+	} >"$TEST_DIR/sway.conf"
+	start_sway "$TEST_DIR/sway.conf"
+}
+
 # window_info [FIELD...]: "X Y W H" of the content of the window with app_id
 # wl-record on the output (logical coordinates), then the FIELDs of sway's
 # node for it (put "name" last: it has spaces). Nothing while there is none.

@@ -24,14 +24,7 @@ require_commands grim ffmpeg ffprobe python3
 PICTURE=320x240
 PW=320
 PH=240
-cat >"$TEST_DIR/sway.conf" <<CONF
-output HEADLESS-1 mode 800x600
-# Grey: the desktop is not mistaken for the window's black bars.
-output * bg #606060 solid_color
-default_border normal 2
-xwayland disable
-CONF
-start_sway "$TEST_DIR/sway.conf"
+start_window_sway
 
 # shows COLOURS: a grim of the output has the picture in one of COLOURS
 # (comma-separated) scaled into the window's content as it is now.

@@ -13,12 +13,7 @@ command -v weston-terminal >/dev/null ||
 	skip "weston-terminal is not installed (Debian package weston)"
 require_commands grim ffmpeg ffprobe python3 wtype
 
-cat >"$TEST_DIR/sway.conf" <<CONF
-output HEADLESS-1 mode 800x600
-default_border normal 2
-xwayland disable
-CONF
-start_sway "$TEST_DIR/sway.conf"
+start_window_sway
 
 # A keyboard for the whole test, as a desktop has (see start_keyboard).
 start_keyboard

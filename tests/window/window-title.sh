@@ -11,12 +11,7 @@
 : "${CLOSE_CLIENT:?CLOSE_CLIENT must point at the close-client test app}"
 require_commands python3 pgrep
 
-cat >"$TEST_DIR/sway.conf" <<CONF
-output HEADLESS-1 mode 800x600
-default_border normal 2
-xwayland disable
-CONF
-start_sway "$TEST_DIR/sway.conf"
+start_window_sway
 
 title_is() {
 	TITLE=$(window_info name | cut -d' ' -f5-)
