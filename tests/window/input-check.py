@@ -27,6 +27,7 @@ import subprocess
 import sys
 
 BLOCK = 16
+ROWS = 9  # the app's block rows (input_client.c); its marks are below them
 
 
 def check_pixel(args):
@@ -171,7 +172,7 @@ def main(args):
         if seen[r] != want:
             problems.append("%s: %d, not %d" % (what, seen[r], want))
     xs, ys = [], []
-    for y in range(7 * BLOCK, h):
+    for y in range(ROWS * BLOCK, h):
         for x in range(w):
             r, g, b = pixel(last, x, y)
             if r > 150 and b > 150 and g < 100:
