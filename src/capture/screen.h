@@ -147,7 +147,7 @@ struct screen_hit {
 	double sx, sy;
 	struct screen_view *view;
 	/* Surface units a screen unit (a zoomed presented surface: not 1), to
-	 * follow a point that leaves the surface (a touch). */
+	 * follow a point that leaves the surface (a drag, a finger). */
 	double scale_x, scale_y;
 };
 bool screen_surface_at(struct screen *screen, double x, double y, struct screen_hit *hit);

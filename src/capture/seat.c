@@ -48,14 +48,38 @@ static void tracked_set(struct tracked_surface *tracked, struct surface *surface
 		wl_signal_add(&surface->events.destroy, &tracked->destroy);
 }
 
+/* Where a surface was on the screen when the pointer or a finger came to
+ * it: kept so that a point that leaves it (a drag, a finger moving off)
+ * still gets surface coordinates. Surface-local = (screen - origin) *
+ * scale; the scale is not 1 on a zoomed presented surface. */
+struct surface_anchor {
+	double origin_x, origin_y, scale_x, scale_y;
+};
+
+static struct surface_anchor anchor_at(double x, double y, const struct screen_hit *hit)
+{
+	return (struct surface_anchor){
+		.origin_x = x - hit->sx / hit->scale_x,
+		.origin_y = y - hit->sy / hit->scale_y,
+		.scale_x = hit->scale_x,
+		.scale_y = hit->scale_y,
+	};
+}
+
+static void anchor_local(const struct surface_anchor *anchor, double x, double y, wl_fixed_t *sx,
+			 wl_fixed_t *sy)
+{
+	*sx = wl_fixed_from_double((x - anchor->origin_x) * anchor->scale_x);
+	*sy = wl_fixed_from_double((y - anchor->origin_y) * anchor->scale_y);
+}
+
 /* One finger on the picture, with the surface it went down on: that
  * surface gets it until it lifts, wherever it moves. */
 struct touch_point {
 	struct wl_list link; /* seat.touch_points */
 	int32_t id;
 	struct tracked_surface surface; /* NULL: the surface went */
-	/* Surface-local = (screen - origin) * scale, fixed at the down. */
-	double origin_x, origin_y, scale_x, scale_y;
+	struct surface_anchor anchor;   /* fixed at the down */
 	bool lifted; /* up sent; kept until the frame so that it gets one */
 };
 
@@ -72,9 +96,7 @@ struct seat {
 	bool pointer_in_window; /* x,y hold where it is */
 	struct tracked_surface pointer_focus;
 	struct tracked_surface pointer_root; /* root of the focus's view */
-	/* The focus's origin on the screen, and its surface units a screen
-	 * unit (not 1 on a zoomed presented surface): to follow a drag. */
-	double focus_origin_x, focus_origin_y, focus_scale_x, focus_scale_y;
+	struct surface_anchor focus_anchor; /* to follow a drag off the focus */
 	int buttons_down; /* the focus stays while any is down */
 	uint32_t press_serial; /* of the last button press sent */
 	struct drag *drag;     /* drag and drop: the pointer is its while active */
@@ -153,34 +175,20 @@ static void pointer_frame(struct seat *seat, struct wl_client *client)
 	}
 }
 
-/* The pointer in the focus's surface coordinates. */
-static wl_fixed_t focus_local_x(const struct seat *seat)
-{
-	return wl_fixed_from_double((seat->x - seat->focus_origin_x) * seat->focus_scale_x);
-}
-
-static wl_fixed_t focus_local_y(const struct seat *seat)
-{
-	return wl_fixed_from_double((seat->y - seat->focus_origin_y) * seat->focus_scale_y);
-}
-
 static void send_pointer_enter(struct seat *seat, struct wl_resource *resource)
 {
 	struct surface *focus = seat->pointer_focus.surface;
-	wl_pointer_send_enter(resource, next_serial(seat), focus->resource, focus_local_x(seat),
-			      focus_local_y(seat));
+	wl_fixed_t sx, sy;
+	anchor_local(&seat->focus_anchor, seat->x, seat->y, &sx, &sy);
+	wl_pointer_send_enter(resource, next_serial(seat), focus->resource, sx, sy);
 }
 
 static void set_pointer_focus(struct seat *seat, const struct screen_hit *hit)
 {
 	struct surface *old = seat->pointer_focus.surface;
 	struct surface *new = hit ? hit->surface : NULL;
-	if (new) {
-		seat->focus_scale_x = hit->scale_x > 0 ? hit->scale_x : 1;
-		seat->focus_scale_y = hit->scale_y > 0 ? hit->scale_y : 1;
-		seat->focus_origin_x = seat->x - hit->sx / seat->focus_scale_x;
-		seat->focus_origin_y = seat->y - hit->sy / seat->focus_scale_y;
-	}
+	if (new)
+		seat->focus_anchor = anchor_at(seat->x, seat->y, hit);
 	struct wl_resource *resource;
 	if (old == new) {
 		if (!new)
@@ -226,10 +234,10 @@ static void pointer_rebase(struct seat *seat, uint32_t time)
 	if (seat->buttons_down > 0 && focus) {
 		/* The implicit grab: a drag stays with the surface it began on. */
 		struct wl_resource *resource;
-		for_each_of_client(resource, &seat->pointers, surface_client(focus)) {
-			wl_pointer_send_motion(resource, time, focus_local_x(seat),
-					       focus_local_y(seat));
-		}
+		wl_fixed_t sx, sy;
+		anchor_local(&seat->focus_anchor, seat->x, seat->y, &sx, &sy);
+		for_each_of_client(resource, &seat->pointers, surface_client(focus))
+			wl_pointer_send_motion(resource, time, sx, sy);
 		place_screen_cursor(seat);
 		return;
 	}
@@ -365,13 +373,6 @@ static void touch_point_free(struct touch_point *point)
 	free(point);
 }
 
-static void touch_local(const struct touch_point *point, double x, double y, wl_fixed_t *sx,
-			wl_fixed_t *sy)
-{
-	*sx = wl_fixed_from_double((x - point->origin_x) * point->scale_x);
-	*sy = wl_fixed_from_double((y - point->origin_y) * point->scale_y);
-}
-
 static void touch_down(struct seat *seat, const struct wl_record_input_event *event)
 {
 	struct touch_point *point = find_touch(seat, event->touch_id);
@@ -397,17 +398,14 @@ static void touch_down(struct seat *seat, const struct wl_record_input_event *ev
 	point->id = event->touch_id;
 	tracked_init(&point->surface);
 	tracked_set(&point->surface, hit.surface);
-	point->scale_x = hit.scale_x > 0 ? hit.scale_x : 1;
-	point->scale_y = hit.scale_y > 0 ? hit.scale_y : 1;
-	point->origin_x = event->x - hit.sx / point->scale_x;
-	point->origin_y = event->y - hit.sy / point->scale_y;
+	point->anchor = anchor_at(event->x, event->y, &hit);
 	wl_list_insert(seat->touch_points.prev, &point->link);
 	/* A touch on a toplevel gives it the keyboard, as a click does. */
 	if (!grab)
 		tracked_set(&seat->clicked, hit.view ? hit.view->root : hit.surface);
 	uint32_t serial = next_serial(seat);
 	wl_fixed_t sx, sy;
-	touch_local(point, event->x, event->y, &sx, &sy);
+	anchor_local(&point->anchor, event->x, event->y, &sx, &sy);
 	struct wl_resource *resource;
 	for_each_of_client(resource, &seat->touches, surface_client(hit.surface))
 		wl_touch_send_down(resource, serial, event->time_ms, hit.surface->resource,
@@ -469,7 +467,7 @@ static void touch_event(struct seat *seat, const struct wl_record_input_event *e
 		if (!point || !point->surface.surface)
 			return;
 		wl_fixed_t sx, sy;
-		touch_local(point, event->x, event->y, &sx, &sy);
+		anchor_local(&point->anchor, event->x, event->y, &sx, &sy);
 		for_each_of_client(resource, &seat->touches, surface_client(point->surface.surface))
 			wl_touch_send_motion(resource, event->time_ms, point->id, sx, sy);
 		return;
@@ -509,7 +507,7 @@ static void touch_event(struct seat *seat, const struct wl_record_input_event *e
 				continue;
 			/* Surface units; an ellipse stays one only unstretched:
 			 * the mean of the two scales. */
-			double scale = (point->scale_x + point->scale_y) / 2;
+			double scale = (point->anchor.scale_x + point->anchor.scale_y) / 2;
 			if (event->type == WL_RECORD_INPUT_TOUCH_SHAPE)
 				wl_touch_send_shape(resource, point->id,
 						    wl_fixed_from_double(event->major * scale),
