@@ -12,17 +12,12 @@
 #include "seat.h"
 #include "server.h"
 #include "surface.h"
+#include "tracked_surface.h"
 #include "xdg_shell.h"
 
 #define ALL_ACTIONS                                                                  \
 	(WL_DATA_DEVICE_MANAGER_DND_ACTION_COPY | WL_DATA_DEVICE_MANAGER_DND_ACTION_MOVE | \
 	 WL_DATA_DEVICE_MANAGER_DND_ACTION_ASK)
-
-/* A surface the drag follows, forgotten (and the drag told) when it goes. */
-struct drag_surface {
-	struct surface *surface;
-	struct wl_listener destroy;
-};
 
 /* One wl_data_offer of a drag: live while its target has the pointer, and
  * after a drop until finished; inert (source NULL) otherwise. */
@@ -47,7 +42,7 @@ struct drag {
 	struct wl_listener source_destroy;
 	const struct wl_array *mime_types;
 	uint32_t source_actions;
-	struct drag_surface origin, icon, focus;
+	struct tracked_surface origin, icon, focus; /* the drag is told when one goes */
 	struct wl_listener icon_commit; /* it may move its origin */
 	struct wl_resource *focus_device; /* the target's wl_data_device */
 	struct wl_listener focus_device_destroy;
@@ -58,15 +53,6 @@ struct drag {
 static const struct surface_role icon_role = {
 	.name = "wl_data_device-icon",
 };
-
-static void drag_surface_set(struct drag_surface *tracked, struct surface *surface)
-{
-	wl_list_remove(&tracked->destroy.link);
-	wl_list_init(&tracked->destroy.link);
-	tracked->surface = surface;
-	if (surface)
-		wl_signal_add(&surface->events.destroy, &tracked->destroy);
-}
 
 /* ---- the icon, drawn at the pointer ---- */
 
@@ -88,7 +74,7 @@ static void set_icon(struct drag *drag, struct surface *icon)
 {
 	wl_list_remove(&drag->icon_commit.link);
 	wl_list_init(&drag->icon_commit.link);
-	drag_surface_set(&drag->icon, icon);
+	tracked_surface_set(&drag->icon, icon);
 	if (icon)
 		wl_signal_add(&icon->events.commit, &drag->icon_commit);
 }
@@ -312,7 +298,7 @@ static void leave_focus(struct drag *drag, bool send_leave)
 		wl_data_source_send_target(drag->source, NULL);
 	release_offer(drag, false);
 	forget_focus_device(drag);
-	drag_surface_set(&drag->focus, NULL);
+	tracked_surface_set(&drag->focus, NULL);
 }
 
 static void set_focus(struct drag *drag, struct surface *surface, double sx, double sy,
@@ -332,7 +318,7 @@ static void set_focus(struct drag *drag, struct surface *surface, double sx, dou
 	/* Without a source, only the origin's client's own surfaces. */
 	if (!drag->source && client != drag->client)
 		return;
-	drag_surface_set(&drag->focus, surface);
+	tracked_surface_set(&drag->focus, surface);
 	struct wl_resource *device = client_device(drag, client);
 	if (!device)
 		return;
@@ -354,8 +340,8 @@ static void end_drag(struct drag *drag)
 {
 	drag->active = false;
 	forget_focus_device(drag);
-	drag_surface_set(&drag->focus, NULL);
-	drag_surface_set(&drag->origin, NULL);
+	tracked_surface_set(&drag->focus, NULL);
+	tracked_surface_set(&drag->origin, NULL);
 	place_icon(drag);
 	set_icon(drag, NULL);
 	if (drag->source) {
@@ -428,24 +414,23 @@ static void source_destroyed(struct wl_listener *listener, void *data)
 	end_drag(drag);
 }
 
-static void origin_destroyed(struct wl_listener *listener, void *data)
+static void origin_gone(struct tracked_surface *origin)
 {
-	struct drag *drag = wl_container_of(listener, drag, origin.destroy);
-	drag_surface_set(&drag->origin, NULL);
+	struct drag *drag = wl_container_of(origin, drag, origin);
 	drag_cancel(drag);
 }
 
-static void icon_destroyed(struct wl_listener *listener, void *data)
+static void icon_gone(struct tracked_surface *icon)
 {
 	/* The drag goes on without its image (as in wlroots). */
-	struct drag *drag = wl_container_of(listener, drag, icon.destroy);
+	struct drag *drag = wl_container_of(icon, drag, icon);
 	set_icon(drag, NULL);
 	place_icon(drag);
 }
 
-static void focus_destroyed(struct wl_listener *listener, void *data)
+static void focus_gone(struct tracked_surface *focus)
 {
-	struct drag *drag = wl_container_of(listener, drag, focus.destroy);
+	struct drag *drag = wl_container_of(focus, drag, focus);
 	leave_focus(drag, true);
 }
 
@@ -484,7 +469,7 @@ void drag_start(struct drag *drag, struct wl_list *devices, struct wl_resource *
 	drag->source_actions = source_actions;
 	if (source)
 		wl_resource_add_destroy_listener(source, &drag->source_destroy);
-	drag_surface_set(&drag->origin, origin);
+	tracked_surface_set(&drag->origin, origin);
 	set_icon(drag, icon);
 	LOG_DBG("a drag starts (%s source)", source ? "a" : "no");
 	drag_motion(drag, x, y, 0);
@@ -503,14 +488,11 @@ struct drag *drag_create(struct server *server)
 	drag->server = server;
 	drag->source_destroy.notify = source_destroyed;
 	wl_list_init(&drag->source_destroy.link);
-	drag->origin.destroy.notify = origin_destroyed;
-	wl_list_init(&drag->origin.destroy.link);
-	drag->icon.destroy.notify = icon_destroyed;
-	wl_list_init(&drag->icon.destroy.link);
+	tracked_surface_init(&drag->origin, origin_gone);
+	tracked_surface_init(&drag->icon, icon_gone);
 	drag->icon_commit.notify = icon_committed;
 	wl_list_init(&drag->icon_commit.link);
-	drag->focus.destroy.notify = focus_destroyed;
-	wl_list_init(&drag->focus.destroy.link);
+	tracked_surface_init(&drag->focus, focus_gone);
 	drag->focus_device_destroy.notify = focus_device_destroyed;
 	wl_list_init(&drag->focus_device_destroy.link);
 	return drag;

@@ -14,39 +14,10 @@
 #include "selection.h"
 #include "server.h"
 #include "surface.h"
+#include "tracked_surface.h"
 #include "xdg_shell.h"
 
 #define SEAT_VERSION 8
-
-/* A surface pointer that forgets the surface when it is destroyed. */
-struct tracked_surface {
-	struct surface *surface;
-	struct wl_listener destroy;
-};
-
-static void tracked_destroyed(struct wl_listener *listener, void *data)
-{
-	struct tracked_surface *tracked = wl_container_of(listener, tracked, destroy);
-	wl_list_remove(&tracked->destroy.link);
-	wl_list_init(&tracked->destroy.link);
-	tracked->surface = NULL;
-}
-
-static void tracked_init(struct tracked_surface *tracked)
-{
-	tracked->surface = NULL;
-	tracked->destroy.notify = tracked_destroyed;
-	wl_list_init(&tracked->destroy.link);
-}
-
-static void tracked_set(struct tracked_surface *tracked, struct surface *surface)
-{
-	wl_list_remove(&tracked->destroy.link);
-	wl_list_init(&tracked->destroy.link);
-	tracked->surface = surface;
-	if (surface)
-		wl_signal_add(&surface->events.destroy, &tracked->destroy);
-}
 
 /* Where a surface was on the screen when the pointer or a finger came to
  * it: kept so that a point that leaves it (a drag, a finger moving off)
@@ -153,7 +124,7 @@ static void forget_cursor(struct seat *seat)
 {
 	wl_list_remove(&seat->cursor_commit.link);
 	wl_list_init(&seat->cursor_commit.link);
-	tracked_set(&seat->cursor, NULL);
+	tracked_surface_set(&seat->cursor, NULL);
 }
 
 /* --cursor: the image the pointer's client set, drawn where the pointer is
@@ -205,8 +176,8 @@ static void set_pointer_focus(struct seat *seat, const struct screen_hit *hit)
 			wl_pointer_send_leave(resource, serial, old->resource);
 		pointer_frame(seat, surface_client(old));
 	}
-	tracked_set(&seat->pointer_focus, new);
-	tracked_set(&seat->pointer_root, hit && hit->view ? hit->view->root : new);
+	tracked_surface_set(&seat->pointer_focus, new);
+	tracked_surface_set(&seat->pointer_root, hit && hit->view ? hit->view->root : new);
 	if (surface_client(old) != surface_client(new)) {
 		/* Another client's pointer: its image, once it sets one, and
 		 * its own wheel sums. */
@@ -269,9 +240,9 @@ static void update_keyboard_focus(struct seat *seat)
 	struct surface *top = screen_top_surface(&seat->server->screen);
 	if (top != seat->last_top.surface) {
 		/* A toplevel newly on top (mapped) wins over the last click. */
-		tracked_set(&seat->last_top, top);
+		tracked_surface_set(&seat->last_top, top);
 		if (top)
-			tracked_set(&seat->clicked, NULL);
+			tracked_surface_set(&seat->clicked, NULL);
 	}
 	struct surface *target = xdg_shell_grab_surface(seat->server->xdg_shell);
 	if (!target)
@@ -288,7 +259,7 @@ static void update_keyboard_focus(struct seat *seat)
 		for_each_of_client(resource, &seat->keyboards, surface_client(old))
 			wl_keyboard_send_leave(resource, serial, old->resource);
 	}
-	tracked_set(&seat->keyboard_focus, target);
+	tracked_surface_set(&seat->keyboard_focus, target);
 	if (target) {
 		for_each_of_client(resource, &seat->keyboards, surface_client(target))
 			send_keyboard_enter(seat, resource, serial);
@@ -368,7 +339,7 @@ static struct touch_point *find_touch(struct seat *seat, int32_t id)
 
 static void touch_point_free(struct touch_point *point)
 {
-	tracked_set(&point->surface, NULL);
+	tracked_surface_set(&point->surface, NULL);
 	wl_list_remove(&point->link);
 	free(point);
 }
@@ -396,13 +367,13 @@ static void touch_down(struct seat *seat, const struct wl_record_input_event *ev
 		return;
 	}
 	point->id = event->touch_id;
-	tracked_init(&point->surface);
-	tracked_set(&point->surface, hit.surface);
+	tracked_surface_init(&point->surface, NULL);
+	tracked_surface_set(&point->surface, hit.surface);
 	point->anchor = anchor_at(event->x, event->y, &hit);
 	wl_list_insert(seat->touch_points.prev, &point->link);
 	/* A touch on a toplevel gives it the keyboard, as a click does. */
 	if (!grab)
-		tracked_set(&seat->clicked, hit.view ? hit.view->root : hit.surface);
+		tracked_surface_set(&seat->clicked, hit.view ? hit.view->root : hit.surface);
 	uint32_t serial = next_serial(seat);
 	wl_fixed_t sx, sy;
 	anchor_local(&point->anchor, event->x, event->y, &sx, &sy);
@@ -609,7 +580,7 @@ static void pointer_event(struct seat *seat, const struct wl_record_input_event 
 			}
 			seat->buttons_down++;
 			if (seat->pointer_root.surface && !grab) {
-				tracked_set(&seat->clicked, seat->pointer_root.surface);
+				tracked_surface_set(&seat->clicked, seat->pointer_root.surface);
 				screen_raise_view(&seat->server->screen, seat->pointer_root.surface,
 						  clock_now_ns());
 				update_keyboard_focus(seat);
@@ -826,10 +797,9 @@ static void send_cursor(struct seat *seat)
 }
 
 /* The commit listener goes with the surface: its list is freed with it. */
-static void handle_cursor_destroy(struct wl_listener *listener, void *data)
+static void cursor_gone(struct tracked_surface *cursor)
 {
-	struct seat *seat = wl_container_of(listener, seat, cursor.destroy);
-	tracked_destroyed(listener, data);
+	struct seat *seat = wl_container_of(cursor, seat, cursor);
 	wl_list_remove(&seat->cursor_commit.link);
 	wl_list_init(&seat->cursor_commit.link);
 }
@@ -852,7 +822,7 @@ static void pointer_set_cursor(struct wl_client *client, struct wl_resource *res
 	    !surface_set_role(surface, &cursor_role, seat, resource, WL_POINTER_ERROR_ROLE))
 		return;
 	forget_cursor(seat);
-	tracked_set(&seat->cursor, surface);
+	tracked_surface_set(&seat->cursor, surface);
 	if (surface)
 		wl_signal_add(&surface->events.commit, &seat->cursor_commit);
 	seat->cursor_hotspot_x = x;
@@ -985,13 +955,12 @@ struct seat *seat_create(struct server *server)
 	wl_list_init(&seat->touches);
 	wl_list_init(&seat->touch_points);
 	wl_array_init(&seat->keys);
-	tracked_init(&seat->pointer_focus);
-	tracked_init(&seat->pointer_root);
-	tracked_init(&seat->keyboard_focus);
-	tracked_init(&seat->clicked);
-	tracked_init(&seat->last_top);
-	tracked_init(&seat->cursor);
-	seat->cursor.destroy.notify = handle_cursor_destroy;
+	tracked_surface_init(&seat->pointer_focus, NULL);
+	tracked_surface_init(&seat->pointer_root, NULL);
+	tracked_surface_init(&seat->keyboard_focus, NULL);
+	tracked_surface_init(&seat->clicked, NULL);
+	tracked_surface_init(&seat->last_top, NULL);
+	tracked_surface_init(&seat->cursor, cursor_gone);
 	wl_list_init(&seat->cursor_commit.link);
 	seat->cursor_commit.notify = handle_cursor_commit;
 	seat->stack_changed.notify = handle_stack_changed;
@@ -1027,12 +996,12 @@ void seat_destroy(struct seat *seat)
 	forget_resources(&seat->keyboards);
 	forget_resources(&seat->touches);
 	forget_touch_points(seat);
-	tracked_set(&seat->pointer_focus, NULL);
-	tracked_set(&seat->pointer_root, NULL);
-	tracked_set(&seat->keyboard_focus, NULL);
-	tracked_set(&seat->clicked, NULL);
-	tracked_set(&seat->last_top, NULL);
-	tracked_set(&seat->cursor, NULL);
+	tracked_surface_set(&seat->pointer_focus, NULL);
+	tracked_surface_set(&seat->pointer_root, NULL);
+	tracked_surface_set(&seat->keyboard_focus, NULL);
+	tracked_surface_set(&seat->clicked, NULL);
+	tracked_surface_set(&seat->last_top, NULL);
+	tracked_surface_set(&seat->cursor, NULL);
 	wl_list_remove(&seat->cursor_commit.link);
 	wl_list_remove(&seat->stack_changed.link);
 	wl_array_release(&seat->keys);
