@@ -3,11 +3,18 @@
  * lies about its damage proves the shortcut is really taken: its change
  * outside the stated rectangle (and outside what changed in the frames
  * before, which a queue buffer that held an older frame also converts) does
- * not reach the file. */
+ * not reach the file.
+ *
+ * Before that, check_odd_edges(): yuv_convert_rect() widens a damage
+ * rectangle to even edges (4:2:0 shares a chroma sample between a 2x2
+ * block); with odd edges, 1-pixel rectangles and odd-sized pictures, the
+ * planes after converting only the damage must equal, byte for byte, a
+ * full conversion of the same picture. */
 #include <string.h>
 #include <unistd.h>
 
 #include "synth.h"
+#include "yuv_convert.h"
 
 #define W 320
 #define H 240
@@ -44,8 +51,183 @@ static void to_rgb(const struct frame *frame, struct rgb_image *image)
 		}
 }
 
+/* A BGRX picture of noise (every pixel, and so every 2x2 block's chroma,
+ * differs from its neighbours'): a chroma sample computed from part of its
+ * block, or a pixel left out, shows. */
+static void noise(uint8_t *bgrx, int width, int height, uint32_t seed)
+{
+	uint32_t state = seed * 2654435761u + 1;
+	for (int i = 0; i < width * height * 4; i++) {
+		state = state * 1664525u + 1013904223u;
+		bgrx[i] = (uint8_t)(state >> 24);
+	}
+}
+
+struct yuv {
+	uint8_t *planes[3];
+	int strides[3];
+	size_t sizes[3];
+};
+
+static void yuv_alloc(struct yuv *yuv, int width, int height)
+{
+	int cw = (width + 1) / 2, ch = (height + 1) / 2;
+	yuv->strides[0] = width, yuv->strides[1] = yuv->strides[2] = cw;
+	yuv->sizes[0] = (size_t)width * height;
+	yuv->sizes[1] = yuv->sizes[2] = (size_t)cw * ch;
+	for (int i = 0; i < 3; i++) {
+		yuv->planes[i] = malloc(yuv->sizes[i]);
+		CHECK(yuv->planes[i]);
+	}
+}
+
+static void yuv_free(struct yuv *yuv)
+{
+	for (int i = 0; i < 3; i++)
+		free(yuv->planes[i]);
+}
+
+static void yuv_copy(struct yuv *to, const struct yuv *from)
+{
+	for (int i = 0; i < 3; i++)
+		memcpy(to->planes[i], from->planes[i], from->sizes[i]);
+}
+
+/* The first differing plane (0 Y, 1 U, 2 V), or -1. */
+static int yuv_differs(const struct yuv *a, const struct yuv *b)
+{
+	for (int i = 0; i < 3; i++)
+		if (memcmp(a->planes[i], b->planes[i], a->sizes[i]) != 0)
+			return i;
+	return -1;
+}
+
+struct odd_edges {
+	int width, height;
+	struct frame before, after; /* after: before with the damage replaced */
+	uint8_t *changed;           /* noise for the damage */
+	struct yuv before_yuv, full, partial;
+};
+
+static void odd_edges_init(struct odd_edges *t, int width, int height)
+{
+	*t = (struct odd_edges){ .width = width, .height = height };
+	size_t size = (size_t)width * height * 4;
+	uint8_t *before = malloc(size), *after = malloc(size);
+	t->changed = malloc(size);
+	CHECK(before && after && t->changed);
+	noise(before, width, height, 1);
+	noise(t->changed, width, height, 2);
+	struct frame frame = { .format = FRAME_XRGB8888, .width = width, .height = height,
+			       .stride = width * 4 };
+	t->before = frame, t->before.data = before;
+	t->after = frame, t->after.data = after;
+	yuv_alloc(&t->before_yuv, width, height);
+	yuv_alloc(&t->full, width, height);
+	yuv_alloc(&t->partial, width, height);
+	struct frame_damage all = { 0, 0, width, height };
+	CHECK(yuv_convert_rect(&t->before, t->before_yuv.planes, t->before_yuv.strides, width,
+			       height, all) == 0);
+}
+
+static void odd_edges_free(struct odd_edges *t)
+{
+	free(t->before.data);
+	free(t->after.data);
+	free(t->changed);
+	yuv_free(&t->before_yuv);
+	yuv_free(&t->full);
+	yuv_free(&t->partial);
+}
+
+/* The picture changes inside `rect` (clipped to it) only; the planes of the
+ * picture before, converted again inside `rect` only, must be those of a
+ * full conversion of the new picture. */
+static void odd_edges_check(struct odd_edges *t, struct frame_damage rect)
+{
+	int width = t->width, height = t->height;
+	memcpy(t->after.data, t->before.data, (size_t)width * height * 4);
+	for (int y = rect.y1 < 0 ? 0 : rect.y1; y < rect.y2 && y < height; y++) {
+		int x1 = rect.x1 < 0 ? 0 : rect.x1, x2 = rect.x2 > width ? width : rect.x2;
+		if (x2 > x1) {
+			size_t at = ((size_t)y * width + x1) * 4;
+			memcpy(t->after.data + at, t->changed + at, (size_t)(x2 - x1) * 4);
+		}
+	}
+	struct frame_damage all = { 0, 0, width, height };
+	CHECK(yuv_convert_rect(&t->after, t->full.planes, t->full.strides, width, height, all) ==
+	      0);
+	yuv_copy(&t->partial, &t->before_yuv);
+	CHECK(yuv_convert_rect(&t->after, t->partial.planes, t->partial.strides, width, height,
+			       rect) == 0);
+	int plane = yuv_differs(&t->partial, &t->full);
+	if (plane >= 0) {
+		fprintf(stderr, "%dx%d picture, damage (%d,%d)-(%d,%d): plane %c differs from a "
+			"full conversion\n", width, height, rect.x1, rect.y1, rect.x2, rect.y2,
+			"YUV"[plane]);
+		CHECK(plane < 0);
+	}
+}
+
+static void check_odd_edges(void)
+{
+	/* Every rectangle of small pictures, even and odd sized, edges from
+	 * one outside the picture to one beyond it: odd and even starts and
+	 * ends, 1-pixel rectangles at each position, the right and bottom
+	 * edges of odd sizes. libyuv's tail code handles these widths. */
+	static const int sizes[][2] = { { 10, 8 }, { 11, 9 }, { 9, 6 }, { 6, 7 } };
+	int rects = 0;
+	for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
+		struct odd_edges t;
+		int width = sizes[s][0], height = sizes[s][1];
+		odd_edges_init(&t, width, height);
+		for (int y1 = -1; y1 < height; y1++)
+			for (int y2 = y1 + 1; y2 <= height + 1; y2++)
+				for (int x1 = -1; x1 < width; x1++)
+					for (int x2 = x1 + 1; x2 <= width + 1; x2++, rects++)
+						odd_edges_check(&t, (struct frame_damage){
+							x1, y1, x2, y2 });
+		odd_edges_free(&t);
+	}
+	/* Pictures of a real size, where libyuv's SIMD rows run too: odd
+	 * rectangles inside, 1-pixel ones at odd places, and at the right,
+	 * bottom and bottom-right edges of the odd-sized one. */
+	static const int big[][2] = { { 320, 240 }, { 321, 241 } };
+	for (size_t s = 0; s < sizeof(big) / sizeof(big[0]); s++) {
+		int width = big[s][0], height = big[s][1];
+		struct odd_edges t;
+		odd_edges_init(&t, width, height);
+		const struct frame_damage cases[] = {
+			{ 37, 21, 37 + 101, 21 + 77 },  /* odd x, y, width, height */
+			{ 37, 21, 37 + 100, 21 + 76 },  /* odd x, y; even sizes: odd ends */
+			{ 36, 20, 36 + 101, 20 + 77 },  /* even x, y; odd ends */
+			{ 33, 17, 34, 18 },             /* 1 pixel, odd x and y */
+			{ 34, 18, 35, 19 },             /* 1 pixel, even x and y */
+			{ 33, 18, 34, 19 },             /* 1 pixel, odd x, even y */
+			{ 34, 17, 35, 18 },             /* 1 pixel, even x, odd y */
+			{ width - 1, 101, width, 102 }, /* 1 pixel at the right edge */
+			{ 101, height - 1, 102, height }, /* at the bottom edge */
+			{ width - 1, height - 1, width, height }, /* the bottom-right pixel */
+			{ width - 2, height - 2, width, height },
+			{ width - 3, height - 3, width - 1, height - 1 },
+			{ 1, 1, width - 1, height - 1 },
+			{ 0, 0, 1, height },            /* the first column */
+			{ 0, 0, width, 1 },             /* the first row */
+			{ 19, 0, 20, height },          /* one odd column */
+			{ 0, 19, width, 20 },           /* one odd row */
+		};
+		for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++, rects++)
+			odd_edges_check(&t, cases[i]);
+		odd_edges_free(&t);
+	}
+	fprintf(stderr, "odd edges: %d damage rectangles converted as a full conversion\n",
+		rects);
+}
+
 int main(void)
 {
+	check_odd_edges();
+
 	struct recorder_config config = synth_config(synth_path("damage.mkv"));
 	config.crf = 10;
 	/* At the frames' own rate, so the end one interval after the last frame
