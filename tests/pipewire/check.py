@@ -4,11 +4,13 @@
   check.py FILE PRODUCER_LOG MODE [--stop-ns NS]
 
 Every frame is one of the producer's solid colours (palette_colour() in
-producer.c), told apart by its centre pixel: the colours follow the
-producer's order, most of the producer's frames between the first and the
-last one seen are there, and the time between two frames in the file is
-the time between their Header pts (the producer's "frame INDEX PTS_NS"
-lines) within a frame period of the recording's 60 fps grid.
+producer.c, mirrored by colour_number() here: the producer draws its own
+palette, not tests/pattern.c), told apart by a pixel left of the centre:
+the colours follow the producer's order, every frame the producer queued
+between the first and the last one seen is there (see missing_frames()
+for the one exception), and the time between two frames in the file is the
+time between their Header pts (the producer's "frame INDEX PTS_NS
+QUEUED_NS" lines) within a frame period of the recording's 60 fps grid.
 
 MODE adds: crop (256x192, its corners the frame's colour, not the black
 outside the crop), damage (the producer declared only the left half
@@ -66,15 +68,50 @@ def colour_number(rgb):
 
 
 def producer_frames(path):
-    pts = {}
+    """The producer's frames: {index: pts_ns}, {index: queued_ns}, and how
+    many it could not send (no free buffer: not produced, no index)."""
+    pts, queued, unsent = {}, {}, 0
     with open(path) as f:
         for line in f:
             parts = line.split()
-            if len(parts) == 3 and parts[0] == "frame":
+            if parts and parts[0] == "frame":
+                if len(parts) != 4:
+                    fail(f"a producer line without its queue time: {line.strip()}")
                 pts[int(parts[1])] = int(parts[2])
+                queued[int(parts[1])] = int(parts[3])
+            elif parts and parts[0] == "unsent":
+                unsent += 1
     if not pts:
         fail("the producer logged no frame")
-    return pts
+    return pts, queued, unsent
+
+
+def missing_frames(seen, first, last, pts, queued):
+    """The rule: every frame the producer queued between the first and the
+    last one in the file must be in the file. wl-record keeps only the
+    newest picture of a recording frame period (GRID_NS, --fps) by design:
+    the newest of the buffers waiting when it reads the stream, and the
+    newest of the frames whose pts fall in one period. So a frame may be
+    missing only where the producer outran the frame rate: it queued the
+    next frame less than one period after this one (by queue time or by
+    Header pts). A frame PipeWire could not take (no free buffer) was never
+    produced: the producer logs it "unsent" and gives it no index.
+
+    Returns (lost, excused): the missing indices against the rule, and the
+    missing ones it allows."""
+    lost, excused = [], []
+    for index in range(first, last + 1):
+        if index in seen:
+            continue
+        after = index + 1
+        if index not in queued or after not in queued:
+            lost.append(index)
+        elif (queued[after] - queued[index] < GRID_NS or
+              pts[after] - pts[index] < GRID_NS):
+            excused.append(index)
+        else:
+            lost.append(index)
+    return lost, excused
 
 
 def main():
@@ -86,7 +123,7 @@ def main():
     args = parser.parse_args()
 
     width, height, times, frames = decode(args.file)
-    pts = producer_frames(args.producer_log)
+    pts, queued, unsent = producer_frames(args.producer_log)
     if args.mode == "crop" and (width, height) != (256, 192):
         fail(f"the file is {width}x{height}, not the crop's 256x192")
     if args.mode != "crop" and (width, height) != (320, 240):
@@ -118,11 +155,23 @@ def main():
     first, last = seen[0], seen[-1]
     expected = last - first + 1
     print(f"check.py: {len(frames)} frames in {times[-1]:.2f} s, producer frames "
-          f"{first}..{last}, {len(seen)} of them seen")
+          f"{first}..{last}, {len(seen)} of them seen; {unsent} the producer could not "
+          "send (no free buffer)")
     if expected < 8 and args.mode != "still":
         fail(f"only producer frames {first}..{last} recorded")
-    if len(seen) < 0.8 * expected:
-        fail(f"{len(seen)} of the producer's {expected} frames {first}..{last} recorded")
+    lost, excused = missing_frames(set(seen), first, last, pts, queued)
+    for index in excused:
+        print(f"check.py: producer frame {index} is missing: frame {index + 1} was queued "
+              f"{(queued[index + 1] - queued[index]) / 1e6:.1f} ms after it (pts "
+              f"{(pts[index + 1] - pts[index]) / 1e6:.1f} ms), within a "
+              f"{GRID_NS / 1e6:.1f} ms frame period: the newer one kept, as meant")
+    if lost:
+        detail = ", ".join(
+            f"{i} (the next queued "
+            f"{(queued[i + 1] - queued[i]) / 1e6:.1f} ms after it)" if i + 1 in queued
+            else str(i) for i in lost)
+        fail(f"{len(lost)} of the producer's {expected} frames {first}..{last} are not in "
+             f"the file, though the next came a frame period or more later: {detail}")
 
     # Times: the file's gaps are the Header pts gaps.
     first_time = {}

@@ -11,7 +11,10 @@
  * made) and VideoDamage metadata (the whole picture). Buffers are sealed
  * memfds, offered as MemFd, or with --dmabuf as DmaBuf with the LINEAR
  * modifier (the stand-in for a real LINEAR dmabuf). Each frame is one line
- * on stdout: "frame INDEX PTS_NS".
+ * on stdout, "frame INDEX PTS_NS QUEUED_NS", QUEUED_NS the CLOCK_MONOTONIC
+ * time it was queued (after --delay-odd-ms); a frame that could not be
+ * sent (PipeWire had no free buffer: the consumer still holds them all)
+ * takes no index and is a line "unsent NS REASON" instead.
  *   --cursor      Cursor metadata: a 32x32 BGRA bitmap, transparent but for
  *                 an orange (ff8000) 16x16 square in its middle, hotspot
  *                 (8,8), at position (100,80) of the picture.
@@ -158,11 +161,17 @@ static void on_process(void *data)
 {
 	struct producer *p = data;
 	struct pw_buffer *b = pw_stream_dequeue_buffer(p->stream);
-	if (!b)
+	if (!b) {
+		/* Not produced: tests/pipewire/check.py does not expect it. */
+		printf("unsent %" PRId64 " no free buffer\n", now_ns());
+		fflush(stdout);
 		return;
+	}
 	struct spa_buffer *buffer = b->buffer;
 	struct spa_data *d = &buffer->datas[0];
 	if (!d->data) {
+		printf("unsent %" PRId64 " a buffer without memory\n", now_ns());
+		fflush(stdout);
 		pw_stream_queue_buffer(p->stream, b);
 		return;
 	}
@@ -208,7 +217,9 @@ static void on_process(void *data)
 	d->chunk->flags = 0;
 	if (p->delay_odd_ms && (p->index & 1))
 		usleep((useconds_t)p->delay_odd_ms * 1000);
-	printf("frame %" PRIu64 " %" PRId64 "\n", p->index, pts);
+	/* Logged before it is queued, so that a consumer never has a frame the
+	 * log does not have yet; the queue time is taken just before. */
+	printf("frame %" PRIu64 " %" PRId64 " %" PRId64 "\n", p->index, pts, now_ns());
 	fflush(stdout);
 	p->index++;
 	pw_stream_queue_buffer(p->stream, b);
