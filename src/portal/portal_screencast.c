@@ -491,9 +491,44 @@ static enum portal_outcome open_pipewire_remote(struct portal_cast *cast, char *
 	return PORTAL_STARTED;
 }
 
+/* GLib's and GIO's own messages (a D-Bus warning) through our log, not
+ * GLib's stderr writer: warnings, hidden by -q; the rest under -v. */
+static GLogWriterOutput log_from_glib(GLogLevelFlags level, const GLogField *fields,
+				      gsize field_count, gpointer data)
+{
+	(void)data;
+	const char *message = NULL, *domain = NULL;
+	for (gsize i = 0; i < field_count; i++) {
+		/* Both are text: GLib gives them NUL-terminated (length -1). */
+		if (fields[i].length >= 0)
+			continue;
+		if (strcmp(fields[i].key, "MESSAGE") == 0)
+			message = fields[i].value;
+		else if (strcmp(fields[i].key, "GLIB_DOMAIN") == 0)
+			domain = fields[i].value;
+	}
+	enum log_level ours = level & (G_LOG_LEVEL_ERROR | G_LOG_LEVEL_CRITICAL | G_LOG_LEVEL_WARNING)
+				      ? LOG_LEVEL_WARN
+				      : LOG_LEVEL_DEBUG;
+	log_msg(ours, "glib", NULL, 0, 0, "%s%s%s", domain ? domain : "", domain ? ": " : "",
+		message ? message : "(no message)");
+	return G_LOG_WRITER_HANDLED;
+}
+
+static void route_glib_logs(void)
+{
+	/* GLib takes one writer per process, set before anything logs. */
+	static gsize routed;
+	if (g_once_init_enter(&routed)) {
+		g_log_set_writer_func(log_from_glib, NULL, NULL);
+		g_once_init_leave(&routed, 1);
+	}
+}
+
 struct portal_cast *portal_cast_start(const struct portal_request *portal_request,
 				      enum portal_outcome *outcome, char *why, size_t why_size)
 {
+	route_glib_logs();
 	struct portal_cast *cast = calloc(1, sizeof(*cast));
 	*outcome = PORTAL_FAILED;
 	if (!cast) {
