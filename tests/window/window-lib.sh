@@ -74,3 +74,20 @@ print((ww - w) // 2, (wh - h) // 2, w, h)")
 to_output() {
 	"$PYTHON" -c "print(int($WX + $FX + ($1 + 0.5) * $FW / $PW), int($WY + $FY + ($2 + 0.5) * $FH / $PH))"
 }
+
+# recording_holds DESCRIPTION COMMAND [ARG...]: waits until a still of the
+# running recording (wl-record --snap through its pid file in the user's
+# XDG_RUNTIME_DIR: the picture it holds now, which the file gets next or,
+# at the latest, when it stops) passes COMMAND STILL.PNG [ARG...]; the
+# check's output in $TEST_DIR/still-check.log. What the app logs says what
+# it drew, not what was recorded: a commit is taken at the next frame.
+recording_holds() {
+	local what=$1
+	shift
+	wait_until 10 "$what in the recording" still_passes "$@"
+}
+still_passes() {
+	local still
+	still=$("${as_user[@]}" "$WL_RECORD" --snap 2>>"$TEST_DIR/snap.log") || return 1
+	"$@" "$still" >"$TEST_DIR/still-check.log" 2>&1
+}
