@@ -142,7 +142,11 @@ read -r OX3 OY3 < <(to_output 280 200)
 pointer move "$OX3" "$OY3"
 pointer scroll 3
 wait_until 10 "the wheel in the app" log_has record 'wheel 3'
-sleep 0.5
+# Drawn after it says so: recorded before the window closes.
+wheel_drawn() {
+	"$PYTHON" "$INPUT_CHECK" rows "$1" $PW $PH 6=3
+}
+recording_holds "the three wheel steps" wheel_drawn
 
 sway_msg '[app_id=wl-record] kill' >/dev/null || fail "swaymsg could not close the window"
 wait_exit "$RECORD_PID" 30
