@@ -63,9 +63,9 @@ grep -q '^cancelled' "$TEST_DIR/record.log" && fail "the drag was cancelled"
 log "dropped at $AT: $(grep -E '^(drag|enter|drop|finished)' "$TEST_DIR/record.log" | tr '\n' ';')"
 # The blue target, icon gone, recorded before the window closes.
 end_shown() {
-	"$PYTHON" "$DND_CHECK" end "$1" $PW $PH 200 100 100
+	"$PYTHON" "$DND_CHECK" end "$@"
 }
-recording_holds "the end of the drag" end_shown
+recording_holds "the end of the drag" end_shown $PW $PH 200 100 100
 
 sway_msg '[app_id=wl-record] kill' >/dev/null || fail "swaymsg could not close the window"
 wait_exit "$RECORD_PID" 30

@@ -143,10 +143,7 @@ pointer move "$OX3" "$OY3"
 pointer scroll 3
 wait_until 10 "the wheel in the app" log_has record 'wheel 3'
 # Drawn after it says so: recorded before the window closes.
-wheel_drawn() {
-	"$PYTHON" "$INPUT_CHECK" rows "$1" $PW $PH 6=3
-}
-recording_holds "the three wheel steps" wheel_drawn
+recording_holds "the three wheel steps" rows_shown $PW $PH 6=3
 
 sway_msg '[app_id=wl-record] kill' >/dev/null || fail "swaymsg could not close the window"
 wait_exit "$RECORD_PID" 30
