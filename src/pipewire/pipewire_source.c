@@ -106,7 +106,7 @@ struct pipewire_source {
 	int64_t last_pts_ns;
 	bool warned_pts, warned_size, warned_full;
 
-	pipewire_ended_fn ended;
+	ended_fn ended;
 	void *ended_data;
 	bool ending;
 };
@@ -888,7 +888,7 @@ static int handle_loop(int fd, uint32_t mask, void *data)
 }
 
 bool pipewire_source_start(struct pipewire_source *source, struct wl_event_loop *loop,
-			   pipewire_ended_fn ended, void *data)
+			   ended_fn ended, void *data)
 {
 	if (!sigbus_guard_install())
 		return false;

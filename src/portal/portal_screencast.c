@@ -61,7 +61,7 @@ struct portal_cast {
 	atomic_bool closed;
 	atomic_int closed_event; /* eventfd, -1 until watched */
 	struct wl_event_source *closed_source;
-	portal_closed_fn closed_callback;
+	ended_fn closed_callback;
 	void *closed_data;
 };
 
@@ -606,7 +606,7 @@ static int handle_closed(int fd, uint32_t mask, void *data)
 	if (read(fd, &count, sizeof(count)) < 0 && errno != EAGAIN)
 		LOG_DBG("reading the session's end: %s", strerror(errno));
 	if (atomic_load(&cast->closed) && cast->closed_callback) {
-		portal_closed_fn closed = cast->closed_callback;
+		ended_fn closed = cast->closed_callback;
 		cast->closed_callback = NULL;
 		closed(cast->closed_data, "the screen cast was stopped from the desktop (the "
 		       "portal closed the session): the recording ends here");
@@ -615,7 +615,7 @@ static int handle_closed(int fd, uint32_t mask, void *data)
 }
 
 bool portal_cast_watch(struct portal_cast *cast, struct wl_event_loop *loop,
-		       portal_closed_fn closed, void *data)
+		       ended_fn closed, void *data)
 {
 	cast->closed_callback = closed;
 	cast->closed_data = data;

@@ -52,10 +52,7 @@ static void window_lost(struct desktop_window *window, const char *fmt, ...)
 		return;
 	window->broken = true;
 	/* A closed connection stays readable: stop watching it. */
-	if (window->connection) {
-		wl_event_source_remove(window->connection);
-		window->connection = NULL;
-	}
+	desktop_connection_unwatch(&window->connection);
 	window_dmabuf_desktop_gone(window->dmabuf);
 	char why[256];
 	va_list args;
@@ -81,44 +78,26 @@ static void window_connection_failed(struct desktop_window *window)
 	}
 }
 
-void window_flush(struct desktop_window *window)
-{
-	if (!window->connection)
-		return;
-	int sent = wl_display_flush(window->display);
-	bool again = sent < 0 && errno == EAGAIN;
-	if (sent < 0 && !again) {
-		window_lost(window, "the desktop's connection broke: %s", strerror(errno));
-		return;
-	}
-	wl_event_source_fd_update(window->connection,
-				  again ? WL_EVENT_READABLE | WL_EVENT_WRITABLE : WL_EVENT_READABLE);
-}
-
-static int handle_connection(int fd, uint32_t mask, void *data)
+static void handle_connection_failed(void *data, enum desktop_connection_failure failure,
+				     int error)
 {
 	struct desktop_window *window = data;
-	if (mask & WL_EVENT_READABLE) {
-		/* The fd is readable: read_events takes what is there and does
-		 * not wait. */
-		while (wl_display_prepare_read(window->display) != 0) {
-			if (wl_display_dispatch_pending(window->display) < 0) {
-				window_connection_failed(window);
-				return 0;
-			}
-		}
-		if (wl_display_read_events(window->display) < 0 ||
-		    wl_display_dispatch_pending(window->display) < 0) {
-			window_connection_failed(window);
-			return 0;
-		}
-	} else if (mask & (WL_EVENT_HANGUP | WL_EVENT_ERROR)) {
+	switch (failure) {
+	case DESKTOP_CONNECTION_READ_FAILED:
+		window_connection_failed(window);
+		break;
+	case DESKTOP_CONNECTION_HUNG_UP:
 		window_lost(window, "the desktop closed the window's connection");
-		return 0;
+		break;
+	case DESKTOP_CONNECTION_FLUSH_FAILED:
+		window_lost(window, "the desktop's connection broke: %s", strerror(error));
+		break;
 	}
-	if (!window->broken)
-		window_flush(window);
-	return 0;
+}
+
+void window_flush(struct desktop_window *window)
+{
+	desktop_connection_flush(&window->connection);
 }
 
 /* Shared memory of `size` bytes as a wl_shm pool's fd, mapped at `*data`. */
@@ -729,12 +708,9 @@ bool desktop_window_open(struct desktop_window *window, struct wl_event_loop *lo
 	}
 	/* The first commit has no buffer: the desktop answers with a configure. */
 	wl_surface_commit(window->surface);
-	window->connection = wl_event_loop_add_fd(loop, wl_display_get_fd(window->display),
-						  WL_EVENT_READABLE, handle_connection, window);
-	if (!window->connection) {
-		LOG_ERR("cannot watch the desktop's connection");
+	if (!desktop_connection_watch(&window->connection, loop, window->display,
+				      handle_connection_failed, window))
 		return false;
-	}
 	window->held_timer = wl_event_loop_add_timer(loop, handle_held_timer, window);
 	if (!window->held_timer) {
 		LOG_ERR("cannot create the window's timer");
@@ -772,8 +748,7 @@ void desktop_window_destroy(struct desktop_window *window)
 		return;
 	frame_sink_disconnect(&window->sink);
 	frame_unref(&window->newest);
-	if (window->connection)
-		wl_event_source_remove(window->connection);
+	desktop_connection_unwatch(&window->connection);
 	if (window->held_timer)
 		wl_event_source_remove(window->held_timer);
 	if (window->frame_callback)

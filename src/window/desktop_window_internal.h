@@ -13,6 +13,7 @@
 #include <wayland-client.h>
 
 #include "clipboard_event.h"
+#include "desktop_connection.h"
 #include "desktop_window.h"
 #include "frame.h"
 #include "input_event.h"
@@ -82,7 +83,7 @@ struct desktop_window {
 	struct zwp_primary_selection_source_v1 *primary_source;
 	uint32_t input_serial; /* of the newest keyboard enter, key or button */
 
-	struct wl_event_source *connection;
+	struct desktop_connection connection;
 	struct desktop_window_events events;
 	bool broken;
 

@@ -60,7 +60,7 @@ RULES = {
                 "screencopy_source.h", "copy_server.h", "audio_capture.h"]),
     # What the clients of the user's desktop share (wayland-client): common/
     # only; it serves screencopy/ and window/, and knows neither.
-    "client": (["roundtrip.h", "log.h"],
+    "client": (["roundtrip.h", "desktop_connection.h", "log.h"],
                ["server.h", "screen.h", "surface.h", "encoder.h", "recorder.h",
                 "screencopy_source.h", "desktop_window.h", "copy_server.h",
                 "pipewire_source.h", "portal_screencast.h"]),
