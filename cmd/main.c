@@ -11,6 +11,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <wayland-client-core.h>
+
 #include "app.h"
 #include "app_sink.h"
 #include "child.h"
@@ -45,12 +47,18 @@ void app_stop(struct app *app, int status, const char *reason)
 		LOG_INFO("stopping: %s", reason);
 }
 
-/* libwayland-server's own messages (a client's protocol error, a broken
- * connection) concern a client, not this recording: warnings, hidden by -q.
- * wl-record is never a Wayland client, so only the server handler is set. */
+/* libwayland's own messages concern a peer, not this recording: warnings,
+ * hidden by -q. The server side speaks of a hosted client (a protocol
+ * error, a broken connection), the client side of the desktop wl-record
+ * records or shows its window on (screencopy, --window). */
 static void log_from_libwayland(const char *fmt, va_list args)
 {
 	log_vpiece(LOG_LEVEL_WARN, "wayland", NULL, fmt, args);
+}
+
+static void log_from_libwayland_client(const char *fmt, va_list args)
+{
+	log_vpiece(LOG_LEVEL_WARN, "wayland-client", NULL, fmt, args);
 }
 
 static int handle_signal(int sig, void *data)
@@ -484,6 +492,7 @@ int main(int argc, char **argv)
 	log_set_level(options.verbosity < 0 ? LOG_LEVEL_QUIET
 		      : options.verbosity > 0 ? LOG_LEVEL_DEBUG : LOG_LEVEL_INFO);
 	wl_log_set_handler_server(log_from_libwayland);
+	wl_log_set_handler_client(log_from_libwayland_client);
 	/* The summary is for our caller, not for COMMAND's processes, which
 	 * could keep a pipe open after wl-record has gone. */
 	if (options.stats_fd > STDERR_FILENO)

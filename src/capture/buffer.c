@@ -70,3 +70,9 @@ struct client_buffer *client_buffer_from_resource(struct wl_resource *resource)
 	assert(buffer);
 	return buffer;
 }
+
+int dmabuf_format_plane_count(uint32_t format)
+{
+	/* Every format read is single-plane (client_formats above). */
+	return client_format_from_drm(format) ? 1 : 0;
+}

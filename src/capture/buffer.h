@@ -24,6 +24,10 @@ extern const int client_format_count;
 
 /* The entry for a DRM fourcc or a wl_shm format code, NULL if not read. */
 const struct client_format *client_format_from_drm(uint32_t drm_format);
+
+/* Planes a dmabuf of this format needs; 0 for formats wl-record does not
+ * consume. */
+int dmabuf_format_plane_count(uint32_t format);
 const struct client_format *client_format_from_shm(uint32_t shm_format);
 /* wl_shm's code: the fourcc, except for ARGB8888 (0) and XRGB8888 (1). */
 uint32_t client_format_shm_code(const struct client_format *format);

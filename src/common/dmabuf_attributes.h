@@ -25,9 +25,6 @@ void dmabuf_attributes_init(struct dmabuf_attributes *attributes);
 /* Closes every plane fd still held (accepts already closed ones). */
 void dmabuf_attributes_close(struct dmabuf_attributes *attributes);
 
-/* Planes a format needs; 0 for formats wl-record does not consume. */
-int dmabuf_format_plane_count(uint32_t format);
-
 /* True when the fd is a real dma-buf (its filesystem is dmabuf), false for
  * anything else that can be mmapped (a memfd on these test machines). */
 bool dmabuf_fd_is_dmabuf(int fd);

@@ -106,7 +106,7 @@ struct pipewire_source {
 	int64_t last_pts_ns;
 	bool warned_pts, warned_size, warned_full;
 
-	pipewire_ended_fn ended;
+	ended_fn ended;
 	void *ended_data;
 	bool ending;
 };
@@ -249,10 +249,62 @@ static void list_nodes(const struct pipewire_source *source, char *out, size_t s
 		snprintf(out, size, "none");
 }
 
+/* PipeWire's own messages (a producer's error, a lost connection) concern
+ * the node, not this recording: warnings, hidden by -q, and their details
+ * under -v; through our log, not PipeWire's own stderr writer. Called from
+ * PipeWire's threads too: log_msg writes each line at once. */
+static void log_from_pipewire_v(void *object, enum spa_log_level level, const char *file,
+				int line, const char *func, const char *fmt, va_list args)
+	SPA_PRINTF_FUNC(6, 0);
+static void log_from_pipewire_v(void *object, enum spa_log_level level, const char *file,
+				int line, const char *func, const char *fmt, va_list args)
+{
+	(void)object, (void)file, (void)line, (void)func;
+	enum log_level ours = level <= SPA_LOG_LEVEL_WARN ? LOG_LEVEL_WARN : LOG_LEVEL_DEBUG;
+	if (!log_enabled(ours))
+		return;
+	/* Each call is one whole line, without its newline. */
+	char text[512];
+	vsnprintf(text, sizeof(text), fmt, args);
+	log_msg(ours, "pipewire", NULL, 0, 0, "%s", text);
+}
+
+static void log_from_pipewire(void *object, enum spa_log_level level, const char *file, int line,
+			      const char *func, const char *fmt, ...) SPA_PRINTF_FUNC(6, 7);
+static void log_from_pipewire(void *object, enum spa_log_level level, const char *file, int line,
+			      const char *func, const char *fmt, ...)
+{
+	va_list args;
+	va_start(args, fmt);
+	log_from_pipewire_v(object, level, file, line, func, fmt, args);
+	va_end(args);
+}
+
+/* Version 0: PipeWire falls back to log/logv without topics. */
+static const struct spa_log_methods pipewire_log_methods = {
+	.version = 0,
+	.log = log_from_pipewire,
+	.logv = log_from_pipewire_v,
+};
+
+static struct spa_log pipewire_log;
+
+static void route_pipewire_logs(void)
+{
+	pipewire_log.iface = SPA_INTERFACE_INIT(SPA_TYPE_INTERFACE_Log, 0, &pipewire_log_methods, NULL);
+	/* PIPEWIRE_DEBUG, when set, still chooses how much PipeWire says. */
+	pipewire_log.level = getenv("PIPEWIRE_DEBUG") ? pw_log_level
+			     : log_enabled(LOG_LEVEL_DEBUG) ? SPA_LOG_LEVEL_INFO
+							    : SPA_LOG_LEVEL_WARN;
+	pw_log_set(&pipewire_log);
+	pw_log_set_level(pipewire_log.level);
+}
+
 struct pipewire_source *pipewire_source_connect(const struct pipewire_selection *selection,
 						char *why, size_t why_size)
 {
 	pw_init(NULL, NULL);
+	route_pipewire_logs();
 	struct pipewire_source *source = calloc(1, sizeof(*source));
 	if (!source) {
 		snprintf(why, why_size, "out of memory");
@@ -836,7 +888,7 @@ static int handle_loop(int fd, uint32_t mask, void *data)
 }
 
 bool pipewire_source_start(struct pipewire_source *source, struct wl_event_loop *loop,
-			   pipewire_ended_fn ended, void *data)
+			   ended_fn ended, void *data)
 {
 	if (!sigbus_guard_install())
 		return false;

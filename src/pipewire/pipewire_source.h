@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <wayland-server-core.h>
 
+#include "ended.h"
 #include "frame_source.h"
 
 /* A PipeWire video node as a frame source (frame_source.h): Weston's
@@ -26,8 +27,6 @@
  * still costs nothing: the recording still ends at its stop. */
 struct pipewire_source;
 
-/* How a capture ended; the source sends no frame after this. */
-typedef void (*pipewire_ended_fn)(void *data, const char *why);
 
 struct pipewire_selection {
 	/* The node: its id, its object.serial or its node.name. */
@@ -61,7 +60,7 @@ const char *pipewire_source_describe(const struct pipewire_source *source);
  * pipewire_frame_source(). `ended` is called once when the stream fails,
  * is disconnected, the node goes away or PipeWire does. */
 bool pipewire_source_start(struct pipewire_source *source, struct wl_event_loop *loop,
-			   pipewire_ended_fn ended, void *data);
+			   ended_fn ended, void *data);
 
 struct frame_source *pipewire_frame_source(struct pipewire_source *source);
 

@@ -21,7 +21,7 @@ const char *pipewire_source_describe(const struct pipewire_source *source)
 }
 
 bool pipewire_source_start(struct pipewire_source *source, struct wl_event_loop *loop,
-			   pipewire_ended_fn ended, void *data)
+			   ended_fn ended, void *data)
 {
 	(void)source;
 	(void)loop;

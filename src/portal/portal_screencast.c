@@ -61,7 +61,7 @@ struct portal_cast {
 	atomic_bool closed;
 	atomic_int closed_event; /* eventfd, -1 until watched */
 	struct wl_event_source *closed_source;
-	portal_closed_fn closed_callback;
+	ended_fn closed_callback;
 	void *closed_data;
 };
 
@@ -491,9 +491,44 @@ static enum portal_outcome open_pipewire_remote(struct portal_cast *cast, char *
 	return PORTAL_STARTED;
 }
 
+/* GLib's and GIO's own messages (a D-Bus warning) through our log, not
+ * GLib's stderr writer: warnings, hidden by -q; the rest under -v. */
+static GLogWriterOutput log_from_glib(GLogLevelFlags level, const GLogField *fields,
+				      gsize field_count, gpointer data)
+{
+	(void)data;
+	const char *message = NULL, *domain = NULL;
+	for (gsize i = 0; i < field_count; i++) {
+		/* Both are text: GLib gives them NUL-terminated (length -1). */
+		if (fields[i].length >= 0)
+			continue;
+		if (strcmp(fields[i].key, "MESSAGE") == 0)
+			message = fields[i].value;
+		else if (strcmp(fields[i].key, "GLIB_DOMAIN") == 0)
+			domain = fields[i].value;
+	}
+	enum log_level ours = level & (G_LOG_LEVEL_ERROR | G_LOG_LEVEL_CRITICAL | G_LOG_LEVEL_WARNING)
+				      ? LOG_LEVEL_WARN
+				      : LOG_LEVEL_DEBUG;
+	log_msg(ours, "glib", NULL, 0, 0, "%s%s%s", domain ? domain : "", domain ? ": " : "",
+		message ? message : "(no message)");
+	return G_LOG_WRITER_HANDLED;
+}
+
+static void route_glib_logs(void)
+{
+	/* GLib takes one writer per process, set before anything logs. */
+	static gsize routed;
+	if (g_once_init_enter(&routed)) {
+		g_log_set_writer_func(log_from_glib, NULL, NULL);
+		g_once_init_leave(&routed, 1);
+	}
+}
+
 struct portal_cast *portal_cast_start(const struct portal_request *portal_request,
 				      enum portal_outcome *outcome, char *why, size_t why_size)
 {
+	route_glib_logs();
 	struct portal_cast *cast = calloc(1, sizeof(*cast));
 	*outcome = PORTAL_FAILED;
 	if (!cast) {
@@ -571,7 +606,7 @@ static int handle_closed(int fd, uint32_t mask, void *data)
 	if (read(fd, &count, sizeof(count)) < 0 && errno != EAGAIN)
 		LOG_DBG("reading the session's end: %s", strerror(errno));
 	if (atomic_load(&cast->closed) && cast->closed_callback) {
-		portal_closed_fn closed = cast->closed_callback;
+		ended_fn closed = cast->closed_callback;
 		cast->closed_callback = NULL;
 		closed(cast->closed_data, "the screen cast was stopped from the desktop (the "
 		       "portal closed the session): the recording ends here");
@@ -580,7 +615,7 @@ static int handle_closed(int fd, uint32_t mask, void *data)
 }
 
 bool portal_cast_watch(struct portal_cast *cast, struct wl_event_loop *loop,
-		       portal_closed_fn closed, void *data)
+		       ended_fn closed, void *data)
 {
 	cast->closed_callback = closed;
 	cast->closed_data = data;

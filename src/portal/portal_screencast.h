@@ -6,6 +6,8 @@
 #include <stdint.h>
 #include <wayland-server-core.h>
 
+#include "ended.h"
+
 /* The desktop's screen or window through the xdg-desktop-portal ScreenCast
  * interface (GNOME, KDE, wlroots through xdg-desktop-portal-wlr, ...):
  * CreateSession, SelectSources, Start (the desktop may ask the user), then
@@ -52,12 +54,10 @@ const char *portal_cast_restore_token(const struct portal_cast *cast);
 /* "a monitor (1280x720) chosen through the portal" */
 const char *portal_cast_describe(const struct portal_cast *cast);
 
-/* How the session ended from the portal's side (the user stopped sharing). */
-typedef void (*portal_closed_fn)(void *data, const char *why);
-
-/* Watches for the portal closing the session, on `loop`. */
+/* Watches for the portal closing the session, on `loop`: `closed` says how
+ * it ended from the portal's side (the user stopped sharing). */
 bool portal_cast_watch(struct portal_cast *cast, struct wl_event_loop *loop,
-		       portal_closed_fn closed, void *data);
+		       ended_fn closed, void *data);
 
 /* Closes the session (when still open) and the bus connection. NULL is a
  * no-op. */

@@ -46,7 +46,7 @@ const char *portal_cast_describe(const struct portal_cast *cast)
 }
 
 bool portal_cast_watch(struct portal_cast *cast, struct wl_event_loop *loop,
-		       portal_closed_fn closed, void *data)
+		       ended_fn closed, void *data)
 {
 	(void)cast;
 	(void)loop;

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "desktop_connection.h"
 #include "desktop_outputs.h"
 #include "dmabuf_pool.h"
 #include "frame_source.h"
@@ -83,9 +84,9 @@ struct screencopy_source {
 	struct wlr_copy_state wlr;
 	struct ext_copy_state ext;
 
-	struct wl_event_source *connection;
+	struct desktop_connection connection;
 	struct wl_event_source *retry;
-	screencopy_ended_fn ended;
+	ended_fn ended;
 	void *ended_data;
 	bool over;
 

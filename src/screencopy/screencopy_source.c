@@ -40,25 +40,14 @@ void screencopy_end(struct screencopy_source *source, const char *fmt, ...)
 	if (source->protocol)
 		source->protocol->cancel(source);
 	/* A closed connection stays readable: stop watching it. */
-	if (source->connection) {
-		wl_event_source_remove(source->connection);
-		source->connection = NULL;
-	}
+	desktop_connection_unwatch(&source->connection);
 	if (source->ended)
 		source->ended(source->ended_data, why);
 }
 
 void screencopy_flush(struct screencopy_source *source)
 {
-	if (!source->connection)
-		return;
-	if (wl_display_flush(source->display) < 0 && errno != EAGAIN) {
-		screencopy_end(source, "the connection to the compositor broke: %s", strerror(errno));
-		return;
-	}
-	/* What did not fit goes when the socket takes it again. */
-	wl_event_source_fd_update(source->connection, errno == EAGAIN
-				  ? WL_EVENT_READABLE | WL_EVENT_WRITABLE : WL_EVENT_READABLE);
+	desktop_connection_flush(&source->connection);
 }
 
 struct shm_buffer *screencopy_take_buffer(struct screencopy_source *source)
@@ -415,26 +404,26 @@ static int handle_retry(void *data)
 	return 0;
 }
 
-static int handle_connection(int fd, uint32_t mask, void *data)
+static void handle_connection_failed(void *data, enum desktop_connection_failure failure,
+				     int error)
 {
 	struct screencopy_source *source = data;
-	if (mask & WL_EVENT_READABLE) {
-		if (wl_display_dispatch(source->display) < 0) {
-			int error = wl_display_get_error(source->display);
-			if (error == EPROTO)
-				screencopy_end(source, "the compositor ended the connection with a "
-						       "protocol error");
-			else
-				screencopy_end(source, "the compositor closed the connection (%s)",
-					       strerror(error ? error : EPIPE));
-			return 0;
-		}
-	} else if (mask & (WL_EVENT_HANGUP | WL_EVENT_ERROR)) {
+	switch (failure) {
+	case DESKTOP_CONNECTION_READ_FAILED:
+		if (error == EPROTO)
+			screencopy_end(source, "the compositor ended the connection with a "
+					       "protocol error");
+		else
+			screencopy_end(source, "the compositor closed the connection (%s)",
+				       strerror(error ? error : EPIPE));
+		break;
+	case DESKTOP_CONNECTION_HUNG_UP:
 		screencopy_end(source, "the compositor closed the connection");
-		return 0;
+		break;
+	case DESKTOP_CONNECTION_FLUSH_FAILED:
+		screencopy_end(source, "the connection to the compositor broke: %s", strerror(error));
+		break;
 	}
-	screencopy_flush(source);
-	return 0;
 }
 
 static uint32_t min_u32(uint32_t a, uint32_t b)
@@ -656,7 +645,7 @@ void screencopy_source_set_buffers(struct screencopy_source *source,
 }
 
 bool screencopy_source_start(struct screencopy_source *source, struct wl_event_loop *loop,
-			     screencopy_ended_fn ended, void *data)
+			     ended_fn ended, void *data)
 {
 	/* The successor first. */
 	if (!source->protocol && !screencopy_source_use(source, SCREENCOPY_EXT) &&
@@ -666,12 +655,13 @@ bool screencopy_source_start(struct screencopy_source *source, struct wl_event_l
 	source->ended = ended;
 	source->ended_data = data;
 	source->retry = wl_event_loop_add_timer(loop, handle_retry, source);
-	source->connection = wl_event_loop_add_fd(loop, wl_display_get_fd(source->display),
-						  WL_EVENT_READABLE, handle_connection, source);
-	if (!source->retry || !source->connection) {
-		LOG_ERR("cannot watch the compositor's connection");
+	if (!source->retry) {
+		LOG_ERR("cannot create the copy's retry timer");
 		return false;
 	}
+	if (!desktop_connection_watch(&source->connection, loop, source->display,
+				      handle_connection_failed, source))
+		return false;
 	source->start_ns = clock_now_ns();
 	source->protocol->start_capture(source);
 	screencopy_flush(source);
@@ -688,8 +678,7 @@ void screencopy_source_destroy(struct screencopy_source *source)
 	if (!source)
 		return;
 	frame_source_finish(&source->frames);
-	if (source->connection)
-		wl_event_source_remove(source->connection);
+	desktop_connection_unwatch(&source->connection);
 	if (source->retry)
 		wl_event_source_remove(source->retry);
 	if (source->protocol)

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <wayland-server-core.h>
 
+#include "ended.h"
 #include "frame_source.h"
 #include "screencopy_protocol.h"
 
@@ -21,8 +22,6 @@
  * copy waits for damage, so a still screen costs nothing. */
 struct screencopy_source;
 
-/* How a capture ended; the source sends no frame after this. */
-typedef void (*screencopy_ended_fn)(void *data, const char *why);
 
 /* Connects to `display_name` (NULL: $WAYLAND_DISPLAY) and reads its globals.
  * NULL, with the reason in `why`, when there is no such display or it offers
@@ -93,7 +92,7 @@ void screencopy_source_set_buffers(struct screencopy_source *source,
  * sinks of screencopy_frame_source(). `ended` is called once when the
  * compositor fails a copy, removes the output or goes away. */
 bool screencopy_source_start(struct screencopy_source *source, struct wl_event_loop *loop,
-			     screencopy_ended_fn ended, void *data);
+			     ended_fn ended, void *data);
 
 struct frame_source *screencopy_frame_source(struct screencopy_source *source);
 

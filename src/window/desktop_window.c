@@ -10,13 +10,11 @@
 #include <sys/mman.h>
 #include <unistd.h>
 #include <wayland-client.h>
-#include <wayland-cursor.h>
 
-#include "clipboard_event.h"
 #include "clock.h"
+#include "desktop_window_internal.h"
 #include "dmabuf_lease.h"
 #include "frame.h"
-#include "input_event.h"
 #include "log.h"
 #include "primary-selection-unstable-v1-client-protocol.h"
 #include "roundtrip.h"
@@ -26,9 +24,6 @@
 #include "xdg-decoration-unstable-v1-client-protocol.h"
 #include "xdg-shell-client-protocol.h"
 
-/* Three: one the desktop shows, one it may still hold for its next frame,
- * one to draw into. */
-#define BUFFER_COUNT 3
 #define ANSWER_TIMEOUT_MS 5000
 
 struct window_buffer {
@@ -48,106 +43,6 @@ struct window_buffer {
  * for the desktop's frame callback: three refreshes at 60 Hz. */
 #define HELD_BUFFER_WAIT_MS 50
 
-/* The desktop's clipboard or primary selection as the window sees it. */
-struct desktop_selection {
-	enum wl_record_selection_kind kind;
-	struct wl_record_clipboard_peer peer;
-	struct desktop_offer *introduced; /* the newest offer */
-	struct desktop_offer *current;    /* the desktop's selection; NULL: none */
-};
-
-struct desktop_window {
-	struct wl_display *display;
-	struct wl_registry *registry;
-	struct wl_compositor *compositor;
-	struct wl_subcompositor *subcompositor;
-	struct wl_shm *shm;
-	struct xdg_wm_base *wm_base;
-	struct wp_viewporter *viewporter;
-	struct zxdg_decoration_manager_v1 *decoration_manager;
-	char limits[768];
-
-	/* Input: the desktop's first seat, passed on to `input`. */
-	struct wl_seat *seat;
-	uint32_t seat_version;
-	struct wl_pointer *pointer;
-	struct wl_keyboard *keyboard;
-	struct wl_touch *touch;
-	struct wl_array touch_ids; /* int32_t: touches that began on the picture */
-	bool touch_frame_due;      /* a touch event went on since the last frame */
-	struct wl_record_input_sink input;
-	bool pointer_inside;      /* on the picture, as told to `input` */
-	uint32_t pointer_serial;  /* of the desktop's last enter, for set_cursor */
-	bool pointer_on_window;
-	/* The hosted client's cursor, copied: shown while the pointer is on
-	 * the window; without one the desktop's own stays. */
-	struct wl_surface *cursor_surface;
-	struct wl_buffer *cursor_buffer; /* ours; NULL when the theme's is shown */
-	struct wl_cursor_theme *cursor_theme; /* loaded when first wanted */
-	int cursor_hotspot_x, cursor_hotspot_y;
-	bool cursor_set;
-	/* The keymap and repeat rate, kept: they come at start-up, before
-	 * anyone listens, and go to a sink set later. */
-	int keymap_fd;
-	uint32_t keymap_format, keymap_size;
-	bool have_repeat;
-	int32_t repeat_rate, repeat_delay;
-
-	/* The clipboard and the primary selection: the desktop's go to each
-	 * selection's peer (the nested compositor), the hosted app's become
-	 * `source` and `primary_source` here. */
-	struct wl_data_device_manager *data_manager;
-	struct wl_data_device *data_device;
-	struct zwp_primary_selection_device_manager_v1 *primary_manager;
-	struct zwp_primary_selection_device_v1 *primary_device;
-	struct desktop_selection selections[WL_RECORD_SELECTION_KINDS];
-	struct wl_data_source *source;    /* ours, the hosted app's selection */
-	struct zwp_primary_selection_source_v1 *primary_source;
-	uint32_t input_serial; /* of the newest keyboard enter, key or button */
-
-	struct wl_event_source *connection;
-	struct desktop_window_events events;
-	bool broken;
-
-	/* The toplevel's surface: the black background stretched to the window
-	 * when scaling, else the picture itself. */
-	struct wl_surface *surface;
-	struct xdg_surface *xdg_surface;
-	struct xdg_toplevel *toplevel;
-	struct zxdg_toplevel_decoration_v1 *decoration;
-	struct wp_viewport *background_viewport;
-	struct wl_buffer *background;
-	bool background_attached;
-	bool scaled;
-	struct wl_surface *picture_surface; /* the subsurface's, or `surface` */
-	struct wl_subsurface *subsurface;
-	struct wp_viewport *picture_viewport;
-
-	bool configured;
-	bool layout_changed;
-	int asked_width, asked_height; /* the latest xdg_toplevel.configure; 0: ours to choose */
-	int window_width, window_height;
-	int picture_width, picture_height; /* the buffers' size: the recording's */
-	struct wl_callback *frame_callback;
-	int64_t frame_callback_ns; /* when it was asked for */
-	/* A client's buffer held by the desktop for a window it does not
-	 * refresh: the picture after it goes when this fires. */
-	struct wl_event_source *held_timer;
-
-	struct frame_sink sink;
-	struct frame newest;
-	bool have_newest;
-	bool undrawn; /* the newest frame is in no committed buffer yet */
-	/* What changed since the last buffer was attached. */
-	bool commit_damage_all;
-	struct frame_damage commit_damage;
-	struct window_buffer *buffers[BUFFER_COUNT];
-	/* The frame's own dmabuf shown without a copy, where the desktop can. */
-	struct window_dmabuf *dmabuf;
-	bool read_failure_said;
-	struct desktop_window_stats stats;
-};
-
 static void window_lost(struct desktop_window *window, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
@@ -157,10 +52,7 @@ static void window_lost(struct desktop_window *window, const char *fmt, ...)
 		return;
 	window->broken = true;
 	/* A closed connection stays readable: stop watching it. */
-	if (window->connection) {
-		wl_event_source_remove(window->connection);
-		window->connection = NULL;
-	}
+	desktop_connection_unwatch(&window->connection);
 	window_dmabuf_desktop_gone(window->dmabuf);
 	char why[256];
 	va_list args;
@@ -186,46 +78,26 @@ static void window_connection_failed(struct desktop_window *window)
 	}
 }
 
-/* Sends what is queued; what the socket does not take now goes when it
- * is writable again (never waits). */
-static void window_flush(struct desktop_window *window)
-{
-	if (!window->connection)
-		return;
-	int sent = wl_display_flush(window->display);
-	bool again = sent < 0 && errno == EAGAIN;
-	if (sent < 0 && !again) {
-		window_lost(window, "the desktop's connection broke: %s", strerror(errno));
-		return;
-	}
-	wl_event_source_fd_update(window->connection,
-				  again ? WL_EVENT_READABLE | WL_EVENT_WRITABLE : WL_EVENT_READABLE);
-}
-
-static int handle_connection(int fd, uint32_t mask, void *data)
+static void handle_connection_failed(void *data, enum desktop_connection_failure failure,
+				     int error)
 {
 	struct desktop_window *window = data;
-	if (mask & WL_EVENT_READABLE) {
-		/* The fd is readable: read_events takes what is there and does
-		 * not wait. */
-		while (wl_display_prepare_read(window->display) != 0) {
-			if (wl_display_dispatch_pending(window->display) < 0) {
-				window_connection_failed(window);
-				return 0;
-			}
-		}
-		if (wl_display_read_events(window->display) < 0 ||
-		    wl_display_dispatch_pending(window->display) < 0) {
-			window_connection_failed(window);
-			return 0;
-		}
-	} else if (mask & (WL_EVENT_HANGUP | WL_EVENT_ERROR)) {
+	switch (failure) {
+	case DESKTOP_CONNECTION_READ_FAILED:
+		window_connection_failed(window);
+		break;
+	case DESKTOP_CONNECTION_HUNG_UP:
 		window_lost(window, "the desktop closed the window's connection");
-		return 0;
+		break;
+	case DESKTOP_CONNECTION_FLUSH_FAILED:
+		window_lost(window, "the desktop's connection broke: %s", strerror(error));
+		break;
 	}
-	if (!window->broken)
-		window_flush(window);
-	return 0;
+}
+
+void window_flush(struct desktop_window *window)
+{
+	desktop_connection_flush(&window->connection);
 }
 
 /* Shared memory of `size` bytes as a wl_shm pool's fd, mapped at `*data`. */
@@ -247,9 +119,8 @@ static int create_shm_file(size_t size, uint8_t **data)
 	return fd;
 }
 
-static struct wl_buffer *create_wl_buffer_format(struct desktop_window *window, int width,
-						 int height, uint32_t format, uint8_t **data,
-						 size_t *size)
+struct wl_buffer *window_create_shm_buffer(struct desktop_window *window, int width, int height,
+					   uint32_t format, uint8_t **data, size_t *size)
 {
 	int stride = width * 4;
 	*size = (size_t)stride * (size_t)height;
@@ -270,7 +141,7 @@ static struct wl_buffer *create_wl_buffer_format(struct desktop_window *window, 
 static struct wl_buffer *create_wl_buffer(struct desktop_window *window, int width, int height,
 					  uint8_t **data, size_t *size)
 {
-	return create_wl_buffer_format(window, width, height, WL_SHM_FORMAT_XRGB8888, data, size);
+	return window_create_shm_buffer(window, width, height, WL_SHM_FORMAT_XRGB8888, data, size);
 }
 
 static void buffer_destroy(struct window_buffer *buffer)
@@ -638,938 +509,6 @@ static const struct zxdg_toplevel_decoration_v1_listener decoration_listener = {
 	.configure = handle_decoration_configure,
 };
 
-/* ---- the clipboard and the primary selection: the desktop's and the app's ---- */
-
-/* Offered by our own sources besides the app's types: the desktop's
- * selection is the app's own then, and is not handed back to it. */
-#define OWN_SELECTION_MIME "application/x-wl-record-selection"
-
-/* A wl_data_offer or a zwp_primary_selection_offer_v1, after its kind. */
-struct desktop_offer {
-	enum wl_record_selection_kind kind;
-	void *proxy;
-	struct wl_array mime_types; /* char *, owned */
-	bool ours;
-};
-
-static void offer_destroy(struct desktop_offer *offer)
-{
-	if (!offer)
-		return;
-	char **mime;
-	if (offer->mime_types.size > 0) /* NULL + 0 is undefined */
-		wl_array_for_each(mime, &offer->mime_types)
-			free(*mime);
-	wl_array_release(&offer->mime_types);
-	if (offer->kind == WL_RECORD_SELECTION_PRIMARY)
-		zwp_primary_selection_offer_v1_destroy(offer->proxy);
-	else
-		wl_data_offer_destroy(offer->proxy);
-	free(offer);
-}
-
-static void offer_add_mime_type(struct desktop_offer *offer, const char *mime_type)
-{
-	if (strcmp(mime_type, OWN_SELECTION_MIME) == 0) {
-		offer->ours = true;
-		return;
-	}
-	char *copy = strdup(mime_type);
-	char **slot = copy ? wl_array_add(&offer->mime_types, sizeof(*slot)) : NULL;
-	if (slot)
-		*slot = copy;
-	else
-		free(copy);
-}
-
-static void handle_offer_offer(void *data, struct wl_data_offer *wl_offer, const char *mime_type)
-{
-	offer_add_mime_type(data, mime_type);
-}
-
-static void handle_offer_source_actions(void *data, struct wl_data_offer *offer, uint32_t actions)
-{
-}
-
-static void handle_offer_action(void *data, struct wl_data_offer *offer, uint32_t action)
-{
-}
-
-static const struct wl_data_offer_listener offer_listener = {
-	.offer = handle_offer_offer,
-	.source_actions = handle_offer_source_actions,
-	.action = handle_offer_action,
-};
-
-static void handle_primary_offer_offer(void *data, struct zwp_primary_selection_offer_v1 *offer,
-				       const char *mime_type)
-{
-	offer_add_mime_type(data, mime_type);
-}
-
-static const struct zwp_primary_selection_offer_v1_listener primary_offer_listener = {
-	.offer = handle_primary_offer_offer,
-};
-
-/* A data_offer event: the newest offer, which may become the selection. */
-static void desktop_selection_introduce(struct desktop_selection *selection, void *proxy)
-{
-	/* The one before was a drag's, or never became the selection. */
-	if (selection->introduced && selection->introduced != selection->current)
-		offer_destroy(selection->introduced);
-	selection->introduced = NULL;
-	struct desktop_offer *offer = calloc(1, sizeof(*offer));
-	if (offer) {
-		offer->kind = selection->kind;
-		offer->proxy = proxy;
-		wl_array_init(&offer->mime_types);
-	}
-	if (selection->kind == WL_RECORD_SELECTION_PRIMARY) {
-		if (offer)
-			zwp_primary_selection_offer_v1_add_listener(proxy, &primary_offer_listener,
-								    offer);
-		else
-			zwp_primary_selection_offer_v1_destroy(proxy);
-	} else {
-		if (offer)
-			wl_data_offer_add_listener(proxy, &offer_listener, offer);
-		else
-			wl_data_offer_destroy(proxy);
-	}
-	selection->introduced = offer;
-}
-
-/* A selection event: the desktop's selection is `proxy` now (NULL: none). */
-static void desktop_selection_changed(struct desktop_selection *selection, void *proxy)
-{
-	struct desktop_offer *offer = selection->introduced && selection->introduced->proxy == proxy
-				      ? selection->introduced : NULL;
-	if (selection->current && selection->current != offer)
-		offer_destroy(selection->current);
-	selection->current = offer;
-	if (offer && offer->ours)
-		return; /* the hosted app's own, back from the desktop */
-	if (selection->peer.selection)
-		selection->peer.selection(
-			selection->peer.data,
-			offer ? (const char *const *)offer->mime_types.data : NULL,
-			offer ? offer->mime_types.size / sizeof(char *) : 0);
-}
-
-static void desktop_selection_finish(struct desktop_selection *selection)
-{
-	if (selection->introduced && selection->introduced != selection->current)
-		offer_destroy(selection->introduced);
-	offer_destroy(selection->current);
-	selection->introduced = selection->current = NULL;
-}
-
-static void handle_data_offer(void *data, struct wl_data_device *device,
-			      struct wl_data_offer *wl_offer)
-{
-	desktop_selection_introduce(data, wl_offer);
-}
-
-static void handle_data_enter(void *data, struct wl_data_device *device, uint32_t serial,
-			      struct wl_surface *surface, wl_fixed_t x, wl_fixed_t y,
-			      struct wl_data_offer *offer)
-{
-	/* Drag and drop does not cross the window. */
-}
-
-static void handle_data_leave(void *data, struct wl_data_device *device)
-{
-}
-
-static void handle_data_motion(void *data, struct wl_data_device *device, uint32_t time,
-			       wl_fixed_t x, wl_fixed_t y)
-{
-}
-
-static void handle_data_drop(void *data, struct wl_data_device *device)
-{
-}
-
-static void handle_data_selection(void *data, struct wl_data_device *device,
-				  struct wl_data_offer *wl_offer)
-{
-	desktop_selection_changed(data, wl_offer);
-}
-
-static const struct wl_data_device_listener data_device_listener = {
-	.data_offer = handle_data_offer,
-	.enter = handle_data_enter,
-	.leave = handle_data_leave,
-	.motion = handle_data_motion,
-	.drop = handle_data_drop,
-	.selection = handle_data_selection,
-};
-
-static void handle_primary_data_offer(void *data, struct zwp_primary_selection_device_v1 *device,
-				      struct zwp_primary_selection_offer_v1 *offer)
-{
-	desktop_selection_introduce(data, offer);
-}
-
-static void handle_primary_selection(void *data, struct zwp_primary_selection_device_v1 *device,
-				     struct zwp_primary_selection_offer_v1 *offer)
-{
-	desktop_selection_changed(data, offer);
-}
-
-static const struct zwp_primary_selection_device_v1_listener primary_device_listener = {
-	.data_offer = handle_primary_data_offer,
-	.selection = handle_primary_selection,
-};
-
-/* The desktop pastes the app's selection: the app writes it into fd. */
-static void desktop_selection_source_send(struct desktop_selection *selection,
-					  const char *mime_type, int32_t fd)
-{
-	if (selection->peer.receive)
-		selection->peer.receive(selection->peer.data, mime_type, fd);
-	else
-		close(fd);
-}
-
-static void handle_source_target(void *data, struct wl_data_source *source,
-				 const char *mime_type)
-{
-}
-
-static void handle_source_send(void *data, struct wl_data_source *source, const char *mime_type,
-			       int32_t fd)
-{
-	struct desktop_window *window = data;
-	desktop_selection_source_send(&window->selections[WL_RECORD_SELECTION_CLIPBOARD],
-				      mime_type, fd);
-}
-
-static void handle_source_cancelled(void *data, struct wl_data_source *source)
-{
-	struct desktop_window *window = data;
-	wl_data_source_destroy(source);
-	if (window->source == source)
-		window->source = NULL;
-}
-
-static void handle_source_dnd_drop_performed(void *data, struct wl_data_source *source)
-{
-}
-
-static void handle_source_dnd_finished(void *data, struct wl_data_source *source)
-{
-}
-
-static void handle_source_action(void *data, struct wl_data_source *source, uint32_t action)
-{
-}
-
-static const struct wl_data_source_listener source_listener = {
-	.target = handle_source_target,
-	.send = handle_source_send,
-	.cancelled = handle_source_cancelled,
-	.dnd_drop_performed = handle_source_dnd_drop_performed,
-	.dnd_finished = handle_source_dnd_finished,
-	.action = handle_source_action,
-};
-
-static void handle_primary_source_send(void *data, struct zwp_primary_selection_source_v1 *source,
-				       const char *mime_type, int32_t fd)
-{
-	struct desktop_window *window = data;
-	desktop_selection_source_send(&window->selections[WL_RECORD_SELECTION_PRIMARY], mime_type,
-				      fd);
-}
-
-static void handle_primary_source_cancelled(void *data,
-					    struct zwp_primary_selection_source_v1 *source)
-{
-	struct desktop_window *window = data;
-	zwp_primary_selection_source_v1_destroy(source);
-	if (window->primary_source == source)
-		window->primary_source = NULL;
-}
-
-static const struct zwp_primary_selection_source_v1_listener primary_source_listener = {
-	.send = handle_primary_source_send,
-	.cancelled = handle_primary_source_cancelled,
-};
-
-void desktop_window_set_clipboard_peer(struct desktop_window *window,
-				       enum wl_record_selection_kind kind,
-				       const struct wl_record_clipboard_peer *peer)
-{
-	struct desktop_selection *selection = &window->selections[kind];
-	if (peer)
-		selection->peer = *peer;
-	else
-		selection->peer = (struct wl_record_clipboard_peer){ 0 };
-}
-
-/* The hosted app's clipboard as a wl_data_source of ours (NULL: none). */
-static void set_clipboard_source(struct desktop_window *window, const char *const *mime_types,
-				 size_t count)
-{
-	struct wl_data_source *old = window->source;
-	window->source = NULL;
-	if (count > 0) {
-		window->source = wl_data_device_manager_create_data_source(window->data_manager);
-		wl_data_source_add_listener(window->source, &source_listener, window);
-		for (size_t i = 0; i < count; i++)
-			wl_data_source_offer(window->source, mime_types[i]);
-		wl_data_source_offer(window->source, OWN_SELECTION_MIME);
-	}
-	/* With the serial of the user's last input on the window: what the
-	 * desktop asks of a client that copies. */
-	if (window->source || old)
-		wl_data_device_set_selection(window->data_device, window->source,
-					     window->input_serial);
-	if (old)
-		wl_data_source_destroy(old);
-}
-
-/* The same for the primary selection. */
-static void set_primary_source(struct desktop_window *window, const char *const *mime_types,
-			       size_t count)
-{
-	struct zwp_primary_selection_source_v1 *old = window->primary_source;
-	window->primary_source = NULL;
-	if (count > 0) {
-		window->primary_source = zwp_primary_selection_device_manager_v1_create_source(
-			window->primary_manager);
-		zwp_primary_selection_source_v1_add_listener(window->primary_source,
-							     &primary_source_listener, window);
-		for (size_t i = 0; i < count; i++)
-			zwp_primary_selection_source_v1_offer(window->primary_source, mime_types[i]);
-		zwp_primary_selection_source_v1_offer(window->primary_source, OWN_SELECTION_MIME);
-	}
-	if (window->primary_source || old)
-		zwp_primary_selection_device_v1_set_selection(
-			window->primary_device, window->primary_source, window->input_serial);
-	if (old)
-		zwp_primary_selection_source_v1_destroy(old);
-}
-
-void desktop_window_clipboard_selection(struct desktop_window *window,
-					enum wl_record_selection_kind kind,
-					const char *const *mime_types, size_t count)
-{
-	if (window->broken)
-		return;
-	if (kind == WL_RECORD_SELECTION_PRIMARY && window->primary_device)
-		set_primary_source(window, mime_types, count);
-	else if (kind == WL_RECORD_SELECTION_CLIPBOARD && window->data_device)
-		set_clipboard_source(window, mime_types, count);
-	else
-		return;
-	window_flush(window);
-}
-
-void desktop_window_clipboard_receive(struct desktop_window *window,
-				      enum wl_record_selection_kind kind, const char *mime_type,
-				      int fd)
-{
-	struct desktop_offer *offer = window->selections[kind].current;
-	if (!window->broken && offer && !offer->ours) {
-		if (kind == WL_RECORD_SELECTION_PRIMARY)
-			zwp_primary_selection_offer_v1_receive(offer->proxy, mime_type, fd);
-		else
-			wl_data_offer_receive(offer->proxy, mime_type, fd);
-		window_flush(window);
-	}
-	close(fd);
-}
-
-/* ---- input: the desktop's pointer and keyboard, passed on ---- */
-
-static void input_send(struct desktop_window *window, struct wl_record_input_event *event)
-{
-	if (window->input.event && !window->broken)
-		window->input.event(window->input.data, event);
-}
-
-static void input_send_type(struct desktop_window *window, enum wl_record_input_type type,
-			    uint32_t time)
-{
-	struct wl_record_input_event event = { .type = type, .time_ms = time };
-	input_send(window, &event);
-}
-
-/* Desktops before wl_seat 5 send no pointer frames: each event is one. */
-static void pointer_frame_if_old(struct desktop_window *window)
-{
-	if (window->seat_version < WL_POINTER_FRAME_SINCE_VERSION)
-		input_send_type(window, WL_RECORD_INPUT_POINTER_FRAME, 0);
-}
-
-/* The recording's point under window point sx,sy, through the letterbox;
- * false on the bars (the point is then outside the picture, where no
- * hosted surface is). */
-static bool window_to_picture(const struct desktop_window *window, wl_fixed_t sx, wl_fixed_t sy,
-			      double *x, double *y)
-{
-	*x = wl_fixed_to_double(sx);
-	*y = wl_fixed_to_double(sy);
-	if (!window->scaled)
-		return *x >= 0 && *y >= 0 && *x < window->picture_width &&
-		       *y < window->picture_height;
-	struct window_fit fit = window_fit_picture(window->window_width, window->window_height,
-						   window->picture_width, window->picture_height);
-	return window_fit_to_picture(&fit, window->picture_width, window->picture_height, *x, *y,
-				     x, y);
-}
-
-/* The pointer at window point sx,sy (points on the bars land outside the
- * picture). */
-static void pointer_moved(struct desktop_window *window, uint32_t time, wl_fixed_t sx,
-			  wl_fixed_t sy)
-{
-	struct wl_record_input_event event = {
-		.type = WL_RECORD_INPUT_POINTER_MOTION,
-		.time_ms = time,
-	};
-	window_to_picture(window, sx, sy, &event.x, &event.y);
-	input_send(window, &event);
-	pointer_frame_if_old(window);
-}
-
-static void show_cursor(struct desktop_window *window)
-{
-	if (window->pointer && window->pointer_on_window && window->cursor_set)
-		wl_pointer_set_cursor(window->pointer, window->pointer_serial,
-				      window->cursor_surface, window->cursor_hotspot_x,
-				      window->cursor_hotspot_y);
-}
-
-static void handle_pointer_enter(void *data, struct wl_pointer *pointer, uint32_t serial,
-				 struct wl_surface *surface, wl_fixed_t sx, wl_fixed_t sy)
-{
-	struct desktop_window *window = data;
-	window->pointer_serial = serial;
-	window->pointer_on_window = true;
-	show_cursor(window);
-	pointer_moved(window, 0, sx, sy);
-}
-
-static void handle_pointer_leave(void *data, struct wl_pointer *pointer, uint32_t serial,
-				 struct wl_surface *surface)
-{
-	struct desktop_window *window = data;
-	window->pointer_on_window = false;
-	input_send_type(window, WL_RECORD_INPUT_POINTER_LEAVE, 0);
-	pointer_frame_if_old(window);
-}
-
-static void handle_pointer_motion(void *data, struct wl_pointer *pointer, uint32_t time,
-				  wl_fixed_t sx, wl_fixed_t sy)
-{
-	pointer_moved(data, time, sx, sy);
-}
-
-static void handle_pointer_button(void *data, struct wl_pointer *pointer, uint32_t serial,
-				  uint32_t time, uint32_t button, uint32_t state)
-{
-	struct desktop_window *window = data;
-	window->input_serial = serial;
-	struct wl_record_input_event event = {
-		.type = WL_RECORD_INPUT_POINTER_BUTTON,
-		.time_ms = time,
-		.button = button,
-		.pressed = state == WL_POINTER_BUTTON_STATE_PRESSED,
-	};
-	input_send(window, &event);
-	pointer_frame_if_old(window);
-}
-
-static void handle_pointer_axis(void *data, struct wl_pointer *pointer, uint32_t time,
-				uint32_t axis, wl_fixed_t value)
-{
-	struct desktop_window *window = data;
-	struct wl_record_input_event event = {
-		.type = WL_RECORD_INPUT_POINTER_AXIS,
-		.time_ms = time,
-		.axis = axis,
-		.value = wl_fixed_to_double(value),
-	};
-	input_send(window, &event);
-	pointer_frame_if_old(window);
-}
-
-static void handle_pointer_frame(void *data, struct wl_pointer *pointer)
-{
-	input_send_type(data, WL_RECORD_INPUT_POINTER_FRAME, 0);
-}
-
-static void handle_pointer_axis_source(void *data, struct wl_pointer *pointer, uint32_t source)
-{
-	struct wl_record_input_event event = {
-		.type = WL_RECORD_INPUT_POINTER_AXIS_SOURCE,
-		.axis_source = source,
-	};
-	input_send(data, &event);
-}
-
-static void handle_pointer_axis_stop(void *data, struct wl_pointer *pointer, uint32_t time,
-				     uint32_t axis)
-{
-	struct wl_record_input_event event = {
-		.type = WL_RECORD_INPUT_POINTER_AXIS_STOP,
-		.time_ms = time,
-		.axis = axis,
-	};
-	input_send(data, &event);
-}
-
-static void handle_pointer_axis_discrete(void *data, struct wl_pointer *pointer, uint32_t axis,
-					 int32_t discrete)
-{
-	struct wl_record_input_event event = {
-		.type = WL_RECORD_INPUT_POINTER_AXIS_DISCRETE,
-		.axis = axis,
-		.discrete = discrete,
-	};
-	input_send(data, &event);
-}
-
-/* wl_seat 8 desktops send this instead of axis_discrete. */
-static void handle_pointer_axis_value120(void *data, struct wl_pointer *pointer, uint32_t axis,
-					 int32_t value120)
-{
-	struct wl_record_input_event event = {
-		.type = WL_RECORD_INPUT_POINTER_AXIS_VALUE120,
-		.axis = axis,
-		.value120 = value120,
-	};
-	input_send(data, &event);
-}
-
-static const struct wl_pointer_listener pointer_listener = {
-	.enter = handle_pointer_enter,
-	.leave = handle_pointer_leave,
-	.motion = handle_pointer_motion,
-	.button = handle_pointer_button,
-	.axis = handle_pointer_axis,
-	.frame = handle_pointer_frame,
-	.axis_source = handle_pointer_axis_source,
-	.axis_stop = handle_pointer_axis_stop,
-	.axis_discrete = handle_pointer_axis_discrete,
-	.axis_value120 = handle_pointer_axis_value120,
-};
-
-/* ---- touch: points that go down on the picture are passed on, with
- * their motion and up; those that go down on the bars go nowhere ---- */
-
-static int32_t *find_touch_id(struct desktop_window *window, int32_t id)
-{
-	int32_t *slot;
-	if (window->touch_ids.size == 0)
-		return NULL;
-	wl_array_for_each(slot, &window->touch_ids) {
-		if (*slot == id)
-			return slot;
-	}
-	return NULL;
-}
-
-static void forget_touch_id(struct desktop_window *window, int32_t *slot)
-{
-	int32_t *last = (int32_t *)((char *)window->touch_ids.data + window->touch_ids.size) - 1;
-	*slot = *last;
-	window->touch_ids.size -= sizeof(*slot);
-}
-
-static void send_touch(struct desktop_window *window, enum wl_record_input_type type,
-		       uint32_t time, int32_t id, double x, double y)
-{
-	struct wl_record_input_event event = {
-		.type = type, .time_ms = time, .touch_id = id, .x = x, .y = y,
-	};
-	input_send(window, &event);
-	window->touch_frame_due = true;
-}
-
-static void handle_touch_down(void *data, struct wl_touch *touch, uint32_t serial, uint32_t time,
-			      struct wl_surface *surface, int32_t id, wl_fixed_t sx, wl_fixed_t sy)
-{
-	struct desktop_window *window = data;
-	window->input_serial = serial;
-	double x, y;
-	int32_t *slot = find_touch_id(window, id);
-	if (slot) /* reused without an up */
-		forget_touch_id(window, slot);
-	if (surface != window->surface || !window_to_picture(window, sx, sy, &x, &y))
-		return;
-	slot = wl_array_add(&window->touch_ids, sizeof(*slot));
-	if (!slot)
-		return;
-	*slot = id;
-	send_touch(window, WL_RECORD_INPUT_TOUCH_DOWN, time, id, x, y);
-}
-
-static void handle_touch_up(void *data, struct wl_touch *touch, uint32_t serial, uint32_t time,
-			    int32_t id)
-{
-	struct desktop_window *window = data;
-	int32_t *slot = find_touch_id(window, id);
-	if (!slot)
-		return;
-	forget_touch_id(window, slot);
-	send_touch(window, WL_RECORD_INPUT_TOUCH_UP, time, id, 0, 0);
-}
-
-static void handle_touch_motion(void *data, struct wl_touch *touch, uint32_t time, int32_t id,
-				wl_fixed_t sx, wl_fixed_t sy)
-{
-	struct desktop_window *window = data;
-	if (!find_touch_id(window, id))
-		return;
-	/* Off the picture it still goes on: the hosted surface keeps it. */
-	double x, y;
-	window_to_picture(window, sx, sy, &x, &y);
-	send_touch(window, WL_RECORD_INPUT_TOUCH_MOTION, time, id, x, y);
-}
-
-static void handle_touch_frame(void *data, struct wl_touch *touch)
-{
-	struct desktop_window *window = data;
-	if (!window->touch_frame_due)
-		return;
-	window->touch_frame_due = false;
-	input_send_type(window, WL_RECORD_INPUT_TOUCH_FRAME, 0);
-}
-
-static void touch_cancel(struct desktop_window *window)
-{
-	window->touch_frame_due = false;
-	if (window->touch_ids.size == 0)
-		return;
-	window->touch_ids.size = 0;
-	input_send_type(window, WL_RECORD_INPUT_TOUCH_CANCEL, 0);
-}
-
-static void handle_touch_cancel(void *data, struct wl_touch *touch)
-{
-	touch_cancel(data);
-}
-
-/* Recording units a window unit. */
-static double picture_scale(const struct desktop_window *window)
-{
-	if (!window->scaled)
-		return 1;
-	struct window_fit fit = window_fit_picture(window->window_width, window->window_height,
-						   window->picture_width, window->picture_height);
-	return (double)window->picture_width / fit.width;
-}
-
-static void handle_touch_shape(void *data, struct wl_touch *touch, int32_t id, wl_fixed_t major,
-			       wl_fixed_t minor)
-{
-	struct desktop_window *window = data;
-	if (!find_touch_id(window, id))
-		return;
-	double scale = picture_scale(window);
-	struct wl_record_input_event event = {
-		.type = WL_RECORD_INPUT_TOUCH_SHAPE,
-		.touch_id = id,
-		.major = wl_fixed_to_double(major) * scale,
-		.minor = wl_fixed_to_double(minor) * scale,
-	};
-	input_send(window, &event);
-	window->touch_frame_due = true;
-}
-
-static void handle_touch_orientation(void *data, struct wl_touch *touch, int32_t id,
-				     wl_fixed_t orientation)
-{
-	struct desktop_window *window = data;
-	if (!find_touch_id(window, id))
-		return;
-	struct wl_record_input_event event = {
-		.type = WL_RECORD_INPUT_TOUCH_ORIENTATION,
-		.touch_id = id,
-		.orientation = wl_fixed_to_double(orientation),
-	};
-	input_send(window, &event);
-	window->touch_frame_due = true;
-}
-
-static const struct wl_touch_listener touch_listener = {
-	.down = handle_touch_down,
-	.up = handle_touch_up,
-	.motion = handle_touch_motion,
-	.frame = handle_touch_frame,
-	.cancel = handle_touch_cancel,
-	.shape = handle_touch_shape,
-	.orientation = handle_touch_orientation,
-};
-
-static void send_keymap(struct desktop_window *window);
-
-/* The keymap goes on as it is: the hosted apps type with the desktop's. */
-static void handle_keyboard_keymap(void *data, struct wl_keyboard *keyboard, uint32_t format,
-				   int32_t fd, uint32_t size)
-{
-	struct desktop_window *window = data;
-	if (window->keymap_fd >= 0)
-		close(window->keymap_fd);
-	window->keymap_fd = fd;
-	window->keymap_format = format;
-	window->keymap_size = size;
-	send_keymap(window);
-}
-
-static void send_keymap(struct desktop_window *window)
-{
-	if (window->keymap_fd >= 0) {
-		struct wl_record_input_event event = {
-			.type = WL_RECORD_INPUT_KEYBOARD_KEYMAP,
-			.keymap_fd = window->keymap_fd,
-			.keymap_format = window->keymap_format,
-			.keymap_size = window->keymap_size,
-		};
-		input_send(window, &event);
-	}
-	if (window->have_repeat) {
-		struct wl_record_input_event event = {
-			.type = WL_RECORD_INPUT_KEYBOARD_REPEAT,
-			.repeat_rate = window->repeat_rate,
-			.repeat_delay = window->repeat_delay,
-		};
-		input_send(window, &event);
-	}
-}
-
-static void handle_keyboard_enter(void *data, struct wl_keyboard *keyboard, uint32_t serial,
-				  struct wl_surface *surface, struct wl_array *keys)
-{
-	struct desktop_window *window = data;
-	window->input_serial = serial;
-	struct wl_record_input_event event = {
-		.type = WL_RECORD_INPUT_KEYBOARD_ENTER,
-		.keys = keys->data,
-		.key_count = keys->size / sizeof(uint32_t),
-	};
-	input_send(data, &event);
-}
-
-static void handle_keyboard_leave(void *data, struct wl_keyboard *keyboard, uint32_t serial,
-				  struct wl_surface *surface)
-{
-	input_send_type(data, WL_RECORD_INPUT_KEYBOARD_LEAVE, 0);
-}
-
-static void handle_keyboard_key(void *data, struct wl_keyboard *keyboard, uint32_t serial,
-				uint32_t time, uint32_t key, uint32_t state)
-{
-	struct desktop_window *window = data;
-	window->input_serial = serial;
-	struct wl_record_input_event event = {
-		.type = WL_RECORD_INPUT_KEYBOARD_KEY,
-		.time_ms = time,
-		.key = key,
-		.pressed = state == WL_KEYBOARD_KEY_STATE_PRESSED,
-	};
-	input_send(data, &event);
-}
-
-static void handle_keyboard_modifiers(void *data, struct wl_keyboard *keyboard, uint32_t serial,
-				      uint32_t depressed, uint32_t latched, uint32_t locked,
-				      uint32_t group)
-{
-	struct wl_record_input_event event = {
-		.type = WL_RECORD_INPUT_KEYBOARD_MODIFIERS,
-		.mods_depressed = depressed,
-		.mods_latched = latched,
-		.mods_locked = locked,
-		.group = group,
-	};
-	input_send(data, &event);
-}
-
-static void handle_keyboard_repeat_info(void *data, struct wl_keyboard *keyboard, int32_t rate,
-					int32_t delay)
-{
-	struct desktop_window *window = data;
-	window->have_repeat = true;
-	window->repeat_rate = rate;
-	window->repeat_delay = delay;
-	send_keymap(window);
-}
-
-static const struct wl_keyboard_listener keyboard_listener = {
-	.keymap = handle_keyboard_keymap,
-	.enter = handle_keyboard_enter,
-	.leave = handle_keyboard_leave,
-	.key = handle_keyboard_key,
-	.modifiers = handle_keyboard_modifiers,
-	.repeat_info = handle_keyboard_repeat_info,
-};
-
-static void release_pointer(struct desktop_window *window)
-{
-	if (!window->pointer)
-		return;
-	if (window->seat_version >= WL_POINTER_RELEASE_SINCE_VERSION)
-		wl_pointer_release(window->pointer);
-	else
-		wl_pointer_destroy(window->pointer);
-	window->pointer = NULL;
-	window->pointer_on_window = false;
-}
-
-static void release_keyboard(struct desktop_window *window)
-{
-	if (!window->keyboard)
-		return;
-	if (window->seat_version >= WL_KEYBOARD_RELEASE_SINCE_VERSION)
-		wl_keyboard_release(window->keyboard);
-	else
-		wl_keyboard_destroy(window->keyboard);
-	window->keyboard = NULL;
-}
-
-static void release_touch(struct desktop_window *window)
-{
-	if (!window->touch)
-		return;
-	if (window->seat_version >= WL_TOUCH_RELEASE_SINCE_VERSION)
-		wl_touch_release(window->touch);
-	else
-		wl_touch_destroy(window->touch);
-	window->touch = NULL;
-}
-
-/* Whether the hosted apps are offered touch. */
-static void send_touch_capability(struct desktop_window *window)
-{
-	struct wl_record_input_event event = {
-		.type = WL_RECORD_INPUT_TOUCH_CAPABILITY,
-		.has_touch = window->touch != NULL,
-	};
-	input_send(window, &event);
-}
-
-static void handle_seat_capabilities(void *data, struct wl_seat *seat, uint32_t capabilities)
-{
-	struct desktop_window *window = data;
-	bool pointer = capabilities & WL_SEAT_CAPABILITY_POINTER;
-	bool keyboard = capabilities & WL_SEAT_CAPABILITY_KEYBOARD;
-	bool touch = capabilities & WL_SEAT_CAPABILITY_TOUCH;
-	if (touch && !window->touch) {
-		window->touch = wl_seat_get_touch(seat);
-		wl_touch_add_listener(window->touch, &touch_listener, window);
-		send_touch_capability(window);
-	} else if (!touch && window->touch) {
-		release_touch(window);
-		touch_cancel(window);
-		send_touch_capability(window);
-	}
-	if (pointer && !window->pointer) {
-		window->pointer = wl_seat_get_pointer(seat);
-		wl_pointer_add_listener(window->pointer, &pointer_listener, window);
-	} else if (!pointer && window->pointer) {
-		release_pointer(window);
-		input_send_type(window, WL_RECORD_INPUT_POINTER_LEAVE, 0);
-	}
-	if (keyboard && !window->keyboard) {
-		window->keyboard = wl_seat_get_keyboard(seat);
-		wl_keyboard_add_listener(window->keyboard, &keyboard_listener, window);
-	} else if (!keyboard && window->keyboard) {
-		release_keyboard(window);
-		input_send_type(window, WL_RECORD_INPUT_KEYBOARD_LEAVE, 0);
-	}
-	window_flush(window);
-}
-
-static void handle_seat_name(void *data, struct wl_seat *seat, const char *name)
-{
-}
-
-static const struct wl_seat_listener seat_listener = {
-	.capabilities = handle_seat_capabilities,
-	.name = handle_seat_name,
-};
-
-void desktop_window_set_input_sink(struct desktop_window *window,
-				   const struct wl_record_input_sink *sink)
-{
-	window->input = *sink;
-	send_keymap(window);
-	send_touch_capability(window);
-}
-
-static void attach_cursor(struct desktop_window *window, struct wl_buffer *buffer, bool ours,
-			  int hotspot_x, int hotspot_y)
-{
-	if (!window->cursor_surface)
-		window->cursor_surface = wl_compositor_create_surface(window->compositor);
-	wl_surface_attach(window->cursor_surface, buffer, 0, 0);
-	wl_surface_damage_buffer(window->cursor_surface, 0, 0, INT32_MAX, INT32_MAX);
-	wl_surface_commit(window->cursor_surface);
-	/* The desktop has the new content now: the old buffer can go. */
-	if (window->cursor_buffer)
-		wl_buffer_destroy(window->cursor_buffer);
-	window->cursor_buffer = ours ? buffer : NULL;
-	bool moved = !window->cursor_set || hotspot_x != window->cursor_hotspot_x ||
-		     hotspot_y != window->cursor_hotspot_y;
-	window->cursor_hotspot_x = hotspot_x;
-	window->cursor_hotspot_y = hotspot_y;
-	window->cursor_set = true;
-	if (moved)
-		show_cursor(window);
-	window_flush(window);
-}
-
-/* The desktop's arrow, from the cursor theme it uses (XCURSOR_THEME and
- * XCURSOR_SIZE, as wlroots reads them); false when there is none. */
-static bool attach_default_cursor(struct desktop_window *window)
-{
-	if (!window->cursor_theme) {
-		const char *size = getenv("XCURSOR_SIZE");
-		int pixels = size && atoi(size) > 0 ? atoi(size) : 24;
-		window->cursor_theme = wl_cursor_theme_load(getenv("XCURSOR_THEME"), pixels,
-							    window->shm);
-		if (!window->cursor_theme)
-			return false;
-	}
-	struct wl_cursor *cursor = wl_cursor_theme_get_cursor(window->cursor_theme, "left_ptr");
-	if (!cursor)
-		cursor = wl_cursor_theme_get_cursor(window->cursor_theme, "default");
-	if (!cursor || cursor->image_count == 0)
-		return false;
-	struct wl_cursor_image *image = cursor->images[0];
-	struct wl_buffer *buffer = wl_cursor_image_get_buffer(image);
-	if (!buffer)
-		return false;
-	attach_cursor(window, buffer, false, (int)image->hotspot_x, (int)image->hotspot_y);
-	return true;
-}
-
-void desktop_window_set_cursor(struct desktop_window *window,
-			       const struct wl_record_cursor_image *image)
-{
-	if (window->broken || !window->compositor)
-		return;
-	if (!image || image->width <= 0 || image->height <= 0) {
-		/* Without a theme the last image stays: better than none. */
-		attach_default_cursor(window);
-		return;
-	}
-	uint8_t *data;
-	size_t size;
-	struct wl_buffer *buffer = create_wl_buffer_format(window, image->width, image->height,
-							   WL_SHM_FORMAT_ARGB8888, &data, &size);
-	if (!buffer)
-		return;
-	for (int y = 0; y < image->height; y++)
-		memcpy(data + (size_t)y * (size_t)image->width * 4,
-		       image->pixels + (size_t)y * (size_t)image->stride, (size_t)image->width * 4);
-	munmap(data, size);
-	attach_cursor(window, buffer, true, image->hotspot_x, image->hotspot_y);
-}
-
 static uint32_t min_u32(uint32_t a, uint32_t b)
 {
 	return a < b ? a : b;
@@ -1608,7 +547,7 @@ static void registry_global(void *data, struct wl_registry *registry, uint32_t n
 		window->seat_version = min_u32(version, 8);
 		window->seat = wl_registry_bind(registry, name, &wl_seat_interface,
 						window->seat_version);
-		wl_seat_add_listener(window->seat, &seat_listener, window);
+		window_input_watch_seat(window);
 	} else if (strcmp(interface, zxdg_decoration_manager_v1_interface.name) == 0 &&
 		 !window->decoration_manager)
 		window->decoration_manager = wl_registry_bind(
@@ -1673,19 +612,7 @@ struct desktop_window *desktop_window_connect(const char *display_name, char *wh
 		snprintf(why, why_size, "it offers no %s", missing);
 		goto fail;
 	}
-	if (window->data_manager && window->seat) {
-		window->data_device = wl_data_device_manager_get_data_device(window->data_manager,
-									      window->seat);
-		wl_data_device_add_listener(window->data_device, &data_device_listener,
-					    &window->selections[WL_RECORD_SELECTION_CLIPBOARD]);
-	}
-	if (window->primary_manager && window->seat) {
-		window->primary_device = zwp_primary_selection_device_manager_v1_get_device(
-			window->primary_manager, window->seat);
-		zwp_primary_selection_device_v1_add_listener(
-			window->primary_device, &primary_device_listener,
-			&window->selections[WL_RECORD_SELECTION_PRIMARY]);
-	}
+	window_selection_bind(window);
 	window->scaled = window->viewporter && window->subcompositor;
 	if (!window->scaled)
 		snprintf(window->limits, sizeof(window->limits),
@@ -1781,12 +708,9 @@ bool desktop_window_open(struct desktop_window *window, struct wl_event_loop *lo
 	}
 	/* The first commit has no buffer: the desktop answers with a configure. */
 	wl_surface_commit(window->surface);
-	window->connection = wl_event_loop_add_fd(loop, wl_display_get_fd(window->display),
-						  WL_EVENT_READABLE, handle_connection, window);
-	if (!window->connection) {
-		LOG_ERR("cannot watch the desktop's connection");
+	if (!desktop_connection_watch(&window->connection, loop, window->display,
+				      handle_connection_failed, window))
 		return false;
-	}
 	window->held_timer = wl_event_loop_add_timer(loop, handle_held_timer, window);
 	if (!window->held_timer) {
 		LOG_ERR("cannot create the window's timer");
@@ -1824,8 +748,7 @@ void desktop_window_destroy(struct desktop_window *window)
 		return;
 	frame_sink_disconnect(&window->sink);
 	frame_unref(&window->newest);
-	if (window->connection)
-		wl_event_source_remove(window->connection);
+	desktop_connection_unwatch(&window->connection);
 	if (window->held_timer)
 		wl_event_source_remove(window->held_timer);
 	if (window->frame_callback)
@@ -1833,39 +756,8 @@ void desktop_window_destroy(struct desktop_window *window)
 	for (int i = 0; i < BUFFER_COUNT; i++)
 		buffer_destroy(window->buffers[i]);
 	window_dmabuf_destroy(window->dmabuf);
-	for (int kind = 0; kind < WL_RECORD_SELECTION_KINDS; kind++)
-		desktop_selection_finish(&window->selections[kind]);
-	if (window->source)
-		wl_data_source_destroy(window->source);
-	if (window->primary_source)
-		zwp_primary_selection_source_v1_destroy(window->primary_source);
-	if (window->primary_device)
-		zwp_primary_selection_device_v1_destroy(window->primary_device);
-	if (window->primary_manager)
-		zwp_primary_selection_device_manager_v1_destroy(window->primary_manager);
-	if (window->data_device) {
-		if (wl_data_device_get_version(window->data_device) >=
-		    WL_DATA_DEVICE_RELEASE_SINCE_VERSION)
-			wl_data_device_release(window->data_device);
-		else
-			wl_data_device_destroy(window->data_device);
-	}
-	if (window->data_manager)
-		wl_data_device_manager_destroy(window->data_manager);
-	release_pointer(window);
-	release_keyboard(window);
-	release_touch(window);
-	wl_array_release(&window->touch_ids);
-	if (window->seat)
-		wl_seat_destroy(window->seat);
-	if (window->cursor_surface)
-		wl_surface_destroy(window->cursor_surface);
-	if (window->cursor_buffer)
-		wl_buffer_destroy(window->cursor_buffer);
-	if (window->cursor_theme)
-		wl_cursor_theme_destroy(window->cursor_theme);
-	if (window->keymap_fd >= 0)
-		close(window->keymap_fd);
+	window_selection_finish(window);
+	window_input_finish(window);
 	if (window->picture_viewport)
 		wp_viewport_destroy(window->picture_viewport);
 	if (window->subsurface)

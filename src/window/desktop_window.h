@@ -7,6 +7,7 @@
 #include <wayland-server-core.h>
 
 #include "clipboard_event.h"
+#include "ended.h"
 #include "frame_source.h"
 #include "input_event.h"
 
@@ -39,7 +40,7 @@ struct desktop_window_events {
 	void (*closed)(void *data);
 	/* The desktop went away or refused us; `why` is one sentence. The
 	 * window is inert afterwards (frames are ignored). */
-	void (*gone)(void *data, const char *why);
+	ended_fn gone;
 	void *data;
 };
 

@@ -1,9 +1,8 @@
 /* png_write_frame: 641x479 BGRX with a padded stride reads back exactly as
  * RGB; the file is well formed to the last byte (every chunk's CRC, the
  * zlib stream inflated whole with its Adler-32: a reader that stops at the
- * last row, as libpng does, would not notice a wrong one), also with one
- * band per core joined into one stream; a bad path fails cleanly and no
- * temporary file is left. */
+ * last row, as libpng does, would not notice a wrong one); a bad path
+ * fails cleanly and no temporary file is left. */
 #include <dirent.h>
 #include <stdint.h>
 #include <stdio.h>

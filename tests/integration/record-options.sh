@@ -58,12 +58,17 @@ start stills "$WL_RECORD" --pid-file "$TEST_DIR/wlr.pid" "$TEST_DIR/stills.mkv" 
 	"$PRESENTER" "${presenter_args[@]}" --frames 60
 RECORDER=$STARTED_PID
 wait_until 10 "the pid file" test -s "$TEST_DIR/wlr.pid"
-sleep 0.5
+# A still while the presenter draws (one asked for before the first frame
+# would be answered by it, which is another case).
+wait_until 10 "the presenter drawing" log_has stills '^presenter: output mode'
 # The pid file holds "PID START" then the output path; the pid comes first.
 read -r recorder_pid _ < "$TEST_DIR/wlr.pid"
 kill -USR1 "$recorder_pid"
 wait_until 10 "the first still" sh -c 'ls "$0"/stills-*.png >/dev/null 2>&1' "$TEST_DIR"
-sleep 0.3
+# --snap waits for a still other than the one the pid file names: the
+# first must be named there first, or --snap could take it for its own.
+wait_until 10 "the pid file to name the first still" \
+	sh -c 'sed -n 3p "$0" | grep -q "/stills-.*\.png$"' "$TEST_DIR/wlr.pid"
 "$WL_RECORD" --snap --pid-file "$TEST_DIR/wlr.pid" || fail "--snap failed"
 wait_until 10 "the second still" sh -c '[ "$(ls "$0"/stills-*.png | wc -l)" -ge 2 ]' "$TEST_DIR"
 wait_exit "$RECORDER" 20

@@ -200,7 +200,10 @@ PID_FILE=$USER_DIR/runtime/wl-record.pid
 "${SWAYMSG[@]}" exec "$hotkey" >"$TEST_DIR/hotkey.log" 2>&1 ||
 	{ cat "$TEST_DIR/hotkey.log"; fail "swaymsg exec of the hotkey failed"; }
 wait_until 20 "the hotkey's recording" test -s "$PID_FILE"
-sleep 0.5
+# Stopped once it has a frame (checked below): a still is answered by the
+# first frame (it lands in ~/Videos beside the recording, as a user's would).
+timeout 30 "${as_user[@]}" "$WL_RECORD" --snap --pid-file "$PID_FILE" >"$TEST_DIR/hotkey-snap.log" 2>&1 ||
+	{ cat "$TEST_DIR/hotkey-snap.log"; fail "no frame in the hotkey's recording"; }
 "${SWAYMSG[@]}" exec "$hotkey" >>"$TEST_DIR/hotkey.log" 2>&1 ||
 	{ cat "$TEST_DIR/hotkey.log"; fail "swaymsg exec of the hotkey failed"; }
 wait_until 30 "the hotkey to stop the recording" test ! -e "$PID_FILE"

@@ -2,7 +2,8 @@
 # `meson install --destdir` puts every file where its users look under the
 # prefix: the binary (which runs), the man page (which renders, and covers
 # every option --help lists), the three completions (which know every
-# option), README and the example config (naming the installed binary).
+# option), README, doc/design.md, doc/performance.md and the example config
+# (naming the installed binary).
 # The encoders are a module the installed binary finds from its own folder
 # (even staged under DESTDIR); one of another build is refused in one line.
 #   install.sh  (env: MESON, BUILD_ROOT, PREFIX, BINDIR, LIBDIR, MANDIR, DATADIR, HAVE_SCDOC)
@@ -59,7 +60,8 @@ done
 for file in "$SHARE/bash-completion/completions/wl-record" \
 	"$SHARE/zsh/site-functions/_wl-record" \
 	"$SHARE/fish/vendor_completions.d/wl-record.fish" \
-	"$SHARE/doc/wl-record/README.md" "$SHARE/doc/wl-record/examples/weston.ini" \
+	"$SHARE/doc/wl-record/README.md" "$SHARE/doc/wl-record/doc/design.md" \
+	"$SHARE/doc/wl-record/doc/performance.md" "$SHARE/doc/wl-record/examples/weston.ini" \
 	"$SHARE/doc/wl-record/examples/sway.config" "$SHARE/doc/wl-record/examples/hyprland.conf" \
 	"$SHARE/doc/wl-record/examples/niri.kdl"; do
 	[ -s "$file" ] || fail "missing $file"

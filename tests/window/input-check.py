@@ -18,6 +18,11 @@ The pixel X,Y of the screenshot PNG is RRGGBB (within 40 a channel).
 
 In the last frame, block row ROW is VALUE (16 bits; negative as such).
 
+  input-check.py popup FILE W H POPUP_X POPUP_Y
+
+Some frame of FILE, as far as it is written (a recording in progress),
+shows the yellow popup at POPUP_X,POPUP_Y; silent exit 1 while none does.
+
   input-check.py marks FILE W H X,Y...
 
 In the last frame, the app's green touch marks (7x7) are centred at each
@@ -54,6 +59,30 @@ def decode(path, w, h):
     if count == 0:
         sys.exit("no frames in %s" % path)
     return [result.stdout[i * size:(i + 1) * size] for i in range(count)]
+
+
+def popup_yellow(frame, w, popup_x, popup_y):
+    """The popup (POPUP_W x POPUP_H of input_client.c: 60x40), by a pixel
+    inside it away from the edges and from the pointer's mark."""
+    o = ((popup_y + 20) * w + popup_x + 30) * 3
+    r, g, b = frame[o], frame[o + 1], frame[o + 2]
+    return r > 180 and g > 180 and b < 90
+
+
+def check_popup_shown(args):
+    path, w, h, popup_x, popup_y = args[0], int(args[1]), int(args[2]), int(args[3]), \
+        int(args[4])
+    # The file is still being written: its last cluster may be cut short,
+    # so ffmpeg's complaint and status are not a failure; its frames count.
+    result = subprocess.run(["ffmpeg", "-v", "quiet", "-i", path, "-f", "rawvideo",
+                             "-pix_fmt", "rgb24", "-"], capture_output=True)
+    size = w * h * 3
+    count = len(result.stdout) // size
+    shown = [i for i in range(count)
+             if popup_yellow(result.stdout[i * size:(i + 1) * size], w, popup_x, popup_y)]
+    if not shown:
+        sys.exit(1)
+    print("the popup in frame %d of the %d written" % (shown[0], count))
 
 
 def block_row(frame, w, r):
@@ -127,6 +156,9 @@ def main(args):
     if args[0] == "rows":
         check_rows(args[1:])
         return
+    if args[0] == "popup":
+        check_popup_shown(args[1:])
+        return
     if args[0] == "marks":
         check_marks(args[1:])
         return
@@ -157,8 +189,7 @@ def main(args):
         return value
 
     def yellow(frame):
-        r, g, b = pixel(frame, popup_x + 30, popup_y + 20)
-        return r > 180 and g > 180 and b < 90
+        return popup_yellow(frame, w, popup_x, popup_y)
 
     last = frames[-1]
     problems = []

@@ -91,8 +91,17 @@ for target in "60 150" "262 200"; do
 			fail "without --cursor: $(cat "$TEST_DIR/shown-check.log")"
 	fi
 done
-# The last picture into the file before it is finished.
-sleep 1
+# The last picture into the file before it is finished: a still of the
+# recording passes the file's end check (no cyan; without --cursor, the
+# app's mark where it last saw the pointer).
+cursor_shown() {
+	local still=$1 mode=$2
+	shift 2
+	"$PYTHON" "$CURSOR_CHECK" "$mode" "$still" "$@"
+}
+LAST_MARK=()
+[ "$MODE" = on ] || LAST_MARK=("${POSITIONS[-1]}")
+recording_holds "the last picture" cursor_shown "$MODE" $PW $PH 16 8 8 "${LAST_MARK[@]}"
 
 sway_msg '[app_id=wl-record] kill' >/dev/null || fail "swaymsg could not close the window"
 wait_exit "$RECORD_PID" 30

@@ -29,6 +29,9 @@ if command -v weston-info >/dev/null; then
 		fail "weston-info printed no globals"
 	! grep -q zwp_linux_dmabuf_v1 "$TEST_DIR/weston-info.txt" ||
 		skip "this sway offers zwp_linux_dmabuf_v1: not the no-dmabuf desktop this test needs"
+else
+	# A part that did not run: scripts/check-skips.py counts this line.
+	log "SKIP: weston-info is not installed: sway's globals not checked for zwp_linux_dmabuf_v1"
 fi
 
 

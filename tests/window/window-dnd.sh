@@ -39,8 +39,20 @@ pointer move "$OX" "$OY"
 wait_until 10 "a motion over the target" log_has record '^motion'
 # Where the app was last told the drag is (its icon's corner).
 AT=$(grep -E '^(enter target|motion) ' "$TEST_DIR/record.log" | tail -n 1 | sed -E 's/.* //')
-# A picture with the icon there before the drop.
-sleep 0.5
+# A recorded frame with the icon there before the drop: in the file being
+# written, decoded. A Matroska cluster reaches the file only when a frame a
+# second later comes, so meanwhile the pointer moves off and back (by 6
+# output pixels: a step under a recording pixel moves no icon, draws no
+# frame); the icon follows it and ends where the app was told it is.
+ICON_MOVES=0
+icon_in_file() {
+	ICON_MOVES=$((ICON_MOVES + 1))
+	pointer move $((OX + 6)) "$OY"
+	pointer move "$OX" "$OY"
+	"$PYTHON" "$DND_CHECK" icon "$USER_DIR/dnd.mkv" $PW $PH "$AT" >"$TEST_DIR/icon-check.log" 2>&1
+}
+wait_until 20 "the icon at $AT in the recording" icon_in_file
+log "$(cat "$TEST_DIR/icon-check.log") (after $ICON_MOVES pointer moves)"
 pointer release 272
 wait_until 10 "the drop" log_has record '^dropped '
 grep -q "^dropped dragged through wl-record$" "$TEST_DIR/record.log" ||
@@ -49,7 +61,11 @@ wait_until 10 "the source told it is finished" log_has record '^finished'
 grep -q '^drop performed' "$TEST_DIR/record.log" || fail "no dnd_drop_performed"
 grep -q '^cancelled' "$TEST_DIR/record.log" && fail "the drag was cancelled"
 log "dropped at $AT: $(grep -E '^(drag|enter|drop|finished)' "$TEST_DIR/record.log" | tr '\n' ';')"
-sleep 1
+# The blue target, icon gone, recorded before the window closes.
+end_shown() {
+	"$PYTHON" "$DND_CHECK" end "$@"
+}
+recording_holds "the end of the drag" end_shown $PW $PH 200 100 100
 
 sway_msg '[app_id=wl-record] kill' >/dev/null || fail "swaymsg could not close the window"
 wait_exit "$RECORD_PID" 30

@@ -74,3 +74,31 @@ print((ww - w) // 2, (wh - h) // 2, w, h)")
 to_output() {
 	"$PYTHON" -c "print(int($WX + $FX + ($1 + 0.5) * $FW / $PW), int($WY + $FY + ($2 + 0.5) * $FH / $PH))"
 }
+
+# recording_holds DESCRIPTION COMMAND [ARG...]: waits until a still of the
+# running recording (wl-record --snap through its pid file in the user's
+# XDG_RUNTIME_DIR: the picture it holds now, which the file gets next or,
+# at the latest, when it stops) passes COMMAND STILL.PNG [ARG...]; the
+# check's output in $TEST_DIR/still-check.log. What the app logs says what
+# it drew, not what was recorded: a commit is taken at the next frame.
+# As the user of sway where there is one (as_user), else as the test.
+recording_holds() {
+	local what=$1 deadline=$((SECONDS + 10))
+	shift
+	until still_passes "$@"; do
+		[ "$SECONDS" -lt "$deadline" ] ||
+			fail "no still shows $what after 10 s: $(cat "$TEST_DIR/still-check.log" \
+				"$TEST_DIR/snap.log" 2>/dev/null | tail -n 5)"
+		sleep 0.05
+	done
+}
+still_passes() {
+	local still
+	: >"$TEST_DIR/still-check.log"
+	still=$("${as_user[@]}" "$WL_RECORD" --snap 2>>"$TEST_DIR/snap.log") || return 1
+	"$1" "$still" "${@:2}" >"$TEST_DIR/still-check.log" 2>&1
+}
+# rows_shown IMAGE W H ROW=VALUE...: input-check.py rows, for recording_holds.
+rows_shown() {
+	"$PYTHON" "$INPUT_CHECK" rows "$@"
+}

@@ -16,6 +16,7 @@
 # The decoded recording's last frame has exactly those three marks.
 . "$TEST_LIB"
 . "$FAKE_DESKTOP_LIB"
+. "$WINDOW_LIB"  # recording_holds
 require_commands ffmpeg ffprobe python3
 PYTHON=python3
 [ -x /usr/bin/python3 ] && PYTHON=/usr/bin/python3
@@ -49,7 +50,11 @@ desktop "down 4 530 90" "up 4" frame
 wait_until 10 "touch 4 in the app" app_saw '^touch up 4' 1
 log "the app saw: $(grep '^touch' "$TEST_DIR/record.log" | grep -v frame | tr '\n' ';')"
 ! log_has record '^touch (down|motion|up) 3' || fail "a touch that began on the bar reached the app"
-sleep 0.5
+# Drawn after the app says so: recorded before the recording stops.
+marks_shown() {
+	"$PYTHON" "$INPUT_CHECK" marks "$@"
+}
+recording_holds "the touch marks" marks_shown 320 240 200,180 50,210 300,60
 
 kill -INT "$RECORD_PID"
 wait_exit "$RECORD_PID" 30

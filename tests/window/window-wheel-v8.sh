@@ -13,6 +13,7 @@
 #     row 6: 1 - 1 = 0), and no value120 (row 7: 0).
 . "$TEST_LIB"
 . "$FAKE_DESKTOP_LIB"
+. "$WINDOW_LIB"  # recording_holds
 require_commands ffmpeg ffprobe python3
 PYTHON=python3
 [ -x /usr/bin/python3 ] && PYTHON=/usr/bin/python3
@@ -43,16 +44,17 @@ for version in 8 7; do
 	# A v7 client hears of whole steps only: 2 wheel frames; v8 of all 4.
 	wait_until 10 "the wheel in the app" app_frames $name $((version == 8 ? 4 : 2))
 	log "wl_seat $version: $(grep -E '^(axis_|wheel)' "$TEST_DIR/$name.log" | tr '\n' ';')"
-	sleep 0.5
-	kill -INT "$RECORD_PID"
-	wait_exit "$RECORD_PID" 30
-	[ "$EXIT_STATUS" -eq 0 ] || fail "wl-record exited $EXIT_STATUS"
-	ffprobe_check "$TEST_DIR/wheel$version.mkv"
 	if [ $version = 8 ]; then
 		rows=(6=-1 7=60 8=0)
 	else
 		rows=(6=0 7=0 8=2)
 	fi
+	# Drawn after the app says so: recorded before the recording stops.
+	recording_holds "the wheel" rows_shown 320 240 "${rows[@]}"
+	kill -INT "$RECORD_PID"
+	wait_exit "$RECORD_PID" 30
+	[ "$EXIT_STATUS" -eq 0 ] || fail "wl-record exited $EXIT_STATUS"
+	ffprobe_check "$TEST_DIR/wheel$version.mkv"
 	"$PYTHON" "$INPUT_CHECK" rows "$TEST_DIR/wheel$version.mkv" 320 240 "${rows[@]}" \
 		>"$TEST_DIR/check$version.log" 2>&1 || {
 		cat "$TEST_DIR/check$version.log"

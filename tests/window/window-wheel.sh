@@ -39,17 +39,18 @@ for version in 8 7; do
 	pointer scroll -1
 	wait_until 10 "1 step up in the app" log_has $name '^wheel -1'
 	log "wl_seat $version: $(grep -E '^(axis_|wheel)' "$TEST_DIR/$name.log" | tr '\n' ';')"
-	sleep 0.5
-	sway_msg '[app_id=wl-record] kill' >/dev/null || fail "swaymsg could not close the window"
-	wait_exit "$RECORD_PID" 30
-	[ "$EXIT_STATUS" -eq 0 ] || fail "wl-record exited $EXIT_STATUS"
-	wait_until 10 "the window gone" window_gone
-	ffprobe_check "$USER_DIR/wheel$version.mkv"
 	if [ $version = 8 ]; then
 		rows=(6=2 7=240 8=0)
 	else
 		rows=(6=2 7=0 8=2)
 	fi
+	# Drawn after the app says so: recorded before the window closes.
+	recording_holds "the wheel" rows_shown $PW $PH "${rows[@]}"
+	sway_msg '[app_id=wl-record] kill' >/dev/null || fail "swaymsg could not close the window"
+	wait_exit "$RECORD_PID" 30
+	[ "$EXIT_STATUS" -eq 0 ] || fail "wl-record exited $EXIT_STATUS"
+	wait_until 10 "the window gone" window_gone
+	ffprobe_check "$USER_DIR/wheel$version.mkv"
 	"$PYTHON" "$INPUT_CHECK" rows "$USER_DIR/wheel$version.mkv" $PW $PH "${rows[@]}" \
 		>"$TEST_DIR/check$version.log" 2>&1 || {
 		cat "$TEST_DIR/check$version.log"

@@ -1,7 +1,5 @@
 #include "dmabuf_attributes.h"
 
-#include "buffer.h"
-
 #include <drm_fourcc.h>
 #include <sys/vfs.h>
 #include <unistd.h>
@@ -23,12 +21,6 @@ void dmabuf_attributes_close(struct dmabuf_attributes *attributes)
 			close(attributes->fd[i]);
 		attributes->fd[i] = -1;
 	}
-}
-
-int dmabuf_format_plane_count(uint32_t format)
-{
-	/* Every format read is single-plane (buffer.h). */
-	return client_format_from_drm(format) ? 1 : 0;
 }
 
 bool dmabuf_fd_is_dmabuf(int fd)
