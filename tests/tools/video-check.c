@@ -5,7 +5,7 @@
  *               [--times FILE [--pts-median-late-ms T]] [--pattern [--min-psnr DB]]
  *               [--pixel X,Y,RRGGBB,TOL]... [--expect-tags] [--container NAME]
  *               [--min-duration-ms D] [--cfr-ms STEP] [--commits N]
- *               [--end-repeat]
+ *               [--end-repeat] [--stats FILE [--max-held-ms T]]
  *
  * Always checked: the file decodes, has at least one frame, and presentation
  * times strictly increase. --times reads the presenter's commit times
@@ -24,6 +24,15 @@
  * make wl-record read two commits at once; that is by design), and the
  * last frame is the last commit. A frame lost for another reason, or an
  * end cut short, fails.
+ * --stats FILE (wl-record's --stats-fd summary; with --times or --pattern):
+ * a commit missing from the file must be one wl-record says it replaced
+ * (frames_replaced: outrun by a newer picture in the same --fps period, or
+ * while the encoder's queue was full) or could not read
+ * (frames_unreadable): the file alone cannot tell a replaced commit from a
+ * lost one, so the count must be exactly the commits missing, or the test
+ * fails. With --times, each replaced commit says how long wl-record was held
+ * up (from that commit to the time of the next recorded frame); more than
+ * --max-held-ms (default 500) fails.
  * --pixel checks a pixel of the last frame, the picture the recording ends
  * on (negative X/Y count from the far edge; the first frames of a desktop
  * may still be black). --end-repeat: a last frame that is the same picture
@@ -46,6 +55,12 @@
 
 #define MAX_PIXEL_CHECKS 16
 #define MAX_TIMES 100000
+/* How long wl-record may be held up before a replaced commit fails (see
+ * --stats). A replacement by design costs under one --fps period (17-40 ms
+ * in the tests); a busy machine keeps wl-record off the CPU for longer:
+ * 170 ms once in a 5x run of record-presenter with -j2 builds. 500 ms is
+ * three times that, and still a stall a user would see as a frozen video. */
+#define DEFAULT_MAX_HELD_MS 500.0
 
 struct pixel_check {
 	int x, y;
@@ -69,6 +84,13 @@ struct options {
 	double cfr_ms; /* 0: no constant-rate check */
 	int commits;   /* -1: not checked */
 	bool end_repeat;
+	const char *stats_path;
+	double max_held_ms;
+};
+
+/* What wl-record's --stats-fd summary says it left out of the file. */
+struct recorder_counts {
+	long long replaced, unreadable;
 };
 
 struct commit_times {
@@ -104,6 +126,51 @@ static int read_times(const char *path, struct commit_times *times)
 	}
 	fclose(file);
 	return ret;
+}
+
+/* One count of the summary's single JSON line: "KEY":NUMBER. */
+static int read_count(const char *text, const char *path, const char *key, long long *value)
+{
+	char quoted[64];
+	snprintf(quoted, sizeof(quoted), "\"%s\":", key);
+	const char *at = strstr(text, quoted);
+	if (!at || sscanf(at + strlen(quoted), "%lld", value) != 1 || *value < 0) {
+		fprintf(stderr, "video-check: %s: no count \"%s\"\n", path, key);
+		return -1;
+	}
+	return 0;
+}
+
+static int read_stats(const char *path, struct recorder_counts *counts)
+{
+	FILE *file = fopen(path, "r");
+	if (!file) {
+		perror(path);
+		return -1;
+	}
+	char text[8192];
+	size_t size = fread(text, 1, sizeof(text) - 1, file);
+	fclose(file);
+	text[size] = '\0';
+	if (read_count(text, path, "frames_replaced", &counts->replaced) < 0 ||
+	    read_count(text, path, "frames_unreadable", &counts->unreadable) < 0)
+		return -1;
+	return 0;
+}
+
+/* Every commit missing from the file is one wl-record accounted for. */
+static int check_accounted(const struct recorder_counts *counts, int missing, int commits)
+{
+	long long reported = counts->replaced + counts->unreadable;
+	if (missing != reported) {
+		printf("FAIL %d of %d commits are not in the file, but wl-record replaced %lld and "
+		       "could not read %lld: %lld lost\n", missing, commits, counts->replaced,
+		       counts->unreadable, (long long)missing - reported);
+		return 1;
+	}
+	printf("ok   every commit is in the file or reported by wl-record (%lld replaced, %lld "
+	       "unreadable)\n", counts->replaced, counts->unreadable);
+	return 0;
 }
 
 static uint32_t image_pixel(const struct rgb_image *image, int x, int y)
@@ -190,7 +257,8 @@ static int compare_doubles(const void *a, const void *b)
 }
 
 static int check_times(const struct options *options, const struct decoded_video *video,
-		       const struct commit_times *times, const int *commit_of)
+		       const struct commit_times *times, const int *commit_of,
+		       const struct recorder_counts *counts)
 {
 	int failures = 0;
 	int count = video->frame_count;
@@ -268,6 +336,37 @@ static int check_times(const struct options *options, const struct decoded_video
 		printf("ok   pts of %d frames follow their commits (median %.3f ms late, bound "
 		       "%.3f ms; latest %.3f ms)\n", count, median_ms, options->pts_median_late_ms,
 		       worst_ms);
+	if (counts && count > 0) {
+		/* Commits before the last recorded one that are not in the file:
+		 * wl-record must have reported each. Later ones fail above. */
+		int missing = commit_of[count - 1] + 1 - count;
+		failures += check_accounted(counts, missing, times->count);
+		/* How long wl-record was held up: from a replaced commit to the
+		 * time of the frame recorded next (the one that replaced it),
+		 * on the same reference as above. */
+		double held_ms = 0;
+		int held_commit = -1;
+		for (int i = 1; i < count; i++) {
+			double seen_ms = (double)(video->frames[i].pts_us - video->frames[0].pts_us) / 1e3;
+			for (int k = commit_of[i - 1] + 1; k < commit_of[i]; k++) {
+				double commit_ms = (double)(times->ns[k] - first_commit_ns) / 1e6 +
+						   reference_ms;
+				if (seen_ms - commit_ms > held_ms) {
+					held_ms = seen_ms - commit_ms;
+					held_commit = k;
+				}
+			}
+		}
+		if (held_commit >= 0 && held_ms > options->max_held_ms) {
+			printf("FAIL commit %d was replaced: the next frame was recorded %.3f ms after "
+			       "it was drawn, more than %.3f ms\n", held_commit, held_ms,
+			       options->max_held_ms);
+			failures++;
+		} else if (held_commit >= 0) {
+			printf("ok   wl-record was held up at most %.3f ms (commit %d; bound %.3f ms)\n",
+			       held_ms, held_commit, options->max_held_ms);
+		}
+	}
 	return failures ? 1 : 0;
 }
 
@@ -319,7 +418,8 @@ static void map_commits(const struct options *options, const struct decoded_vide
 }
 
 static int check_pattern(const struct options *options, const struct decoded_video *video,
-			 const struct commit_times *times, const int *commit_of)
+			 const struct commit_times *times, const int *commit_of,
+			 const struct recorder_counts *counts)
 {
 	struct rgb_image expected = { .width = video->width, .height = video->height };
 	expected.rgb = malloc((size_t)video->width * (size_t)video->height * 3);
@@ -390,6 +490,10 @@ static int check_pattern(const struct options *options, const struct decoded_vid
 			printf("ok   all %d commits accounted for\n", options->commits);
 		}
 	}
+	/* Without --times, the commits skipped between recorded frames are the
+	 * ones missing (with --commits, the end is checked above). */
+	if (!times && counts)
+		failures += check_accounted(counts, skipped, compared + skipped);
 	free(expected.rgb);
 	if (!failures)
 		printf("ok   %d frames match the pattern: PSNR min %.2f dB, mean %.2f dB\n",
@@ -433,7 +537,7 @@ static void usage(void)
 		"                   [--times FILE [--pts-median-late-ms T]] [--pattern [--min-psnr DB]]\n"
 		"                   [--pixel X,Y,RRGGBB,TOL]... [--expect-tags] [--container NAME]\n"
 		"                   [--min-duration-ms D] [--cfr-ms STEP] [--commits N]\n"
-		"                   [--end-repeat]\n");
+		"                   [--end-repeat] [--stats FILE [--max-held-ms T]]\n");
 }
 
 /* Every frame i at i * step (the container's rounding aside: 0.5 ms). */
@@ -473,11 +577,14 @@ static int parse_options(int argc, char **argv, struct options *options)
 		{ "cfr-ms", required_argument, NULL, 'C' },
 		{ "commits", required_argument, NULL, 'K' },
 		{ "end-repeat", no_argument, NULL, 'r' },
+		{ "stats", required_argument, NULL, 'S' },
+		{ "max-held-ms", required_argument, NULL, 'H' },
 		{ 0 },
 	};
 	*options = (struct options){
 		.exact_frames = -1, .min_frames = -1, .max_frames = -1,
 		.pts_median_late_ms = 1.0, .min_psnr = 30.0, .min_duration_ms = -1, .commits = -1,
+		.max_held_ms = DEFAULT_MAX_HELD_MS,
 	};
 	int opt;
 	while ((opt = getopt_long(argc, argv, "", long_options, NULL)) != -1) {
@@ -539,6 +646,13 @@ static int parse_options(int argc, char **argv, struct options *options)
 		case 'r':
 			options->end_repeat = true;
 			break;
+		case 'S':
+			options->stats_path = optarg;
+			break;
+		case 'H':
+			ok = sscanf(optarg, "%lf%c", &options->max_held_ms, &tail) == 1 &&
+			     options->max_held_ms > 0;
+			break;
 		case 'C':
 			ok = sscanf(optarg, "%lf%c", &options->cfr_ms, &tail) == 1 &&
 			     options->cfr_ms > 0;
@@ -557,6 +671,10 @@ static int parse_options(int argc, char **argv, struct options *options)
 		return -1;
 	}
 	options->path = argv[optind];
+	if (options->stats_path && !options->times_path && !options->pattern) {
+		fprintf(stderr, "video-check: --stats needs --times or --pattern\n");
+		return -1;
+	}
 	return 0;
 }
 
@@ -568,6 +686,10 @@ int main(int argc, char **argv)
 		return 2;
 	if (options.times_path && read_times(options.times_path, &times) < 0)
 		return 2;
+	struct recorder_counts counts;
+	if (options.stats_path && read_stats(options.stats_path, &counts) < 0)
+		return 2;
+	const struct recorder_counts *reported = options.stats_path ? &counts : NULL;
 
 	struct decoded_video video = { 0 };
 	if (media_decode_video(options.path, &video) < 0) {
@@ -625,11 +747,11 @@ int main(int argc, char **argv)
 	}
 	if (options.times_path) {
 		map_commits(&options, &video, &times, commit_of);
-		failures += check_times(&options, &video, &times, commit_of);
+		failures += check_times(&options, &video, &times, commit_of, reported);
 	}
 	if (options.pattern && video.frame_count > 0)
 		failures += check_pattern(&options, &video, options.times_path ? &times : NULL,
-					  commit_of);
+					  commit_of, reported);
 	free(commit_of);
 	failures += check_pixels(&options, &video);
 
