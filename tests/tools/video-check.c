@@ -6,6 +6,7 @@
  *               [--pixel X,Y,RRGGBB,TOL]... [--expect-tags] [--container NAME]
  *               [--min-duration-ms D] [--cfr-ms STEP] [--commits N]
  *               [--end-repeat] [--stats FILE [--max-held-ms T]]
+ *               [--fixed-background]
  *
  * Always checked: the file decodes, has at least one frame, and presentation
  * times strictly increase. --times reads the presenter's commit times
@@ -33,6 +34,13 @@
  * fails. With --times, each replaced commit says how long wl-record was held
  * up (from that commit to the time of the next recorded frame); more than
  * --max-held-ms (default 500) fails.
+ * --pattern also compares each frame's outermost columns and rows with the
+ * pattern's (the median along each of the absolute difference averaged over
+ * the three channels, at most EDGE_MAX_MEDIAN_DIFF): the pattern changes at every pixel from frame
+ * to frame, so an edge that was not updated (damage one pixel short) fails
+ * here even when the PSNR of the whole frame is fine. --fixed-background:
+ * the pattern of tests/screencopy/fake-ext-copy, whose gradient is frame
+ * 0's in every frame (only the box moves).
  * --pixel checks a pixel of the last frame, the picture the recording ends
  * on (negative X/Y count from the far edge; the first frames of a desktop
  * may still be black). --end-repeat: a last frame that is the same picture
@@ -86,6 +94,7 @@ struct options {
 	bool end_repeat;
 	const char *stats_path;
 	double max_held_ms;
+	bool fixed_background;
 };
 
 /* What wl-record's --stats-fd summary says it left out of the file. */
@@ -373,11 +382,16 @@ static int check_times(const struct options *options, const struct decoded_video
 /* Without --times: how many commits in a row may have been replaced. */
 #define MAX_SKIPPED_COMMITS 8
 
+/* The pattern's gradient: frame 0's in every frame, or the frame's own. */
+static bool fixed_background;
+
 static void pattern_image(struct rgb_image *image, int index)
 {
 	for (int y = 0; y < image->height; y++) {
 		for (int x = 0; x < image->width; x++) {
-			uint32_t rgb = pattern_pixel(index, x, y, image->width, image->height);
+			uint32_t rgb = pattern_pixel_with_background(index, fixed_background ? 0 : index,
+								     x, y, image->width,
+								     image->height);
 			uint8_t *p = image->rgb + ((size_t)y * (size_t)image->width + (size_t)x) * 3;
 			p[0] = (uint8_t)(rgb >> 16);
 			p[1] = (uint8_t)(rgb >> 8);
@@ -417,6 +431,42 @@ static void map_commits(const struct options *options, const struct decoded_vide
 	free(expected.rgb);
 }
 
+/* The outermost columns and rows, pixel by pixel (the absolute difference
+ * averaged over the three channels), by the median along each: the moving
+ * box, saturated magenta, may pass a few pixels from an edge, and H.264 in
+ * 4:2:0 smears it into the edge's pixels next to it (measured: a mean of
+ * 7.4 over a 320-pixel last row, where the median stays under 3). A stale
+ * edge shows the gradient of an older frame: GREEN_STEP (37) levels of green
+ * a frame apart, 12 on the mean of three channels after one frame, and
+ * more after a few, along the whole edge. */
+#define EDGE_MAX_MEDIAN_DIFF 6.0
+
+static int compare_ints(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+	return (x > y) - (x < y);
+}
+
+/* In thirds of a level: the sum of the three channels' differences. */
+static double edge_median_diff(const struct rgb_image *image, const struct rgb_image *expected,
+			       int edge)
+{
+	int count = edge < 2 ? image->height : image->width;
+	int diffs[8192];
+	if (count > (int)(sizeof(diffs) / sizeof(diffs[0])))
+		count = (int)(sizeof(diffs) / sizeof(diffs[0]));
+	for (int i = 0; i < count; i++) {
+		int x = edge == 0 ? 0 : edge == 1 ? image->width - 1 : i;
+		int y = edge < 2 ? i : edge == 2 ? 0 : image->height - 1;
+		size_t at = ((size_t)y * (size_t)image->width + (size_t)x) * 3;
+		diffs[i] = 0;
+		for (int c = 0; c < 3; c++)
+			diffs[i] += abs((int)image->rgb[at + c] - (int)expected->rgb[at + c]);
+	}
+	qsort(diffs, (size_t)count, sizeof(diffs[0]), compare_ints);
+	return count ? diffs[count / 2] / 3.0 : 0;
+}
+
 static int check_pattern(const struct options *options, const struct decoded_video *video,
 			 const struct commit_times *times, const int *commit_of,
 			 const struct recorder_counts *counts)
@@ -427,8 +477,8 @@ static int check_pattern(const struct options *options, const struct decoded_vid
 		printf("FAIL out of memory\n");
 		return 1;
 	}
-	int failures = 0, skipped = 0;
-	double worst = INFINITY, sum = 0;
+	int failures = 0, skipped = 0, edge_failures = 0;
+	double worst = INFINITY, sum = 0, worst_edge = 0;
 	int compared = 0;
 	int next_index = 0; /* without --times: the pattern frame expected next */
 	for (int i = 0; i < video->frame_count; i++) {
@@ -466,6 +516,23 @@ static int check_pattern(const struct options *options, const struct decoded_vid
 		} else {
 			next_index = first + 1;
 		}
+		/* The edges, against the frame matched (the last candidate tried
+		 * may be another). */
+		pattern_image(&expected, index);
+		for (int edge = 0; edge < 4; edge++) {
+			static const char *const names[] = { "first column", "last column",
+							     "first row", "last row" };
+			double diff = edge_median_diff(image, &expected, edge);
+			if (diff > worst_edge)
+				worst_edge = diff;
+			if (diff > EDGE_MAX_MEDIAN_DIFF) {
+				if (edge_failures < 8)
+					printf("FAIL frame %d vs pattern %d: the %s differs by %.2f on "
+					       "median, more than %.2f (not updated?)\n", i, index,
+					       names[edge], diff, EDGE_MAX_MEDIAN_DIFF);
+				edge_failures++;
+			}
+		}
 		compared++;
 		sum += isinf(psnr) ? 99 : psnr;
 		if (psnr < worst)
@@ -480,6 +547,11 @@ static int check_pattern(const struct options *options, const struct decoded_vid
 	if (skipped)
 		printf("note %d commits were replaced by a newer one before they were recorded\n",
 		       skipped);
+	if (edge_failures)
+		failures++;
+	else if (compared)
+		printf("ok   the outermost columns and rows match the pattern (median difference at "
+		       "most %.2f, bound %.2f)\n", worst_edge, EDGE_MAX_MEDIAN_DIFF);
 	if (!times && options->commits >= 0) {
 		if (next_index != options->commits || compared + skipped != options->commits) {
 			printf("FAIL %d commits, but %d frames recorded + %d replaced, the last "
@@ -537,7 +609,8 @@ static void usage(void)
 		"                   [--times FILE [--pts-median-late-ms T]] [--pattern [--min-psnr DB]]\n"
 		"                   [--pixel X,Y,RRGGBB,TOL]... [--expect-tags] [--container NAME]\n"
 		"                   [--min-duration-ms D] [--cfr-ms STEP] [--commits N]\n"
-		"                   [--end-repeat] [--stats FILE [--max-held-ms T]]\n");
+		"                   [--end-repeat] [--stats FILE [--max-held-ms T]]\n"
+		"                   [--fixed-background]\n");
 }
 
 /* Every frame i at i * step (the container's rounding aside: 0.5 ms). */
@@ -579,6 +652,7 @@ static int parse_options(int argc, char **argv, struct options *options)
 		{ "end-repeat", no_argument, NULL, 'r' },
 		{ "stats", required_argument, NULL, 'S' },
 		{ "max-held-ms", required_argument, NULL, 'H' },
+		{ "fixed-background", no_argument, NULL, 'B' },
 		{ 0 },
 	};
 	*options = (struct options){
@@ -649,6 +723,9 @@ static int parse_options(int argc, char **argv, struct options *options)
 		case 'S':
 			options->stats_path = optarg;
 			break;
+		case 'B':
+			options->fixed_background = true;
+			break;
 		case 'H':
 			ok = sscanf(optarg, "%lf%c", &options->max_held_ms, &tail) == 1 &&
 			     options->max_held_ms > 0;
@@ -690,6 +767,7 @@ int main(int argc, char **argv)
 	if (options.stats_path && read_stats(options.stats_path, &counts) < 0)
 		return 2;
 	const struct recorder_counts *reported = options.stats_path ? &counts : NULL;
+	fixed_background = options.fixed_background;
 
 	struct decoded_video video = { 0 };
 	if (media_decode_video(options.path, &video) < 0) {
