@@ -783,11 +783,15 @@ int main(int argc, char **argv)
 		       (double)video.frames[0].pts_us / 1e3,
 		       (double)video.frames[video.frame_count - 1].pts_us / 1e3);
 
-	/* Well above H.264's difference between two codings of one picture
-	 * (about 50 dB here), far above two pattern frames (under 30 dB). */
+	/* Two codings of one picture: about 50 dB with H.264, 38 dB with VP9
+	 * at 160x120 (user-manners' clip.webm); two consecutive pattern frames,
+	 * which differ at every pixel: under 20 dB (19.6 measured). With
+	 * --fixed-background only the box moves: under 30 dB, so the bound
+	 * stays where it was for that pattern. */
+	double repeat_psnr = options.fixed_background ? 40.0 : 30.0;
 	if (options.end_repeat && video.frame_count >= 2 &&
 	    media_psnr(&video.frames[video.frame_count - 1].image,
-		       &video.frames[video.frame_count - 2].image) >= 40.0) {
+		       &video.frames[video.frame_count - 2].image) >= repeat_psnr) {
 		printf("     the last frame repeats the one before: set aside\n");
 		media_rgb_image_free(&video.frames[--video.frame_count].image);
 	}
