@@ -379,15 +379,19 @@ int recording_finish(struct recording *recording)
 		stop_audio(recording);
 		struct recorder_stats stats;
 		ret = recorder_finish(recording->recorder, end_ns, &stats);
+		/* The pacer's replacements too: with the recorder's, every picture
+		 * offered before the last recorded one that is not in the file. */
+		stats.frames_replaced += recording->pacer.replaced;
 		stats_note_recording(&stats, (double)(now_ns - recording->start_ns) / 1e9);
 		char size[32];
 		format_size(size, sizeof(size), stats.bytes_written);
 		if (ret == 0)
-			LOG_INFO("wrote %s: %" PRIu64 " %s in %.1f s, %" PRIu64 " dropped, %s (%s)",
+			LOG_INFO("wrote %s: %" PRIu64 " %s in %.1f s, %" PRIu64 " dropped, %" PRIu64
+				 " replaced, %s (%s)",
 				 path_for_people(recording->app->output_path), stats.frames_encoded,
 				 plural(stats.frames_encoded, "frame", "frames"),
 				 (double)(now_ns - recording->start_ns) / 1e9, stats.frames_dropped,
-				 size, stats.encoder);
+				 stats.frames_replaced + stats.frames_unreadable, size, stats.encoder);
 		/* After a failed start-up its own error is the only message. */
 		if (ret < 0 && stats.frames_submitted == 0 && recording->app->running)
 			LOG_ERR("%s: no frame was recorded%s",

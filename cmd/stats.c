@@ -198,6 +198,8 @@ void stats_write(const struct app *app)
 		put_count(out, "frames_submitted", written, 1);
 		put_count(out, "frames_dropped", written, 0);
 		put_count(out, "frames_encoded", written, 1);
+		put_count(out, "frames_replaced", written, 0);
+		put_count(out, "frames_unreadable", written, 0);
 		put_count(out, "bytes", written, written ? (uint64_t)st.st_size : 0);
 		put_number(out, "duration_s", false, 0);
 		put_number(out, "latency_p50_ms", false, 0);
@@ -220,6 +222,12 @@ void stats_write(const struct app *app)
 		put_count(out, "frames_submitted", known, stats->frames_submitted);
 		put_count(out, "frames_dropped", known, stats->frames_dropped);
 		put_count(out, "frames_encoded", known, stats->frames_encoded);
+		/* Offered and not in the file: outrun by a newer picture (two
+		 * in one --fps period, or the encoder's queue was full), or an
+		 * unreadable dmabuf. tests/tools/video-check --stats checks that
+		 * these are exactly the commits missing from the file. */
+		put_count(out, "frames_replaced", known, stats->frames_replaced);
+		put_count(out, "frames_unreadable", known, stats->frames_unreadable);
 		put_count(out, "bytes", known, stats->bytes_written);
 		put_number(out, "duration_s", known, run.recording_s);
 		put_number(out, "latency_p50_ms", timed, stats->latency_p50_ms);

@@ -46,10 +46,25 @@ void pattern_box(int frame_index, int width, int height,
 	*box_y = even(height / 2 + (int)((index * 6u) % (unsigned)span_y));
 }
 
-static uint32_t gradient(int x, int y, int width, int height)
+/* Green moves on by this much per frame, folded back at 0 and 255 (a
+ * triangle wave, so continuous: no edge appears where it folds). Odd, so
+ * that no pixel has the same green in two consecutive frames, not even
+ * where the fold turns; large, so that a stale pixel is far off after one
+ * frame; coprime with the wave's period (510): 510 frames before a repeat. */
+#define GREEN_STEP 37
+
+static uint32_t fold(unsigned value)
+{
+	value %= 510u;
+	return value <= 255u ? value : 510u - value;
+}
+
+static uint32_t gradient(int background_index, int x, int y, int width, int height)
 {
 	uint32_t red = (uint32_t)(x * 255 / max_int(width - 1, 1));
-	uint32_t green = (uint32_t)(y * 255 / max_int(height - 1, 1));
+	unsigned index = background_index < 0 ? 0u : (unsigned)background_index;
+	uint32_t green = fold((unsigned)(y * 255 / max_int(height - 1, 1)) +
+			      index % 510u * GREEN_STEP);
 	uint32_t blue = (uint32_t)(((x + y) * 255) / max_int(width + height - 2, 1));
 	blue = 255 - blue;
 	return red << 16 | green << 8 | blue;
@@ -88,7 +103,13 @@ static uint32_t blend(uint32_t shape, uint32_t under, int weight)
 
 uint32_t pattern_pixel(int frame_index, int x, int y, int width, int height)
 {
-	uint32_t colour = gradient(x, y, width, height);
+	return pattern_pixel_with_background(frame_index, frame_index, x, y, width, height);
+}
+
+uint32_t pattern_pixel_with_background(int frame_index, int background_index, int x, int y,
+				       int width, int height)
+{
+	uint32_t colour = gradient(background_index, x, y, width, height);
 	for (int i = 0; i < BLOCK_COUNT; i++) {
 		int x0, y0, w, h;
 		block_rect(i, width, height, &x0, &y0, &w, &h);
@@ -107,11 +128,18 @@ uint32_t pattern_pixel(int frame_index, int x, int y, int width, int height)
 void pattern_fill(void *data, int stride, int frame_index, int width, int height,
 		  uint8_t alpha)
 {
+	pattern_fill_with_background(data, stride, frame_index, frame_index, width, height, alpha);
+}
+
+void pattern_fill_with_background(void *data, int stride, int frame_index, int background_index,
+				  int width, int height, uint8_t alpha)
+{
 	uint32_t alpha_bits = (uint32_t)alpha << 24;
 	for (int y = 0; y < height; y++) {
 		uint32_t *row = (uint32_t *)((uint8_t *)data + (size_t)y * (size_t)stride);
 		for (int x = 0; x < width; x++)
-			row[x] = pattern_pixel(frame_index, x, y, width, height) | alpha_bits;
+			row[x] = pattern_pixel_with_background(frame_index, background_index, x, y,
+							       width, height) | alpha_bits;
 	}
 }
 

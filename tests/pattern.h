@@ -8,7 +8,11 @@
  * diagonal colour gradient, four blocks of saturated colour near the top
  * edge and a box whose position moves with the frame index (two different
  * frames never look alike); the blocks and the box fade in over their outer
- * 4 pixels, their edges on even coordinates. */
+ * 4 pixels, their edges on even coordinates. The gradient's green changes
+ * with the frame index at every pixel, smoothly (folded, never a hard
+ * edge), so that a pixel left stale, the picture's last column or row
+ * included, shows: frame 0's gradient is the one a still has always had.
+ * The blocks keep their solid colours in every frame. */
 
 #include <stdint.h>
 
@@ -16,10 +20,19 @@
  * picture of width x height. */
 uint32_t pattern_pixel(int frame_index, int x, int y, int width, int height);
 
+/* The same with the gradient of frame `background_index`: 0 gives a picture
+ * in which only the box moves (for a fake compositor that reports just the
+ * box's old and new places as damage: tests/screencopy/fake-ext-copy.c). */
+uint32_t pattern_pixel_with_background(int frame_index, int background_index, int x, int y,
+				       int width, int height);
+
 /* Fills `data` (rows `stride` bytes apart, native-endian 32-bit words) with
  * the frame; `alpha` is stored in the top byte of every pixel. */
 void pattern_fill(void *data, int stride, int frame_index, int width, int height,
 		  uint8_t alpha);
+/* pattern_fill with pattern_pixel_with_background. */
+void pattern_fill_with_background(void *data, int stride, int frame_index, int background_index,
+				  int width, int height, uint8_t alpha);
 
 /* The pixel formats the test clients draw in, by the name their --format
  * option takes: xrgb, argb, xbgr, abgr, xrgb2101010, argb2101010,

@@ -64,6 +64,7 @@ static void keep_pending(struct frame_pacer *pacer, const struct frame *frame)
 		/* The newer picture differs from the last one handed on by both. */
 		frame_damage_merge(&kept, &pacer->pending_frame);
 		frame_unref(&pacer->pending_frame);
+		pacer->replaced++;
 	}
 	pacer->pending_frame = kept;
 	pacer->pending = true;
@@ -133,8 +134,10 @@ void frame_pacer_offer(struct frame_pacer *pacer, const struct frame *frame)
 		if (pacer->pending)
 			frame_damage_merge(&merged, &pacer->pending_frame);
 		if (hand_on(pacer, &merged, slot)) {
-			if (pacer->pending)
+			if (pacer->pending) {
 				drop_pending(pacer);
+				pacer->replaced++;
+			}
 			return;
 		}
 		keep_pending(pacer, frame);

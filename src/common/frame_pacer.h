@@ -37,6 +37,11 @@ struct frame_pacer {
 	bool repeat;
 	bool have_last;
 	struct frame last_frame;    /* repeat only: kept (frame_ref), the last handed on */
+	/* Pictures that never reached the consumer because a newer one took
+	 * their place (two in one period, or refused and then outrun): the
+	 * only way a frame offered before the last one handed on is not
+	 * recorded, so a test can tell these from a lost frame. */
+	uint64_t replaced;
 	/* Returns false when the consumer could not take the frame now. */
 	bool (*consume)(void *data, const struct frame *frame);
 	void *data;

@@ -51,6 +51,7 @@ struct recorder {
 	atomic_bool failed;
 	atomic_bool seen_frame;
 	atomic_uint_fast64_t frames_submitted, frames_dropped, frames_encoded;
+	atomic_uint_fast64_t frames_replaced, frames_unreadable; /* recorder_stats */
 
 	pthread_mutex_t still_mutex;
 	struct still_request *still; /* pending still request */
@@ -207,8 +208,10 @@ static int encode_vfr(struct recorder *recorder, const struct frame *frame)
 					 av_rescale_q(frame->pts_ns - recorder->first_pts_ns,
 						      (AVRational){1, 1000000000}, recorder->time_base));
 	int ret = encoder_convert(recorder->encoder, frame, recorder->current);
-	if (ret == AVERROR(EAGAIN))
+	if (ret == AVERROR(EAGAIN)) {
+		atomic_fetch_add(&recorder->frames_unreadable, 1);
 		return 0; /* an unreadable dmabuf frame, logged: skipped */
+	}
 	if (ret < 0)
 		return ret;
 	return send_current_vfr(recorder, pts);
@@ -239,11 +242,18 @@ static int encode_cfr(struct recorder *recorder, const struct frame *frame)
 		ret = fill_slots_until(recorder, slot);
 	if (ret < 0)
 		return ret;
+	/* Still pending after the fill: the picture in `current` was never
+	 * encoded, and this one takes its place. */
+	bool outruns = recorder->current_pending;
 	ret = encoder_convert(recorder->encoder, frame, recorder->current);
-	if (ret == AVERROR(EAGAIN))
+	if (ret == AVERROR(EAGAIN)) {
+		atomic_fetch_add(&recorder->frames_unreadable, 1);
 		return 0; /* an unreadable dmabuf frame, logged: skipped */
+	}
 	if (ret < 0)
 		return ret;
+	if (outruns)
+		atomic_fetch_add(&recorder->frames_replaced, 1);
 	recorder->current_pending = true;
 	if (slot >= recorder->next_slot) {
 		recorder->next_slot = slot;
@@ -670,6 +680,8 @@ void recorder_get_stats(struct recorder *recorder, struct recorder_stats *stats)
 	stats->frames_submitted = atomic_load(&recorder->frames_submitted);
 	stats->frames_dropped = atomic_load(&recorder->frames_dropped);
 	stats->frames_encoded = atomic_load(&recorder->frames_encoded);
+	stats->frames_replaced = atomic_load(&recorder->frames_replaced);
+	stats->frames_unreadable = atomic_load(&recorder->frames_unreadable);
 	stats->bytes_written = (uint64_t)muxer_bytes_written(recorder->muxer);
 	snprintf(stats->encoder, sizeof(stats->encoder), "%s", recorder->encoder_name);
 	if (recorder->audio_tracks) {

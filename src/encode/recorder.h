@@ -38,6 +38,11 @@ struct recorder_stats {
 	uint64_t frames_submitted; /* offered by the compositor side */
 	uint64_t frames_dropped;   /* refused because the queue was full */
 	uint64_t frames_encoded;   /* given to the encoder (CFR repeats included) */
+	/* Submitted frames that are not in the file, and why (a test checks
+	 * that every commit missing from the file is one of these): */
+	uint64_t frames_replaced;  /* --cfr: outrun by a newer one in the same slot before
+				    * it was encoded (the caller adds its pacer's) */
+	uint64_t frames_unreadable; /* a dmabuf that could not be read: skipped */
 	uint64_t bytes_written;
 	char encoder[64];          /* e.g. "libx264" or "h264_vaapi" */
 	/* With config.audio_sources: */

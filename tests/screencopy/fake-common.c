@@ -92,7 +92,7 @@ static uint32_t in_format(uint32_t xrgb, uint32_t format)
 }
 
 bool fake_fill(struct wl_shm_buffer *shm, uint32_t format, int width, int height, int picture,
-	       bool y_invert, int x1, int y1, int x2, int y2)
+	       int background, bool y_invert, int x1, int y1, int x2, int y2)
 {
 	if (!shm || wl_shm_buffer_get_width(shm) != width ||
 	    wl_shm_buffer_get_height(shm) != height || wl_shm_buffer_get_format(shm) != format)
@@ -108,7 +108,9 @@ bool fake_fill(struct wl_shm_buffer *shm, uint32_t format, int width, int height
 		int row = y_invert ? height - 1 - y : y;
 		uint32_t *out = (uint32_t *)(bytes + (size_t)stride * (size_t)row);
 		for (int x = x1; x < x2; x++)
-			out[x] = in_format(pattern_pixel(picture, x, y, width, height), format);
+			out[x] = in_format(pattern_pixel_with_background(picture, background, x, y,
+									 width, height),
+					   format);
 	}
 	wl_shm_buffer_end_access(shm);
 	return true;

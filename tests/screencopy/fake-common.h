@@ -31,11 +31,12 @@ void fake_output_remove(struct fake_output *output);
  * else). */
 uint32_t fake_shm_format(const char *name);
 
-/* Writes rows y1..y2, columns x1..x2 of pattern frame `picture` (for a
+/* Writes rows y1..y2, columns x1..x2 of pattern frame `picture` with the
+ * gradient of frame `background` (pattern_pixel_with_background; for a
  * width x height picture) into `shm`, packed in its format, bottom up when
  * `y_invert`. False when the buffer is not width x height in `format`. */
 bool fake_fill(struct wl_shm_buffer *shm, uint32_t format, int width, int height, int picture,
-	       bool y_invert, int x1, int y1, int x2, int y2);
+	       int background, bool y_invert, int x1, int y1, int x2, int y2);
 
 /* The options both fakes take. */
 struct fake_args {

@@ -17,7 +17,9 @@
  * a mode change, carries full damage; later ones the old and new places of
  * the pattern's moving box, and only those and what the client's
  * damage_buffer names are written: a client that reuses a buffer without
- * naming what it lacks records stale pixels. Presentation times are 0, 8
+ * naming what it lacks records stale pixels. So that only the box changes,
+ * every frame has frame 0's gradient (pattern_pixel_with_background; check
+ * with video-check --fixed-background). Presentation times are 0, 8
  * or 16 ms before the answer, by turns, so that a client stamping frames
  * with its own clock is caught; --times FILE gets "FRAME NANOSECONDS" for
  * each (video-check --times). Copy requests are counted from 0: --fail-at
@@ -109,6 +111,9 @@ static void send_constraints(struct fake *fake)
 	ext_image_copy_capture_session_v1_send_done(fake->session);
 }
 
+/* The gradient of every frame: only the box moves (see above). */
+#define FIXED_BACKGROUND 0
+
 static void box_of(int picture, const struct fake *fake, struct rect *rect)
 {
 	int x, y, w, h;
@@ -143,7 +148,7 @@ static void turn_copy(struct wl_shm_buffer *shm, const struct fake *fake, int pi
 	uint32_t *upright = malloc((size_t)uw * (size_t)uh * 4);
 	if (!upright)
 		die("out of memory");
-	pattern_fill(upright, uw * 4, picture, uw, uh, 0);
+	pattern_fill_with_background(upright, uw * 4, picture, FIXED_BACKGROUND, uw, uh, 0);
 	wl_shm_buffer_begin_access(shm);
 	uint8_t *data = wl_shm_buffer_get_data(shm);
 	int stride = wl_shm_buffer_get_stride(shm);
@@ -189,11 +194,12 @@ static int answer(void *data)
 		changed_count = 2;
 	}
 	for (int i = 0; i < changed_count; i++)
-		fake_fill(shm, fake->args.format, width, height, picture, false, changed[i].x1,
-			  changed[i].y1, changed[i].x2, changed[i].y2);
+		fake_fill(shm, fake->args.format, width, height, picture, FIXED_BACKGROUND, false,
+			  changed[i].x1, changed[i].y1, changed[i].x2, changed[i].y2);
 	for (int i = 0; i < frame->damage_count; i++)
-		fake_fill(shm, fake->args.format, width, height, picture, false, frame->damage[i].x1,
-			  frame->damage[i].y1, frame->damage[i].x2, frame->damage[i].y2);
+		fake_fill(shm, fake->args.format, width, height, picture, FIXED_BACKGROUND, false,
+			  frame->damage[i].x1, frame->damage[i].y1, frame->damage[i].x2,
+			  frame->damage[i].y2);
 	if (fake->output.transform) {
 		turn_copy(shm, fake, picture);
 		changed[0] = (struct rect){ 0, 0, width, height };

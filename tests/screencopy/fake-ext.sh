@@ -42,7 +42,7 @@ expect_ok video "the recording"
 grep -q "through ext-image-copy-capture" "$TEST_DIR/video.log" ||
 	{ cat "$TEST_DIR/video.log"; fail "the status line does not say ext-image-copy-capture"; }
 ffprobe_check "$TEST_DIR/video.mkv"
-"$VIDEO_CHECK" "$TEST_DIR/video.mkv" --size $SIZE --pattern --end-repeat --min-frames 28 \
+"$VIDEO_CHECK" "$TEST_DIR/video.mkv" --size $SIZE --pattern --fixed-background --end-repeat --min-frames 28 \
 	--max-frames 30 --times "$TEST_DIR/video.times" --pts-median-late-ms 3 \
 	>"$TEST_DIR/check-video.log" 2>&1 ||
 	{ cat "$TEST_DIR/check-video.log"; fail "the video is not the frames sent at their times"; }
@@ -96,7 +96,7 @@ done
 start_fake turned-video --transform 1 --frames 20
 record turned-video --duration 1.5 "$TEST_DIR/turned-video.mkv"
 expect_ok turned-video "a recording of a turned output"
-"$VIDEO_CHECK" "$TEST_DIR/turned-video.mkv" --size 240x320 --pattern --end-repeat --min-frames 18 \
+"$VIDEO_CHECK" "$TEST_DIR/turned-video.mkv" --size 240x320 --pattern --fixed-background --end-repeat --min-frames 18 \
 	--max-frames 20 >"$TEST_DIR/check-turned-video.log" 2>&1 ||
 	{ cat "$TEST_DIR/check-turned-video.log"; fail "the video of a turned output is not upright"; }
 
@@ -115,7 +115,7 @@ done
 start_fake failed-once --frames 20 --fail-at 5
 record failed-once --duration 1.5 "$TEST_DIR/failed-once.mkv"
 expect_ok failed-once "a recording with a failed copy"
-"$VIDEO_CHECK" "$TEST_DIR/failed-once.mkv" --size $SIZE --pattern --end-repeat --min-frames 19 \
+"$VIDEO_CHECK" "$TEST_DIR/failed-once.mkv" --size $SIZE --pattern --fixed-background --end-repeat --min-frames 19 \
 	--max-frames 20 >"$TEST_DIR/check-failed-once.log" 2>&1 ||
 	{ cat "$TEST_DIR/check-failed-once.log"; fail "a failed copy lost frames"; }
 
@@ -143,7 +143,7 @@ check_ended() { # NAME MESSAGE FAKE-ARGS...
 	grep -q -F "$message" "$TEST_DIR/$name.log" ||
 		{ cat "$TEST_DIR/$name.log"; fail "$name: no '$message'"; }
 	ffprobe_check "$TEST_DIR/$name.mkv"
-	"$VIDEO_CHECK" "$TEST_DIR/$name.mkv" --size $SIZE --pattern --end-repeat --min-frames 5 \
+	"$VIDEO_CHECK" "$TEST_DIR/$name.mkv" --size $SIZE --pattern --fixed-background --end-repeat --min-frames 5 \
 		--max-frames 10 >/dev/null || fail "$name: the frames before the end are not in the file"
 }
 check_ended stopped "the compositor stopped the capture (ext-image-copy-capture session stopped)" \
@@ -185,7 +185,7 @@ log_has dmabuf 'ext-image-copy-capture buffers: dmabuf format 0x34325258$' ||
 	{ cat "$TEST_DIR/dmabuf.log"; fail "dmabuf: the dmabuf constraints were not read"; }
 expect_shm_buffers dmabuf
 ffprobe_check "$TEST_DIR/dmabuf.mkv"
-"$VIDEO_CHECK" "$TEST_DIR/dmabuf.mkv" --size $SIZE --pattern --end-repeat --min-frames 28 \
+"$VIDEO_CHECK" "$TEST_DIR/dmabuf.mkv" --size $SIZE --pattern --fixed-background --end-repeat --min-frames 28 \
 	--max-frames 30 >"$TEST_DIR/check-dmabuf.log" 2>&1 ||
 	{ cat "$TEST_DIR/check-dmabuf.log"; fail "dmabuf offered: the video is not the frames sent"; }
 # The rule's other refusals, said as such: none offered, a still, -g cut

@@ -82,7 +82,8 @@ static int answer(void *data)
 	}
 	int picture = copy->index < fake->args.frames ? copy->index : fake->args.frames - 1;
 	if (!fake_fill(wl_shm_buffer_get(copy->buffer), fake->args.format, fake->args.width, fake->args.height,
-		       picture, fake->y_invert, 0, 0, fake->args.width, fake->args.height)) {
+		       picture, picture, fake->y_invert, 0, 0, fake->args.width,
+		       fake->args.height)) {
 		wl_resource_post_error(frame, ZWLR_SCREENCOPY_FRAME_V1_ERROR_INVALID_BUFFER,
 				       "not the buffer offered");
 		pending_free(copy);

@@ -1,7 +1,8 @@
 /* The pacer between a frame source and the encoder (src/common/frame_pacer.h),
  * on the common library alone: one frame per --fps period judged by commit
- * time, a too-soon frame kept by reference and replaced by a newer one, and
- * every reference it took given back. */
+ * time, a too-soon frame kept by reference and replaced by a newer one (and
+ * counted: the only frames that are offered and not recorded), and every
+ * reference it took given back. */
 #include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -73,6 +74,7 @@ int main(void)
 	CHECK(consumed == 2 && last.pts_ns == c.pts_ns);
 	CHECK(last.damage.x1 == 20 && last.damage.x2 == 31);
 	CHECK(refs == 0);
+	CHECK(pacer.replaced == 1); /* b */
 
 	/* Too soon again, and nothing newer: it goes on when the period it
 	 * stands for (2) ends, and its reference is given back. */
@@ -81,6 +83,7 @@ int main(void)
 	CHECK(consumed == 2 && refs == 1);
 	run_until(loop, frame_grid_slot_start(&grid, 3) + 5000000);
 	CHECK(consumed == 3 && last.pts_ns == d.pts_ns && refs == 0);
+	CHECK(pacer.replaced == 1); /* d went on: not replaced */
 
 	/* A pending frame is dropped, unreferenced, when the pacer finishes. */
 	struct frame e = frame_at(clock_now_ns(), 50);
@@ -88,6 +91,7 @@ int main(void)
 	frame_pacer_offer(&pacer, &e);
 	frame_pacer_offer(&pacer, &f);
 	CHECK(refs == 1);
+	CHECK(pacer.replaced == 1); /* e went on (a new period), f waits */
 	frame_pacer_finish(&pacer);
 	CHECK(refs == 0);
 
@@ -114,6 +118,7 @@ int main(void)
 	frame_pacer_offer(&pacer, &moved);
 	CHECK(consumed == 4 && last.pts_ns == moved.pts_ns && last.damage.x1 == 80);
 	CHECK(refs == 1);
+	CHECK(pacer.replaced == 0); /* repeats replace nothing */
 	frame_pacer_finish(&pacer);
 	CHECK(refs == 0);
 	wl_event_loop_destroy(loop);

@@ -39,7 +39,8 @@ case_format() { # FORMAT
 	rm -f "$TEST_DIR/outer.pid"
 	start "$name" "$WL_RECORD" -v --pid-file "$TEST_DIR/outer.pid" --size 640x480 \
 		"$TEST_DIR/$name-outer.mkv" -- \
-		"$WL_RECORD" -v --window --size 320x240 "$TEST_DIR/$name-inner.mkv" -- \
+		sh -c 'exec "$@" 3>"$0"' "$TEST_DIR/$name-inner.stats.json" \
+		"$WL_RECORD" -v --window --size 320x240 --stats-fd 3 "$TEST_DIR/$name-inner.mkv" -- \
 		"$DMABUF_PRESENTER" --version 4 --format "$format" --size 320x240 --frames $FRAMES \
 		--interval-ms 100 --hold-ms 60000
 	local outer=$STARTED_PID
@@ -72,8 +73,10 @@ case_format() { # FORMAT
 		--max-diff 64 || fail "$format: the outer recording's last frame is not the pattern's last"
 
 	# 3. The inner's file.
+	# Every commit in the file or reported replaced (the inner's --stats).
 	"$VIDEO_CHECK" "$TEST_DIR/$name-inner.mkv" --size 320x240 --pattern --end-repeat \
-		--commits $FRAMES --min-psnr 30 || fail "$format: the inner recording"
+		--commits $FRAMES --min-psnr 30 --stats "$TEST_DIR/$name-inner.stats.json" ||
+		fail "$format: the inner recording"
 }
 
 case_format xrgb
