@@ -4,7 +4,6 @@
  * written whole, once their newline arrives. stderr is redirected into a
  * temporary file and read back. */
 #define LOG_MODULE "test"
-#include <assert.h>
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
@@ -16,6 +15,7 @@
 #include <unistd.h>
 
 #include "log.h"
+#include "test-runner.h"
 
 static FILE *captured;
 static int saved_stderr;
@@ -23,23 +23,23 @@ static int saved_stderr;
 static void capture_start(void)
 {
 	captured = tmpfile();
-	assert(captured);
+	test_assert(captured);
 	fflush(stderr);
 	saved_stderr = dup(STDERR_FILENO);
-	assert(dup2(fileno(captured), STDERR_FILENO) >= 0);
+	test_assert(dup2(fileno(captured), STDERR_FILENO) >= 0);
 }
 
 /* Returns what was written to stderr since capture_start (malloc'd). */
 static char *capture_end(void)
 {
 	fflush(stderr);
-	assert(dup2(saved_stderr, STDERR_FILENO) >= 0);
+	test_assert(dup2(saved_stderr, STDERR_FILENO) >= 0);
 	close(saved_stderr);
 	long size = ftell(captured);
-	assert(size >= 0);
+	test_assert(size >= 0);
 	char *text = calloc(1, (size_t)size + 1);
 	rewind(captured);
-	assert(fread(text, 1, (size_t)size, captured) == (size_t)size);
+	test_assert(fread(text, 1, (size_t)size, captured) == (size_t)size);
 	fclose(captured);
 	return text;
 }
@@ -47,10 +47,7 @@ static char *capture_end(void)
 /* Compares and frees `got`. */
 static void expect_text(const char *what, char *got, const char *want)
 {
-	if (strcmp(got, want) != 0) {
-		fprintf(stderr, "FAIL %s:\n--- got\n%s--- want\n%s", what, got, want);
-		exit(1);
-	}
+	test_assert(strcmp(got, want) == 0, "%s:\n--- got\n%s--- want\n%s", what, got, want);
 	free(got);
 }
 
@@ -64,7 +61,7 @@ static void piece(enum log_level level, const char *prefix, const char *fmt, ...
 	va_end(args);
 }
 
-static void test_thresholds(void)
+TEST(thresholds)
 {
 	log_set_level(LOG_LEVEL_QUIET);
 	capture_start();
@@ -90,7 +87,7 @@ static void test_thresholds(void)
 		    "wl-record: test: some info\n");
 }
 
-static void test_file_line(void)
+TEST(file_line)
 {
 	log_set_level(LOG_LEVEL_DEBUG);
 	capture_start();
@@ -101,7 +98,7 @@ static void test_file_line(void)
 	expect_text("-v file:line", capture_end(), want);
 }
 
-static void test_pieces(void)
+TEST(pieces)
 {
 	log_set_level(LOG_LEVEL_INFO);
 	capture_start();
@@ -140,13 +137,13 @@ static void *log_from_thread(void *data)
 
 /* Pieces from one thread never join another thread's line, and no line is
  * cut by another. */
-static void test_threads(void)
+TEST(threads)
 {
 	log_set_level(LOG_LEVEL_INFO);
 	capture_start();
 	pthread_t threads[THREADS];
 	for (int t = 0; t < THREADS; t++)
-		assert(pthread_create(&threads[t], NULL, log_from_thread, (void *)(intptr_t)t) == 0);
+		test_assert(pthread_create(&threads[t], NULL, log_from_thread, (void *)(intptr_t)t) == 0);
 	for (int t = 0; t < THREADS; t++)
 		pthread_join(threads[t], NULL);
 	char *text = capture_end();
@@ -160,27 +157,13 @@ static void test_threads(void)
 			   line[n] == '\0' && id >= 0 && id < THREADS && i == whole[id]) {
 			whole[id]++;
 		} else {
-			fprintf(stderr, "FAIL threads: unexpected line '%s'\n", line);
-			exit(1);
+			test_assert(false, "unexpected line '%s'", line);
 		}
 	}
-	for (int t = 0; t < THREADS; t++) {
-		if (pieced[t] != LINES || whole[t] != LINES) {
-			fprintf(stderr, "FAIL threads: thread %d wrote %d + %d lines, not %d + %d\n",
-				t, pieced[t], whole[t], LINES, LINES);
-			exit(1);
-		}
-	}
-	assert(lines == 2 * THREADS * LINES);
+	for (int t = 0; t < THREADS; t++)
+		test_assert(pieced[t] == LINES && whole[t] == LINES,
+			    "thread %d wrote %d + %d lines, not %d + %d", t, pieced[t], whole[t],
+			    LINES, LINES);
+	test_assert(lines == 2 * THREADS * LINES);
 	free(text);
-}
-
-int main(void)
-{
-	test_thresholds();
-	test_file_line();
-	test_pieces();
-	test_threads();
-	printf("ok\n");
-	return 0;
 }

@@ -75,8 +75,4 @@ bool inproc_protocol_error(struct inproc *t, const char **interface, uint32_t *c
 			    (x), (y), got_, (unsigned)((expected) & 0xffffff));            \
 	} while (0)
 
-/* For tests written before tests/common/test-runner.h: the same assertion. */
-#define CHECK(cond) test_assert(cond)
-#define CHECK_PIXEL(t, x, y, expected) test_assert_pixel(t, x, y, expected)
-
 #endif

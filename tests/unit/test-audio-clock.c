@@ -16,23 +16,12 @@
 #include <stdlib.h>
 
 #include "audio_clock.h"
+#include "test-runner.h"
 
 #define RATE 48000
 #define CHUNK 480
 #define SECOND 1000000000LL
 
-static int failures;
-
-#define CHECK(cond, ...)                                                                   \
-	do {                                                                               \
-		if (!(cond)) {                                                             \
-			printf("FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);             \
-			printf(__VA_ARGS__);                                               \
-			printf("\n");                                                      \
-			failures++;                                                        \
-			return;                                                            \
-		}                                                                          \
-	} while (0)
 
 /* Deterministic noise in [-1, 1). */
 static double noise(uint64_t *state)
@@ -107,72 +96,61 @@ static void simulate(const struct run *run, struct result *result)
 	       (double)result->after_gap_ns / 1e6);
 }
 
-static void test_steady(void)
+TEST(steady)
 {
 	printf("steady\n");
 	struct result r;
 	simulate(&(struct run){ .seconds = 60 }, &r);
-	CHECK(r.worst_ns <= 1000, "%" PRId64 " ns", r.worst_ns);
-	CHECK(r.worst_step_ns <= 1000, "%" PRId64 " ns", r.worst_step_ns);
-	CHECK(r.stats.gaps == 0 && r.stats.slews == 0, "moved");
+	test_assert(r.worst_ns <= 1000, "%" PRId64 " ns", r.worst_ns);
+	test_assert(r.worst_step_ns <= 1000, "%" PRId64 " ns", r.worst_step_ns);
+	test_assert(r.stats.gaps == 0 && r.stats.slews == 0, "moved");
 }
 
-static void test_jitter(void)
+TEST(jitter)
 {
 	printf("jitter\n");
 	struct result r;
 	simulate(&(struct run){ .seconds = 600, .jitter_ns = 4e6, .outlier_every = 500,
 				.outlier_ns = 30000000 }, &r);
-	CHECK(r.worst_ns <= 2000000, "%" PRId64 " ns", r.worst_ns);
-	CHECK(r.stats.gaps == 0, "%" PRIu64 " gaps", r.stats.gaps);
+	test_assert(r.worst_ns <= 2000000, "%" PRId64 " ns", r.worst_ns);
+	test_assert(r.stats.gaps == 0, "%" PRIu64 " gaps", r.stats.gaps);
 }
 
-static void test_drift(void)
+TEST(drift)
 {
 	for (int sign = -1; sign <= 1; sign += 2) {
 		printf("drift %+d ppm, an hour\n", sign * 100);
 		struct result r;
 		simulate(&(struct run){ .seconds = 3600, .ppm = sign * 100.0, .jitter_ns = 2e6 },
 			 &r);
-		CHECK(r.worst_ns <= 4500000, "%" PRId64 " ns", r.worst_ns);
-		CHECK(r.worst_step_ns <= AUDIO_CLOCK_SLEW_STEP_NS + 1000, "%" PRId64 " ns",
+		test_assert(r.worst_ns <= 4500000, "%" PRId64 " ns", r.worst_ns);
+		test_assert(r.worst_step_ns <= AUDIO_CLOCK_SLEW_STEP_NS + 1000, "%" PRId64 " ns",
 		      r.worst_step_ns);
-		CHECK(r.stats.gaps == 0, "%" PRIu64 " gaps", r.stats.gaps);
+		test_assert(r.stats.gaps == 0, "%" PRIu64 " gaps", r.stats.gaps);
 		/* 360 ms corrected in the right direction. */
-		CHECK(llabs(r.stats.slewed_ns + sign * 360000000LL) < 10000000, "slewed %" PRId64,
+		test_assert(llabs(r.stats.slewed_ns + sign * 360000000LL) < 10000000, "slewed %" PRId64,
 		      r.stats.slewed_ns);
 	}
 }
 
-static void test_gap(void)
+TEST(gap)
 {
 	printf("gap\n");
 	struct result r;
 	simulate(&(struct run){ .seconds = 20, .jitter_ns = 1e6, .gap_at_chunk = 500,
 				.gap_ns = 500000000 }, &r);
-	CHECK(r.stats.gaps == 1, "%" PRIu64 " gaps", r.stats.gaps);
-	CHECK(llabs(r.after_gap_ns) <= 1000000, "%" PRId64 " ns", r.after_gap_ns);
-	CHECK(r.worst_ns <= 2000000, "%" PRId64 " ns", r.worst_ns);
+	test_assert(r.stats.gaps == 1, "%" PRIu64 " gaps", r.stats.gaps);
+	test_assert(llabs(r.after_gap_ns) <= 1000000, "%" PRId64 " ns", r.after_gap_ns);
+	test_assert(r.worst_ns <= 2000000, "%" PRId64 " ns", r.worst_ns);
 }
 
-static void test_frozen(void)
+TEST(frozen)
 {
 	printf("frozen server timing for 0.6 s\n");
 	struct result r;
 	simulate(&(struct run){ .seconds = 20, .jitter_ns = 1e6, .frozen_from = 300,
 				.frozen_chunks = 60 }, &r);
-	CHECK(r.stats.gaps == 0, "%" PRIu64 " gaps", r.stats.gaps);
-	CHECK(r.worst_ns <= 3000000, "%" PRId64 " ns", r.worst_ns);
-	CHECK(r.stats.disbelieved > 0, "no reading disbelieved");
-}
-
-int main(void)
-{
-	test_steady();
-	test_jitter();
-	test_drift();
-	test_gap();
-	test_frozen();
-	printf(failures ? "FAILED\n" : "all passed\n");
-	return failures ? 1 : 0;
+	test_assert(r.stats.gaps == 0, "%" PRIu64 " gaps", r.stats.gaps);
+	test_assert(r.worst_ns <= 3000000, "%" PRId64 " ns", r.worst_ns);
+	test_assert(r.stats.disbelieved > 0, "no reading disbelieved");
 }

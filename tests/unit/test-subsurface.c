@@ -161,9 +161,9 @@ static void scene_init(struct scene *s)
 	s->g = (struct globals){ 0 };
 	struct wl_registry *registry = wl_display_get_registry(t->display);
 	wl_registry_add_listener(registry, &registry_listener, &s->g);
-	CHECK(inproc_roundtrip(t));
+	test_assert(inproc_roundtrip(t));
 	wl_registry_destroy(registry);
-	CHECK(s->g.wm_base && s->g.subcompositor && s->g.viewporter);
+	test_assert(s->g.wm_base && s->g.subcompositor && s->g.viewporter);
 
 	struct window *w = &s->top;
 	*w = (struct window){ 0 };
@@ -173,8 +173,8 @@ static void scene_init(struct scene *s)
 	w->toplevel = xdg_surface_get_toplevel(w->xdg_surface);
 	xdg_toplevel_add_listener(w->toplevel, &toplevel_listener, w);
 	wl_surface_commit(w->surface);
-	CHECK(inproc_roundtrip(t));
-	CHECK(w->serial != 0);
+	test_assert(inproc_roundtrip(t));
+	test_assert(w->serial != 0);
 	xdg_surface_ack_configure(w->xdg_surface, w->serial);
 	solid_buffer(t, &s->red, WIDTH, HEIGHT, RED);
 
@@ -182,10 +182,10 @@ static void scene_init(struct scene *s)
 	wl_subsurface_set_desync(s->backdrop.subsurface);
 	wl_subsurface_place_below(s->backdrop.subsurface, w->surface);
 	commit_buffer(w->surface, &s->red);
-	CHECK(inproc_roundtrip(t));
-	CHECK(t->frames >= 1);
-	CHECK_PIXEL(t, 0, 0, RED);
-	CHECK_PIXEL(t, WIDTH - 1, HEIGHT - 1, RED);
+	test_assert(inproc_roundtrip(t));
+	test_assert(t->frames >= 1);
+	test_assert_pixel(t, 0, 0, RED);
+	test_assert_pixel(t, WIDTH - 1, HEIGHT - 1, RED);
 }
 
 static void scene_finish(struct scene *s)
@@ -195,7 +195,7 @@ static void scene_finish(struct scene *s)
 	xdg_surface_destroy(s->top.xdg_surface);
 	wl_surface_destroy(s->top.surface);
 	test_buffer_finish(&s->red);
-	CHECK(inproc_roundtrip(&s->t));
+	test_assert(inproc_roundtrip(&s->t));
 	wp_viewporter_destroy(s->g.viewporter);
 	wl_subcompositor_destroy(s->g.subcompositor);
 	xdg_wm_base_destroy(s->g.wm_base);
@@ -208,14 +208,14 @@ static void redraw_everything(struct scene *s)
 {
 	int frames = s->t.frames;
 	commit_buffer(s->backdrop.surface, &s->backdrop.buffer);
-	CHECK(inproc_roundtrip(&s->t));
-	CHECK(s->t.frames == frames + 1);
+	test_assert(inproc_roundtrip(&s->t));
+	test_assert(s->t.frames == frames + 1);
 }
 
 static void commit_parent(struct scene *s)
 {
 	wl_surface_commit(s->top.surface);
-	CHECK(inproc_roundtrip(&s->t));
+	test_assert(inproc_roundtrip(&s->t));
 }
 
 /* A sync child commits white; a desync sibling below it, overlapping it,
@@ -231,31 +231,31 @@ TEST(sync_child_waits_for_parent)
 	make_sub(&s, &child, s.top.surface, 16, BLUE, 8, 8);      /* 8..23, on top */
 	wl_subsurface_set_desync(sibling.subsurface);
 	commit_parent(&s);
-	CHECK_PIXEL(&s.t, 10, 10, BLUE);
-	CHECK_PIXEL(&s.t, 20, 20, BLUE);
-	CHECK_PIXEL(&s.t, 28, 28, GREEN);
+	test_assert_pixel(&s.t, 10, 10, BLUE);
+	test_assert_pixel(&s.t, 20, 20, BLUE);
+	test_assert_pixel(&s.t, 28, 28, GREEN);
 
 	commit_buffer(child.surface, &child.white);
-	CHECK(inproc_roundtrip(&s.t));
+	test_assert(inproc_roundtrip(&s.t));
 	for (int i = 0; i < 16 * 16; i++)
 		sibling.buffer.pixels[i] = CYAN;
 	int frames = s.t.frames;
 	commit_buffer(sibling.surface, &sibling.buffer);
-	CHECK(inproc_roundtrip(&s.t));
-	CHECK(s.t.frames == frames + 1);
-	CHECK_PIXEL(&s.t, 28, 28, CYAN);
-	CHECK_PIXEL(&s.t, 20, 20, BLUE); /* redrawn with the sibling, not yet white */
+	test_assert(inproc_roundtrip(&s.t));
+	test_assert(s.t.frames == frames + 1);
+	test_assert_pixel(&s.t, 28, 28, CYAN);
+	test_assert_pixel(&s.t, 20, 20, BLUE); /* redrawn with the sibling, not yet white */
 	redraw_everything(&s);
-	CHECK_PIXEL(&s.t, 10, 10, BLUE);
-	CHECK_PIXEL(&s.t, 20, 20, BLUE);
+	test_assert_pixel(&s.t, 10, 10, BLUE);
+	test_assert_pixel(&s.t, 20, 20, BLUE);
 
 	frames = s.t.frames;
 	commit_parent(&s);
-	CHECK(s.t.frames == frames + 1);
-	CHECK_PIXEL(&s.t, 10, 10, WHITE);
-	CHECK_PIXEL(&s.t, 20, 20, WHITE);
-	CHECK_PIXEL(&s.t, 28, 28, CYAN);
-	CHECK_PIXEL(&s.t, 40, 40, RED);
+	test_assert(s.t.frames == frames + 1);
+	test_assert_pixel(&s.t, 10, 10, WHITE);
+	test_assert_pixel(&s.t, 20, 20, WHITE);
+	test_assert_pixel(&s.t, 28, 28, CYAN);
+	test_assert_pixel(&s.t, 40, 40, RED);
 
 	destroy_sub(&child);
 	destroy_sub(&sibling);
@@ -274,29 +274,29 @@ TEST(nested_sync)
 	make_sub(&s, &grandchild, child.surface, 8, GREEN, 4, 4);
 	wl_surface_commit(child.surface);
 	commit_parent(&s);
-	CHECK_PIXEL(&s.t, 9, 9, BLUE);
-	CHECK_PIXEL(&s.t, 14, 14, GREEN);
+	test_assert_pixel(&s.t, 9, 9, BLUE);
+	test_assert_pixel(&s.t, 14, 14, GREEN);
 
 	commit_buffer(grandchild.surface, &grandchild.white);
-	CHECK(inproc_roundtrip(&s.t));
+	test_assert(inproc_roundtrip(&s.t));
 	redraw_everything(&s);
-	CHECK_PIXEL(&s.t, 14, 14, GREEN);
+	test_assert_pixel(&s.t, 14, 14, GREEN);
 
 	/* The child commits: still cached, as the child is synchronized. */
 	wl_subsurface_set_position(grandchild.subsurface, 6, 6);
 	wl_surface_commit(child.surface);
-	CHECK(inproc_roundtrip(&s.t));
+	test_assert(inproc_roundtrip(&s.t));
 	redraw_everything(&s);
-	CHECK_PIXEL(&s.t, 12, 12, GREEN);
-	CHECK_PIXEL(&s.t, 19, 19, GREEN);
-	CHECK_PIXEL(&s.t, 21, 21, BLUE);
+	test_assert_pixel(&s.t, 12, 12, GREEN);
+	test_assert_pixel(&s.t, 19, 19, GREEN);
+	test_assert_pixel(&s.t, 21, 21, BLUE);
 
 	commit_parent(&s);
 	/* Moved to 14,14 (the child's state) and white (the grandchild's). */
-	CHECK_PIXEL(&s.t, 12, 12, BLUE);
-	CHECK_PIXEL(&s.t, 13, 13, BLUE);
-	CHECK_PIXEL(&s.t, 14, 14, WHITE);
-	CHECK_PIXEL(&s.t, 21, 21, WHITE);
+	test_assert_pixel(&s.t, 12, 12, BLUE);
+	test_assert_pixel(&s.t, 13, 13, BLUE);
+	test_assert_pixel(&s.t, 14, 14, WHITE);
+	test_assert_pixel(&s.t, 21, 21, WHITE);
 
 	destroy_sub(&grandchild);
 	destroy_sub(&child);
@@ -311,26 +311,26 @@ TEST(desync_applies_cache)
 	struct sub child;
 	make_sub(&s, &child, s.top.surface, 16, BLUE, 8, 8);
 	commit_parent(&s);
-	CHECK_PIXEL(&s.t, 10, 10, BLUE);
+	test_assert_pixel(&s.t, 10, 10, BLUE);
 
 	commit_buffer(child.surface, &child.white);
-	CHECK(inproc_roundtrip(&s.t));
+	test_assert(inproc_roundtrip(&s.t));
 	redraw_everything(&s);
-	CHECK_PIXEL(&s.t, 10, 10, BLUE);
+	test_assert_pixel(&s.t, 10, 10, BLUE);
 
 	int frames = s.t.frames;
 	wl_subsurface_set_desync(child.subsurface);
-	CHECK(inproc_roundtrip(&s.t));
-	CHECK(s.t.frames == frames + 1);
-	CHECK_PIXEL(&s.t, 10, 10, WHITE);
-	CHECK(child.white.released);
+	test_assert(inproc_roundtrip(&s.t));
+	test_assert(s.t.frames == frames + 1);
+	test_assert_pixel(&s.t, 10, 10, WHITE);
+	test_assert(child.white.released);
 
 	/* Desynchronized now: its next commit shows on its own. */
 	frames = s.t.frames;
 	commit_buffer(child.surface, &child.buffer);
-	CHECK(inproc_roundtrip(&s.t));
-	CHECK(s.t.frames == frames + 1);
-	CHECK_PIXEL(&s.t, 10, 10, BLUE);
+	test_assert(inproc_roundtrip(&s.t));
+	test_assert(s.t.frames == frames + 1);
+	test_assert_pixel(&s.t, 10, 10, BLUE);
 
 	destroy_sub(&child);
 	scene_finish(&s);
@@ -347,12 +347,12 @@ TEST(destroyed_while_cached)
 		struct sub child;
 		make_sub(&s, &child, s.top.surface, 16, BLUE, 8, 8);
 		commit_parent(&s);
-		CHECK_PIXEL(&s.t, 10, 10, BLUE);
+		test_assert_pixel(&s.t, 10, 10, BLUE);
 
 		struct wl_callback *callback = wl_surface_frame(child.surface);
 		commit_buffer(child.surface, &child.white);
-		CHECK(inproc_roundtrip(&s.t));
-		CHECK(!child.white.released);
+		test_assert(inproc_roundtrip(&s.t));
+		test_assert(!child.white.released);
 		if (surface_first) {
 			wl_surface_destroy(child.surface);
 			wl_subsurface_destroy(child.subsurface);
@@ -363,14 +363,14 @@ TEST(destroyed_while_cached)
 		child.surface = NULL;
 		child.subsurface = NULL;
 		wl_callback_destroy(callback);
-		CHECK(inproc_roundtrip(&s.t));
-		CHECK(child.white.released);
-		CHECK_PIXEL(&s.t, 10, 10, RED);
+		test_assert(inproc_roundtrip(&s.t));
+		test_assert(child.white.released);
+		test_assert_pixel(&s.t, 10, 10, RED);
 
 		commit_parent(&s);
 		redraw_everything(&s);
-		CHECK_PIXEL(&s.t, 10, 10, RED);
-		CHECK_PIXEL(&s.t, 23, 23, RED);
+		test_assert_pixel(&s.t, 10, 10, RED);
+		test_assert_pixel(&s.t, 23, 23, RED);
 
 		destroy_sub(&child);
 		scene_finish(&s);
@@ -386,21 +386,21 @@ TEST(replaced_cache_released)
 	struct sub child;
 	make_sub(&s, &child, s.top.surface, 16, BLUE, 8, 8);
 	commit_parent(&s);
-	CHECK_PIXEL(&s.t, 10, 10, BLUE);
+	test_assert_pixel(&s.t, 10, 10, BLUE);
 
 	struct test_buffer green;
 	solid_buffer(&s.t, &green, 16, 16, GREEN);
 	commit_buffer(child.surface, &child.white);
-	CHECK(inproc_roundtrip(&s.t));
-	CHECK(!child.white.released);
+	test_assert(inproc_roundtrip(&s.t));
+	test_assert(!child.white.released);
 	commit_buffer(child.surface, &green);
-	CHECK(inproc_roundtrip(&s.t));
-	CHECK(child.white.released);
-	CHECK(!green.released);
+	test_assert(inproc_roundtrip(&s.t));
+	test_assert(child.white.released);
+	test_assert(!green.released);
 
 	commit_parent(&s);
-	CHECK_PIXEL(&s.t, 10, 10, GREEN);
-	CHECK(green.released);
+	test_assert_pixel(&s.t, 10, 10, GREEN);
+	test_assert(green.released);
 
 	destroy_sub(&child);
 	test_buffer_finish(&green);
@@ -430,12 +430,12 @@ TEST(frame_callback_waits)
 	wl_callback_add_listener(callback, &frame_listener, NULL);
 	commit_buffer(child.surface, &child.white);
 	inproc_run_for(&s.t, 100); /* six ticks of the 60 Hz frame clock */
-	CHECK(callbacks_done == 0);
+	test_assert(callbacks_done == 0);
 
 	commit_parent(&s);
-	CHECK_PIXEL(&s.t, 10, 10, WHITE);
+	test_assert_pixel(&s.t, 10, 10, WHITE);
 	inproc_run_for(&s.t, 100);
-	CHECK(callbacks_done == 1);
+	test_assert(callbacks_done == 1);
 
 	destroy_sub(&child);
 	scene_finish(&s);
@@ -451,30 +451,30 @@ TEST(viewport_on_sync_child)
 	make_sub(&s, &child, s.top.surface, 16, BLUE, 8, 8);
 	struct wp_viewport *viewport = wp_viewporter_get_viewport(s.g.viewporter, child.surface);
 	commit_parent(&s);
-	CHECK_PIXEL(&s.t, 23, 23, BLUE);
-	CHECK_PIXEL(&s.t, 30, 30, RED);
+	test_assert_pixel(&s.t, 23, 23, BLUE);
+	test_assert_pixel(&s.t, 30, 30, RED);
 
 	wp_viewport_set_destination(viewport, 32, 32);
 	wl_surface_commit(child.surface);
-	CHECK(inproc_roundtrip(&s.t));
+	test_assert(inproc_roundtrip(&s.t));
 	redraw_everything(&s);
-	CHECK_PIXEL(&s.t, 23, 23, BLUE);
-	CHECK_PIXEL(&s.t, 30, 30, RED);
+	test_assert_pixel(&s.t, 23, 23, BLUE);
+	test_assert_pixel(&s.t, 30, 30, RED);
 
 	commit_parent(&s);
-	CHECK_PIXEL(&s.t, 30, 30, BLUE);
-	CHECK_PIXEL(&s.t, 39, 39, BLUE);
-	CHECK_PIXEL(&s.t, 41, 41, RED);
+	test_assert_pixel(&s.t, 30, 30, BLUE);
+	test_assert_pixel(&s.t, 39, 39, BLUE);
+	test_assert_pixel(&s.t, 41, 41, RED);
 
 	/* Unset again, with new content, both waiting for the parent. */
 	wp_viewport_set_destination(viewport, -1, -1);
 	commit_buffer(child.surface, &child.white);
-	CHECK(inproc_roundtrip(&s.t));
+	test_assert(inproc_roundtrip(&s.t));
 	redraw_everything(&s);
-	CHECK_PIXEL(&s.t, 30, 30, BLUE);
+	test_assert_pixel(&s.t, 30, 30, BLUE);
 	commit_parent(&s);
-	CHECK_PIXEL(&s.t, 23, 23, WHITE);
-	CHECK_PIXEL(&s.t, 30, 30, RED);
+	test_assert_pixel(&s.t, 23, 23, WHITE);
+	test_assert_pixel(&s.t, 30, 30, RED);
 
 	wp_viewport_destroy(viewport);
 	destroy_sub(&child);
