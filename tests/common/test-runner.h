@@ -8,13 +8,26 @@
  * meson test per case, so a case's name is written once, in its file.
  *
  * TEST(pool_size_zero) is the case "pool-size-zero": identifiers cannot hold
- * '-', test names read better with it. */
+ * '-', test names read better with it.
+ *
+ * TEST_P() is one case per element of a data array: TEST_P(round_trip,
+ * containers, const struct container *c) runs its body once per element of
+ * containers[], each run the case "round-trip/NAME" of its own, NAME the
+ * element's `name` member. meson reads those names too: write each element
+ * with a designated `.name = "..."` initializer, the array as
+ * `NAME[] = {` ... `\n};`. */
 
 #include <stdbool.h>
+#include <stddef.h>
 
 struct test_case {
 	const char *id;       /* the C identifier */
-	void (*run)(void);
+	void (*run)(void);    /* a TEST() */
+	/* A TEST_P(): the body run with element `index` of its array, the
+	 * element's name, and the number of elements. */
+	void (*run_element)(size_t index);
+	const char *(*element_name)(size_t index);
+	size_t count;
 	struct test_case *next;
 };
 
@@ -25,14 +38,41 @@ extern struct test_case *test_first_case;
 void test_handle_watchdog(int sig);
 
 /* Registered by a constructor, before main() runs. */
-#define TEST(id)                                                                           \
-	static void test_case_##id(void);                                                  \
-	static struct test_case test_case_entry_##id = { #id, test_case_##id, 0 };        \
-	__attribute__((constructor)) static void test_case_register_##id(void)             \
+#define TEST(ident)                                                                        \
+	static void test_case_##ident(void);                                               \
+	static struct test_case test_case_entry_##ident = {                                \
+		.id = #ident,                                                              \
+		.run = test_case_##ident,                                                  \
+	};                                                                                 \
+	__attribute__((constructor)) static void test_case_register_##ident(void)          \
 	{                                                                                  \
-		test_register(&test_case_entry_##id);                                      \
+		test_register(&test_case_entry_##ident);                                   \
 	}                                                                                  \
-	static void test_case_##id(void)
+	static void test_case_##ident(void)
+
+/* `param` declares the body's one parameter, a pointer to an element of
+ * `array` (a compile error when the types disagree). */
+#define TEST_P(ident, array, param)                                                        \
+	static void test_case_##ident(param);                                              \
+	static void test_case_run_##ident(size_t index)                                    \
+	{                                                                                  \
+		test_case_##ident(&(array)[index]);                                        \
+	}                                                                                  \
+	static const char *test_case_name_##ident(size_t index)                            \
+	{                                                                                  \
+		return (array)[index].name;                                                \
+	}                                                                                  \
+	static struct test_case test_case_entry_##ident = {                                \
+		.id = #ident,                                                              \
+		.run_element = test_case_run_##ident,                                      \
+		.element_name = test_case_name_##ident,                                    \
+		.count = sizeof(array) / sizeof((array)[0]),                               \
+	};                                                                                 \
+	__attribute__((constructor)) static void test_case_register_##ident(void)          \
+	{                                                                                  \
+		test_register(&test_case_entry_##ident);                                   \
+	}                                                                                  \
+	static void test_case_##ident(param)
 
 /* The assertion of every test: on failure it prints file:line, the condition
  * and the optional printf-style message, runs the failure hook and ends the
