@@ -24,13 +24,13 @@ void synth_pixel(int index, int width, int height, int x, int y, uint8_t rgb[3])
 struct frame *synth_frame(int index, int width, int height, int stride, int64_t pts_ns)
 {
 	struct frame *frame = calloc(1, sizeof(*frame));
-	CHECK(frame);
+	test_assert(frame);
 	frame->width = width;
 	frame->height = height;
 	frame->stride = stride ? stride : width * 4;
 	frame->pts_ns = pts_ns;
 	frame->data = malloc((size_t)frame->stride * (size_t)height);
-	CHECK(frame->data);
+	test_assert(frame->data);
 	for (int y = 0; y < height; y++) {
 		uint8_t *row = frame->data + (size_t)y * (size_t)frame->stride;
 		for (int x = 0; x < width; x++) {
@@ -59,7 +59,7 @@ void synth_expected(int index, int width, int height, int crop_width, int crop_h
 	out->width = crop_width;
 	out->height = crop_height;
 	out->rgb = malloc((size_t)crop_width * (size_t)crop_height * 3);
-	CHECK(out->rgb);
+	test_assert(out->rgb);
 	for (int y = 0; y < crop_height; y++)
 		for (int x = 0; x < crop_width; x++)
 			synth_pixel(index, width, height, x, y,
@@ -95,8 +95,10 @@ const char *synth_tmpdir(void)
 	if (!tmpdir[0]) {
 		const char *base = getenv("TMPDIR");
 		snprintf(tmpdir, sizeof(tmpdir), "%s/wl-record-encode-XXXXXX", base ? base : "/tmp");
-		CHECK(mkdtemp(tmpdir));
+		test_assert(mkdtemp(tmpdir));
 		atexit(remove_tmpdir);
+		/* A failed test_assert() keeps the files of the case. */
+		test_set_hooks(synth_keep_tmpdir, NULL);
 	}
 	return tmpdir;
 }
@@ -112,10 +114,10 @@ static void free_paths(void)
 
 const char *synth_path(const char *name)
 {
-	CHECK(path_count < (int)(sizeof(paths) / sizeof(paths[0])));
+	test_assert(path_count < (int)(sizeof(paths) / sizeof(paths[0])));
 	if (path_count == 0)
 		atexit(free_paths);
-	CHECK(asprintf(&paths[path_count], "%s/%s", synth_tmpdir(), name) > 0);
+	test_assert(asprintf(&paths[path_count], "%s/%s", synth_tmpdir(), name) > 0);
 	return paths[path_count++];
 }
 
@@ -134,7 +136,7 @@ void synth_submit(struct recorder *recorder, int index, int width, int height, i
 	struct frame *frame = synth_frame(index, width, height, 0, pts_ns);
 	/* The recorder never waits; the test does, so no frame is lost. */
 	while (!recorder_submit(recorder, frame)) {
-		CHECK(!recorder_failed(recorder));
+		test_assert(!recorder_failed(recorder));
 		nanosleep(&(struct timespec){0, 2000000}, NULL);
 	}
 	synth_frame_free(frame);

@@ -11,7 +11,11 @@
 #include "frame.h"
 #include "media.h"
 #include "recorder.h"
+#include "test-runner.h"
 
+/* For test_audio.c and test_audio_sources.c, which still have a main() of
+ * their own: the others are TEST() cases and use test_assert(), which keeps
+ * the temporary directory the same way (synth_tmpdir() sets the hook). */
 #define CHECK(cond)                                                                          \
 	do {                                                                                 \
 		if (!(cond)) {                                                               \
@@ -36,7 +40,8 @@ void synth_expected(int index, int width, int height, int crop_width, int crop_h
 		    struct rgb_image *out);
 
 /* A fresh temporary directory, removed with its files at exit unless a
- * check failed (then kept for inspection, and its path printed). */
+ * check failed or the case was skipped (then kept for inspection, and its
+ * path printed). */
 const char *synth_tmpdir(void);
 void synth_keep_tmpdir(void);
 /* synth_tmpdir()/name, freed at exit. */

@@ -13,7 +13,7 @@
 static bool avfilter_mapped(void)
 {
 	FILE *maps = fopen("/proc/self/maps", "r");
-	CHECK(maps);
+	test_assert(maps);
 	char line[512];
 	bool found = false;
 	while (fgets(line, sizeof(line), maps))
@@ -22,57 +22,56 @@ static bool avfilter_mapped(void)
 	return found;
 }
 
-int main(void)
+TEST(loaded_at_first_use)
 {
-	CHECK(!avfilter_mapped());
+	test_assert(!avfilter_mapped());
 	const char *why = NULL;
 	const struct avfilter_api *avf = avfilter_api_get(&why);
 	if (!avf)
 		fprintf(stderr, "%s\n", why);
-	CHECK(avf);
-	CHECK(avfilter_api_get(NULL) == avf);
-	CHECK(avfilter_mapped());
-	CHECK(avf->get_by_name("scale_vaapi")); /* Debian's build has it */
+	test_assert(avf);
+	test_assert(avfilter_api_get(NULL) == avf);
+	test_assert(avfilter_mapped());
+	test_assert(avf->get_by_name("scale_vaapi")); /* Debian's build has it */
 
 	AVFilterGraph *graph = avf->graph_alloc();
-	CHECK(graph);
+	test_assert(graph);
 	AVFilterContext *source = NULL, *scale = NULL, *sink = NULL;
-	CHECK(avf->graph_create_filter(&source, avf->get_by_name("buffer"), "source",
+	test_assert(avf->graph_create_filter(&source, avf->get_by_name("buffer"), "source",
 				       "video_size=64x32:pix_fmt=bgr0:time_base=1/1000:pixel_aspect=1/1",
 				       NULL, graph) >= 0);
-	CHECK(avf->graph_create_filter(&scale, avf->get_by_name("scale"), "scale",
+	test_assert(avf->graph_create_filter(&scale, avf->get_by_name("scale"), "scale",
 				       "w=32:h=16:flags=neighbor", NULL, graph) >= 0);
-	CHECK(avf->graph_create_filter(&sink, avf->get_by_name("buffersink"), "sink", NULL, NULL,
+	test_assert(avf->graph_create_filter(&sink, avf->get_by_name("buffersink"), "sink", NULL, NULL,
 				       graph) >= 0);
-	CHECK(avf->link(source, 0, scale, 0) >= 0);
-	CHECK(avf->link(scale, 0, sink, 0) >= 0);
-	CHECK(avf->graph_config(graph, NULL) >= 0);
+	test_assert(avf->link(source, 0, scale, 0) >= 0);
+	test_assert(avf->link(scale, 0, sink, 0) >= 0);
+	test_assert(avf->graph_config(graph, NULL) >= 0);
 
 	AVFrame *in = av_frame_alloc(), *out = av_frame_alloc();
-	CHECK(in && out);
+	test_assert(in && out);
 	in->format = AV_PIX_FMT_BGR0;
 	in->width = 64;
 	in->height = 32;
-	CHECK(av_frame_get_buffer(in, 0) >= 0);
+	test_assert(av_frame_get_buffer(in, 0) >= 0);
 	for (int y = 0; y < 32; y++)
 		for (int x = 0; x < 64; x++) {
 			uint8_t *p = in->data[0] + y * in->linesize[0] + x * 4;
 			p[0] = 10, p[1] = 200, p[2] = (uint8_t)(x < 32 ? 0 : 255), p[3] = 255;
 		}
 	in->pts = 0;
-	CHECK(avf->buffersrc_add_frame(source, in) >= 0);
-	CHECK(avf->buffersink_get_frame(sink, out) >= 0);
-	CHECK(out->width == 32 && out->height == 16 && out->format == AV_PIX_FMT_BGR0);
+	test_assert(avf->buffersrc_add_frame(source, in) >= 0);
+	test_assert(avf->buffersink_get_frame(sink, out) >= 0);
+	test_assert(out->width == 32 && out->height == 16 && out->format == AV_PIX_FMT_BGR0);
 	const uint8_t *left = out->data[0] + 8 * out->linesize[0] + 4 * 4;
 	const uint8_t *right = out->data[0] + 8 * out->linesize[0] + 28 * 4;
 	printf("left %u %u %u, right %u %u %u\n", left[0], left[1], left[2], right[0], right[1],
 	       right[2]);
-	CHECK(left[0] == 10 && left[1] == 200 && left[2] == 0);
-	CHECK(right[0] == 10 && right[1] == 200 && right[2] == 255);
-	CHECK(avf->buffersink_get_hw_frames_ctx(sink) == NULL); /* software frames */
+	test_assert(left[0] == 10 && left[1] == 200 && left[2] == 0);
+	test_assert(right[0] == 10 && right[1] == 200 && right[2] == 255);
+	test_assert(avf->buffersink_get_hw_frames_ctx(sink) == NULL); /* software frames */
 	av_frame_free(&in);
 	av_frame_free(&out);
 	avf->graph_free(&graph);
-	CHECK(graph == NULL);
-	return 0;
+	test_assert(graph == NULL);
 }

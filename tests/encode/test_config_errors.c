@@ -12,13 +12,12 @@ static void expect_refused_as(struct recorder_config config, const char *why,
 	enum recorder_error error = RECORDER_ERROR_NONE;
 	struct recorder *recorder = recorder_create(&config, &error);
 	if (recorder) {
-		fprintf(stderr, "accepted: %s\n", why);
 		recorder_finish(recorder, 0, NULL);
-		CHECK(0);
+		test_assert(!recorder, "accepted: %s", why);
 	}
-	CHECK(error == expected); /* decides exit status 2 (settings) or 1 (machine) */
+	test_assert(error == expected); /* decides exit status 2 (settings) or 1 (machine) */
 	if (config.path && strcmp(config.path, "-") != 0)
-		CHECK(access(config.path, F_OK) != 0); /* no stray output file */
+		test_assert(access(config.path, F_OK) != 0); /* no stray output file */
 }
 
 static void expect_refused(struct recorder_config config, const char *why)
@@ -26,7 +25,7 @@ static void expect_refused(struct recorder_config config, const char *why)
 	expect_refused_as(config, why, RECORDER_ERROR_CONFIG);
 }
 
-int main(void)
+TEST(refused)
 {
 	struct recorder_config config = synth_config(synth_path("a.webm"));
 	expect_refused(config, "webm with libx264");
@@ -62,30 +61,35 @@ int main(void)
 	const char *bad_preset[] = {"preset=nosuchpreset", NULL};
 	config.codec_params = bad_preset;
 	expect_refused(config, "-p preset=nosuchpreset (caught by the probe open)");
+}
 
-	/* Accepted params are applied and the file records. */
+/* Accepted params are applied and the file records. */
+TEST(good_params_record)
+{
 	const char *good[] = {"preset=veryfast", "g=30", NULL};
-	config = synth_config(synth_path("c.mkv"));
+	struct recorder_config config = synth_config(synth_path("c.mkv"));
 	config.codec_params = good;
 	int64_t pts[5];
 	for (int i = 0; i < 5; i++)
 		pts[i] = (int64_t)i * 20 * NS_PER_MS;
-	CHECK(synth_record(&config, 160, 120, 5, pts, 100 * NS_PER_MS, NULL) == 0);
+	test_assert(synth_record(&config, 160, 120, 5, pts, 100 * NS_PER_MS, NULL) == 0);
 	struct decoded_video video;
-	CHECK(media_decode_video(config.path, &video) == 0);
-	CHECK(video.frame_count == 5);
+	test_assert(media_decode_video(config.path, &video) == 0);
+	test_assert(video.frame_count == 5);
 	media_decoded_video_free(&video);
+}
 
-	/* A recording that ends before any frame leaves no empty file. */
-	config = synth_config(synth_path("empty.mkv"));
+/* A recording that ends before any frame leaves no empty file. */
+TEST(no_frame_no_file)
+{
+	struct recorder_config config = synth_config(synth_path("empty.mkv"));
 	struct recorder *recorder = recorder_create(&config, NULL);
-	CHECK(recorder);
-	CHECK(access(config.path, F_OK) == 0); /* opened early */
+	test_assert(recorder);
+	test_assert(access(config.path, F_OK) == 0); /* opened early */
 	struct frame *picture = synth_frame(0, 64, 48, 0, 0);
-	CHECK(!recorder_request_still(recorder, synth_path("never.png"), picture));
+	test_assert(!recorder_request_still(recorder, synth_path("never.png"), picture));
 	synth_frame_free(picture);
-	CHECK(recorder_finish(recorder, 0, NULL) < 0);
-	CHECK(access(config.path, F_OK) != 0);
-	CHECK(recorder_finish(NULL, 0, NULL) == 0);
-	return 0;
+	test_assert(recorder_finish(recorder, 0, NULL) < 0);
+	test_assert(access(config.path, F_OK) != 0);
+	test_assert(recorder_finish(NULL, 0, NULL) == 0);
 }

@@ -5,7 +5,7 @@
  * before, which a queue buffer that held an older frame also converts) does
  * not reach the file.
  *
- * Before that, check_odd_edges(): yuv_convert_rect() widens a damage
+ * Before that, the odd-edges cases: yuv_convert_rect() widens a damage
  * rectangle to even edges (4:2:0 shares a chroma sample between a 2x2
  * block); with odd edges, 1-pixel rectangles and odd-sized pictures, the
  * planes after converting only the damage must equal, byte for byte, a
@@ -42,7 +42,7 @@ static void to_rgb(const struct frame *frame, struct rgb_image *image)
 	image->width = W;
 	image->height = H;
 	image->rgb = malloc((size_t)W * H * 3);
-	CHECK(image->rgb);
+	test_assert(image->rgb);
 	for (int y = 0; y < H; y++)
 		for (int x = 0; x < W; x++) {
 			const uint8_t *p = frame->data + (size_t)y * frame->stride + (size_t)x * 4;
@@ -77,7 +77,7 @@ static void yuv_alloc(struct yuv *yuv, int width, int height)
 	yuv->sizes[1] = yuv->sizes[2] = (size_t)cw * ch;
 	for (int i = 0; i < 3; i++) {
 		yuv->planes[i] = malloc(yuv->sizes[i]);
-		CHECK(yuv->planes[i]);
+		test_assert(yuv->planes[i]);
 	}
 }
 
@@ -115,7 +115,7 @@ static void odd_edges_init(struct odd_edges *t, int width, int height)
 	size_t size = (size_t)width * height * 4;
 	uint8_t *before = malloc(size), *after = malloc(size);
 	t->changed = malloc(size);
-	CHECK(before && after && t->changed);
+	test_assert(before && after && t->changed);
 	noise(before, width, height, 1);
 	noise(t->changed, width, height, 2);
 	struct frame frame = { .format = FRAME_XRGB8888, .width = width, .height = height,
@@ -126,7 +126,7 @@ static void odd_edges_init(struct odd_edges *t, int width, int height)
 	yuv_alloc(&t->full, width, height);
 	yuv_alloc(&t->partial, width, height);
 	struct frame_damage all = { 0, 0, width, height };
-	CHECK(yuv_convert_rect(&t->before, t->before_yuv.planes, t->before_yuv.strides, width,
+	test_assert(yuv_convert_rect(&t->before, t->before_yuv.planes, t->before_yuv.strides, width,
 			       height, all) == 0);
 }
 
@@ -155,86 +155,101 @@ static void odd_edges_check(struct odd_edges *t, struct frame_damage rect)
 		}
 	}
 	struct frame_damage all = { 0, 0, width, height };
-	CHECK(yuv_convert_rect(&t->after, t->full.planes, t->full.strides, width, height, all) ==
+	test_assert(yuv_convert_rect(&t->after, t->full.planes, t->full.strides, width, height, all) ==
 	      0);
 	yuv_copy(&t->partial, &t->before_yuv);
-	CHECK(yuv_convert_rect(&t->after, t->partial.planes, t->partial.strides, width, height,
+	test_assert(yuv_convert_rect(&t->after, t->partial.planes, t->partial.strides, width, height,
 			       rect) == 0);
 	int plane = yuv_differs(&t->partial, &t->full);
-	if (plane >= 0) {
-		fprintf(stderr, "%dx%d picture, damage (%d,%d)-(%d,%d): plane %c differs from a "
-			"full conversion\n", width, height, rect.x1, rect.y1, rect.x2, rect.y2,
-			"YUV"[plane]);
-		CHECK(plane < 0);
-	}
+	test_assert(plane < 0, "%dx%d picture, damage (%d,%d)-(%d,%d): plane %c differs from a "
+		    "full conversion", width, height, rect.x1, rect.y1, rect.x2, rect.y2,
+		    "YUV"[plane]);
 }
 
-static void check_odd_edges(void)
+struct picture_size {
+	const char *name;
+	int width, height;
+};
+
+/* Small pictures, even and odd sized. */
+static const struct picture_size small_sizes[] = {
+	{ .name = "10x8", .width = 10, .height = 8 },
+	{ .name = "11x9", .width = 11, .height = 9 },
+	{ .name = "9x6", .width = 9, .height = 6 },
+	{ .name = "6x7", .width = 6, .height = 7 },
+};
+
+/* Every rectangle of a small picture, edges from one outside the picture to
+ * one beyond it: odd and even starts and ends, 1-pixel rectangles at each
+ * position, the right and bottom edges of odd sizes. libyuv's tail code
+ * handles these widths. */
+TEST_P(odd_edges_every_rect, small_sizes, const struct picture_size *size)
 {
-	/* Every rectangle of small pictures, even and odd sized, edges from
-	 * one outside the picture to one beyond it: odd and even starts and
-	 * ends, 1-pixel rectangles at each position, the right and bottom
-	 * edges of odd sizes. libyuv's tail code handles these widths. */
-	static const int sizes[][2] = { { 10, 8 }, { 11, 9 }, { 9, 6 }, { 6, 7 } };
 	int rects = 0;
-	for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
-		struct odd_edges t;
-		int width = sizes[s][0], height = sizes[s][1];
-		odd_edges_init(&t, width, height);
-		for (int y1 = -1; y1 < height; y1++)
-			for (int y2 = y1 + 1; y2 <= height + 1; y2++)
-				for (int x1 = -1; x1 < width; x1++)
-					for (int x2 = x1 + 1; x2 <= width + 1; x2++, rects++)
-						odd_edges_check(&t, (struct frame_damage){
-							x1, y1, x2, y2 });
-		odd_edges_free(&t);
-	}
-	/* Pictures of a real size, where libyuv's SIMD rows run too: odd
-	 * rectangles inside, 1-pixel ones at odd places, and at the right,
-	 * bottom and bottom-right edges of the odd-sized one. */
-	static const int big[][2] = { { 320, 240 }, { 321, 241 } };
-	for (size_t s = 0; s < sizeof(big) / sizeof(big[0]); s++) {
-		int width = big[s][0], height = big[s][1];
-		struct odd_edges t;
-		odd_edges_init(&t, width, height);
-		const struct frame_damage cases[] = {
-			{ 37, 21, 37 + 101, 21 + 77 },  /* odd x, y, width, height */
-			{ 37, 21, 37 + 100, 21 + 76 },  /* odd x, y; even sizes: odd ends */
-			{ 36, 20, 36 + 101, 20 + 77 },  /* even x, y; odd ends */
-			{ 33, 17, 34, 18 },             /* 1 pixel, odd x and y */
-			{ 34, 18, 35, 19 },             /* 1 pixel, even x and y */
-			{ 33, 18, 34, 19 },             /* 1 pixel, odd x, even y */
-			{ 34, 17, 35, 18 },             /* 1 pixel, even x, odd y */
-			{ width - 1, 101, width, 102 }, /* 1 pixel at the right edge */
-			{ 101, height - 1, 102, height }, /* at the bottom edge */
-			{ width - 1, height - 1, width, height }, /* the bottom-right pixel */
-			{ width - 2, height - 2, width, height },
-			{ width - 3, height - 3, width - 1, height - 1 },
-			{ 1, 1, width - 1, height - 1 },
-			{ 0, 0, 1, height },            /* the first column */
-			{ 0, 0, width, 1 },             /* the first row */
-			{ 19, 0, 20, height },          /* one odd column */
-			{ 0, 19, width, 20 },           /* one odd row */
-		};
-		for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++, rects++)
-			odd_edges_check(&t, cases[i]);
-		odd_edges_free(&t);
-	}
+	struct odd_edges t;
+	int width = size->width, height = size->height;
+	odd_edges_init(&t, width, height);
+	for (int y1 = -1; y1 < height; y1++)
+		for (int y2 = y1 + 1; y2 <= height + 1; y2++)
+			for (int x1 = -1; x1 < width; x1++)
+				for (int x2 = x1 + 1; x2 <= width + 1; x2++, rects++)
+					odd_edges_check(&t, (struct frame_damage){ x1, y1, x2, y2 });
+	odd_edges_free(&t);
 	fprintf(stderr, "odd edges: %d damage rectangles converted as a full conversion\n",
 		rects);
 }
 
-int main(void)
-{
-	check_odd_edges();
+/* Pictures of a real size, where libyuv's SIMD rows run too. */
+static const struct picture_size real_sizes[] = {
+	{ .name = "320x240", .width = 320, .height = 240 },
+	{ .name = "321x241", .width = 321, .height = 241 },
+};
 
+/* Odd rectangles inside, 1-pixel ones at odd places, and at the right,
+ * bottom and bottom-right edges of the odd-sized picture. */
+TEST_P(odd_edges_real_size, real_sizes, const struct picture_size *size)
+{
+	int rects = 0;
+	int width = size->width, height = size->height;
+	struct odd_edges t;
+	odd_edges_init(&t, width, height);
+	const struct frame_damage cases[] = {
+		{ 37, 21, 37 + 101, 21 + 77 },  /* odd x, y, width, height */
+		{ 37, 21, 37 + 100, 21 + 76 },  /* odd x, y; even sizes: odd ends */
+		{ 36, 20, 36 + 101, 20 + 77 },  /* even x, y; odd ends */
+		{ 33, 17, 34, 18 },             /* 1 pixel, odd x and y */
+		{ 34, 18, 35, 19 },             /* 1 pixel, even x and y */
+		{ 33, 18, 34, 19 },             /* 1 pixel, odd x, even y */
+		{ 34, 17, 35, 18 },             /* 1 pixel, even x, odd y */
+		{ width - 1, 101, width, 102 }, /* 1 pixel at the right edge */
+		{ 101, height - 1, 102, height }, /* at the bottom edge */
+		{ width - 1, height - 1, width, height }, /* the bottom-right pixel */
+		{ width - 2, height - 2, width, height },
+		{ width - 3, height - 3, width - 1, height - 1 },
+		{ 1, 1, width - 1, height - 1 },
+		{ 0, 0, 1, height },            /* the first column */
+		{ 0, 0, width, 1 },             /* the first row */
+		{ 19, 0, 20, height },          /* one odd column */
+		{ 0, 19, width, 20 },           /* one odd row */
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++, rects++)
+		odd_edges_check(&t, cases[i]);
+	odd_edges_free(&t);
+	fprintf(stderr, "odd edges: %d damage rectangles converted as a full conversion\n",
+		rects);
+}
+
+/* The file equals the frames, converted only where damaged; a frame's
+ * change outside its damage does not reach the file. */
+TEST(lying_damage_not_converted)
+{
 	struct recorder_config config = synth_config(synth_path("damage.mkv"));
 	config.crf = 10;
 	/* At the frames' own rate, so the end one interval after the last frame
 	 * is no still picture to repeat (recorder_finish). */
 	config.fps = 25;
 	struct recorder *recorder = recorder_create(&config, NULL);
-	CHECK(recorder);
+	test_assert(recorder);
 
 	enum { FRAMES = 12 };
 	struct frame *frame = synth_frame(0, W, H, W * 4, 0);
@@ -263,15 +278,15 @@ int main(void)
 		last_x = x;
 		last_y = y;
 	}
-	CHECK(recorder_finish(recorder, FRAMES * 40 * NS_PER_MS, NULL) == 0);
+	test_assert(recorder_finish(recorder, FRAMES * 40 * NS_PER_MS, NULL) == 0);
 
 	struct decoded_video video;
-	CHECK(media_decode_video(config.path, &video) == 0);
-	CHECK(video.frame_count == FRAMES);
+	test_assert(media_decode_video(config.path, &video) == 0);
+	test_assert(video.frame_count == FRAMES);
 	for (int i = 0; i < FRAMES - 1; i++) {
 		double psnr = media_psnr(&video.frames[i].image, &expected[i]);
 		fprintf(stderr, "frame %d: PSNR %.2f dB\n", i, psnr);
-		CHECK(psnr > 38);
+		test_assert(psnr > 38);
 	}
 	/* The undeclared patch is absent: the last frame still shows the
 	 * previous picture, not the pixels submitted with it. */
@@ -279,11 +294,10 @@ int main(void)
 	double submitted = media_psnr(&video.frames[FRAMES - 1].image, &expected[FRAMES - 1]);
 	fprintf(stderr, "last frame: %.2f dB against the previous picture, %.2f dB against the "
 		"submitted one\n", previous, submitted);
-	CHECK(previous > 38 && submitted < previous - 8);
+	test_assert(previous > 38 && submitted < previous - 8);
 
 	for (int i = 0; i < FRAMES; i++)
 		free(expected[i].rgb);
 	media_decoded_video_free(&video);
 	synth_frame_free(frame);
-	return 0;
 }

@@ -3,27 +3,32 @@
 
 #include "synth.h"
 
-static void record_with_device(const char *device, const char *name)
+struct device {
+	const char *name;
+	const char *path; /* NULL: auto-detected */
+	const char *file;
+};
+
+static const struct device devices[] = {
+	{ .name = "dev-null", .path = "/dev/null", .file = "null.mkv" },
+	{ .name = "missing", .path = "/nonexistent/renderD128", .file = "missing.mkv" },
+	{ .name = "auto", .path = NULL, .file = "auto.mkv" }, /* no /dev/dri on this machine */
+};
+
+TEST_P(falls_back_to_libx264, devices, const struct device *d)
 {
-	struct recorder_config config = synth_config(synth_path(name));
+	const char *device = d->path;
+	struct recorder_config config = synth_config(synth_path(d->file));
 	config.codec = NULL;
 	config.device = device;
 	int64_t pts[4] = {0, 16 * NS_PER_MS, 33 * NS_PER_MS, 50 * NS_PER_MS};
 	struct recorder_stats stats;
-	CHECK(synth_record(&config, 160, 120, 4, pts, 66 * NS_PER_MS, &stats) == 0);
+	test_assert(synth_record(&config, 160, 120, 4, pts, 66 * NS_PER_MS, &stats) == 0);
 	printf("device %s -> %s\n", device ? device : "(auto)", stats.encoder);
-	CHECK(strcmp(stats.encoder, "libx264") == 0);
+	test_assert(strcmp(stats.encoder, "libx264") == 0);
 	struct decoded_video video;
-	CHECK(media_decode_video(config.path, &video) == 0);
-	CHECK(video.frame_count == 4);
-	CHECK(synth_min_psnr(&video, 160, 120) > 30);
+	test_assert(media_decode_video(config.path, &video) == 0);
+	test_assert(video.frame_count == 4);
+	test_assert(synth_min_psnr(&video, 160, 120) > 30);
 	media_decoded_video_free(&video);
-}
-
-int main(void)
-{
-	record_with_device("/dev/null", "null.mkv");
-	record_with_device("/nonexistent/renderD128", "missing.mkv");
-	record_with_device(NULL, "auto.mkv"); /* no /dev/dri on this machine */
-	return 0;
 }

@@ -81,12 +81,39 @@ static bool picture_is_pattern(const struct rgb_image *image, struct area p)
 	return ok;
 }
 
+struct fit {
+	const char *name;
+	int stream_w, stream_h, frame_w, frame_h;
+	struct area picture;
+	struct area bars[2];
+	int bar_count;
+};
+
+static const struct fit fits[] = {
+	/* 16:9 into 4:3: 640x360 at y 60, bars above and below. */
+	{ .name = "letterbox", 640, 480, 960, 540, { 0, 60, 640, 420 },
+	  { { 0, 0, 640, 54 }, { 0, 426, 640, 480 } }, 2 },
+	/* 16:9 into 12:5: 356x200 at x 62, bars left and right. */
+	{ .name = "pillarbox", 480, 200, 960, 540, { 62, 0, 418, 200 },
+	  { { 0, 0, 56, 200 }, { 424, 0, 480, 200 } }, 2 },
+	/* 12:5 into 4:3, scaled up: 640x266 at y 106. */
+	{ .name = "wide-up", 640, 480, 480, 200, { 0, 106, 640, 372 },
+	  { { 0, 0, 640, 100 }, { 0, 378, 640, 480 } }, 2 },
+	/* Within 2 px of the stream: filled, no bars. */
+	{ .name = "near-size", 640, 480, 642, 481, { 0, 0, 640, 480 }, { { 0 } }, 0 },
+};
+
 /* Records a stream_w x stream_h first frame, then two frames of
  * frame_w x frame_h, and checks those two: the pattern in `picture`, black
- * in each of the bars (none when count is 0). */
-static void check_case(const char *name, int stream_w, int stream_h, int frame_w, int frame_h,
-		       struct area picture, const struct area *bars, int bar_count)
+ * in each of the bars (none when bar_count is 0). */
+TEST_P(fitted, fits, const struct fit *f)
 {
+	const char *name = f->name;
+	int stream_w = f->stream_w, stream_h = f->stream_h;
+	int frame_w = f->frame_w, frame_h = f->frame_h;
+	struct area picture = f->picture;
+	const struct area *bars = f->bars;
+	int bar_count = f->bar_count;
 	printf("%s: %dx%d frames into a %dx%d stream\n", name, frame_w, frame_h, stream_w,
 	       stream_h);
 	char file[64];
@@ -96,7 +123,7 @@ static void check_case(const char *name, int stream_w, int stream_h, int frame_w
 	 * is no still picture to repeat (recorder_finish). */
 	config.fps = 25;
 	struct recorder *recorder = recorder_create(&config, NULL);
-	CHECK(recorder);
+	test_assert(recorder);
 	for (int i = 0; i < 3; i++) {
 		struct frame *frame = i == 0 ? pattern_frame(stream_w, stream_h, 0)
 					     : pattern_frame(frame_w, frame_h, i * 40 * NS_PER_MS);
@@ -104,11 +131,11 @@ static void check_case(const char *name, int stream_w, int stream_h, int frame_w
 			;
 		synth_frame_free(frame);
 	}
-	CHECK(recorder_finish(recorder, 120 * NS_PER_MS, NULL) == 0);
+	test_assert(recorder_finish(recorder, 120 * NS_PER_MS, NULL) == 0);
 	struct decoded_video video;
-	CHECK(media_decode_video(config.path, &video) == 0);
-	CHECK(video.frame_count == 3);
-	CHECK(video.width == stream_w && video.height == stream_h);
+	test_assert(media_decode_video(config.path, &video) == 0);
+	test_assert(video.frame_count == 3);
+	test_assert(video.width == stream_w && video.height == stream_h);
 	bool ok = true;
 	for (int i = 1; i < 3; i++) {
 		const struct rgb_image *image = &video.frames[i].image;
@@ -116,22 +143,7 @@ static void check_case(const char *name, int stream_w, int stream_h, int frame_w
 		for (int b = 0; b < bar_count; b++)
 			ok = area_is(image, bars[b], black, "bar") && ok;
 	}
-	CHECK(ok);
+	test_assert(ok);
 	media_decoded_video_free(&video);
 }
 
-int main(void)
-{
-	/* 16:9 into 4:3: 640x360 at y 60, bars above and below. */
-	check_case("letterbox", 640, 480, 960, 540, (struct area){0, 60, 640, 420},
-		   (struct area[]){{0, 0, 640, 54}, {0, 426, 640, 480}}, 2);
-	/* 16:9 into 12:5: 356x200 at x 62, bars left and right. */
-	check_case("pillarbox", 480, 200, 960, 540, (struct area){62, 0, 418, 200},
-		   (struct area[]){{0, 0, 56, 200}, {424, 0, 480, 200}}, 2);
-	/* 12:5 into 4:3, scaled up: 640x266 at y 106. */
-	check_case("wide-up", 640, 480, 480, 200, (struct area){0, 106, 640, 372},
-		   (struct area[]){{0, 0, 640, 100}, {0, 378, 640, 480}}, 2);
-	/* Within 2 px of the stream: filled, no bars. */
-	check_case("near-size", 640, 480, 642, 481, (struct area){0, 0, 640, 480}, NULL, 0);
-	return 0;
-}

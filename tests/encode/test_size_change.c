@@ -15,14 +15,14 @@ static struct frame *gradient_frame(int width, int height, int64_t pts_ns)
 	return frame;
 }
 
-int main(void)
+TEST(scaled_to_stream)
 {
 	struct recorder_config config = synth_config(synth_path("resize.mkv"));
 	/* At the frames' own rate, so the end one interval after the last frame
 	 * is no still picture to repeat (recorder_finish). */
 	config.fps = 25;
 	struct recorder *recorder = recorder_create(&config, NULL);
-	CHECK(recorder);
+	test_assert(recorder);
 	const int sizes[][2] = {{320, 240}, {320, 240}, {640, 480}, {641, 479}, {160, 120}, {320, 240}};
 	for (int i = 0; i < 6; i++) {
 		struct frame *frame = gradient_frame(sizes[i][0], sizes[i][1], (int64_t)i * 40 * NS_PER_MS);
@@ -30,14 +30,14 @@ int main(void)
 			;
 		synth_frame_free(frame);
 	}
-	CHECK(recorder_finish(recorder, 240 * NS_PER_MS, NULL) == 0);
+	test_assert(recorder_finish(recorder, 240 * NS_PER_MS, NULL) == 0);
 	struct decoded_video video;
-	CHECK(media_decode_video(config.path, &video) == 0);
-	CHECK(video.frame_count == 6);
-	CHECK(video.width == 320 && video.height == 240);
+	test_assert(media_decode_video(config.path, &video) == 0);
+	test_assert(video.frame_count == 6);
+	test_assert(video.width == 320 && video.height == 240);
 	/* Content 0 at any size is the same picture up to scaling. */
 	struct rgb_image expected = {320, 240, malloc(320 * 240 * 3)};
-	CHECK(expected.rgb);
+	test_assert(expected.rgb);
 	for (int y = 0; y < 240; y++)
 		for (int x = 0; x < 320; x++) {
 			uint8_t *p = expected.rgb + (y * 320 + x) * 3;
@@ -48,9 +48,8 @@ int main(void)
 	for (int i = 0; i < 6; i++) {
 		double psnr = media_psnr(&video.frames[i].image, &expected);
 		printf("frame %d (%dx%d): PSNR %.2f\n", i, sizes[i][0], sizes[i][1], psnr);
-		CHECK(psnr >= 35.0);
+		test_assert(psnr >= 35.0);
 	}
 	media_rgb_image_free(&expected);
 	media_decoded_video_free(&video);
-	return 0;
 }

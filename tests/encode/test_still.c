@@ -7,14 +7,14 @@
 
 #include "synth.h"
 
-int main(void)
+TEST(written_exactly)
 {
 	struct recorder_config config = synth_config(synth_path("rec.mkv"));
 	struct recorder *recorder = recorder_create(&config, NULL);
-	CHECK(recorder);
+	test_assert(recorder);
 	const char *still = synth_path("still.png");
 	struct frame *first = synth_frame(0, 320, 240, 0, 0);
-	CHECK(!recorder_request_still(recorder, still, first)); /* no frame yet */
+	test_assert(!recorder_request_still(recorder, still, first)); /* no frame yet */
 	synth_frame_free(first);
 	for (int i = 0; i < 5; i++) {
 		struct frame *frame = synth_frame(i, 320, 240, 0, (int64_t)i * 30 * NS_PER_MS);
@@ -24,15 +24,15 @@ int main(void)
 	}
 	/* A padded stride, freed before the still is written. */
 	struct frame *shown = synth_frame(3, 320, 240, 320 * 4 + 64, 150 * NS_PER_MS);
-	CHECK(recorder_request_still(recorder, still, shown));
+	test_assert(recorder_request_still(recorder, still, shown));
 	synth_frame_free(shown);
 	/* Written by the encoder thread, at the latest when the recording ends. */
 	for (int i = 0; i < 200 && access(still, F_OK) != 0; i++)
 		nanosleep(&(struct timespec){0, 10000000}, NULL);
-	CHECK(recorder_finish(recorder, 200 * NS_PER_MS, NULL) == 0);
+	test_assert(recorder_finish(recorder, 200 * NS_PER_MS, NULL) == 0);
 
 	struct rgb_image image;
-	CHECK(media_read_png(still, &image) == 0);
+	test_assert(media_read_png(still, &image) == 0);
 	int match = -1;
 	for (int i = 0; i < 5 && match < 0; i++) {
 		struct rgb_image expected;
@@ -43,7 +43,6 @@ int main(void)
 		media_rgb_image_free(&expected);
 	}
 	printf("still shows frame %d\n", match);
-	CHECK(match == 3);
+	test_assert(match == 3);
 	media_rgb_image_free(&image);
-	return 0;
 }

@@ -26,12 +26,12 @@ static int child(const char *path)
 {
 	signal(SIGXFSZ, SIG_IGN);
 	struct rlimit limit = {LIMIT, LIMIT};
-	CHECK(setrlimit(RLIMIT_FSIZE, &limit) == 0);
+	test_assert(setrlimit(RLIMIT_FSIZE, &limit) == 0);
 	struct recorder_config config = synth_config(path);
 	struct recorder *recorder = recorder_create(&config, NULL);
-	CHECK(recorder);
+	test_assert(recorder);
 	int fd = recorder_get_fd(recorder);
-	CHECK(poll(&(struct pollfd){.fd = fd, .events = POLLIN}, 1, 0) == 0);
+	test_assert(poll(&(struct pollfd){.fd = fd, .events = POLLIN}, 1, 0) == 0);
 	int i;
 	for (i = 0; i < 600 && !recorder_failed(recorder); i++) {
 		struct frame *frame = synth_frame(i, 320, 240, 0, (int64_t)i * 20 * NS_PER_MS);
@@ -41,33 +41,32 @@ static int child(const char *path)
 		nanosleep(&(struct timespec){0, 5000000}, NULL);
 	}
 	printf("failed after %d frames submitted\n", i);
-	CHECK(recorder_failed(recorder));
+	test_assert(recorder_failed(recorder));
 	struct pollfd pfd = {.fd = fd, .events = POLLIN};
-	CHECK(poll(&pfd, 1, 1000) == 1 && (pfd.revents & POLLIN));
+	test_assert(poll(&pfd, 1, 1000) == 1 && (pfd.revents & POLLIN));
 	/* Frames offered after the failure are refused without blocking. */
 	struct frame *frame = synth_frame(0, 320, 240, 0, INT64_C(99) * 1000 * NS_PER_MS);
-	CHECK(!recorder_submit(recorder, frame));
+	test_assert(!recorder_submit(recorder, frame));
 	synth_frame_free(frame);
-	CHECK(recorder_finish(recorder, (int64_t)i * 20 * NS_PER_MS, NULL) < 0);
+	test_assert(recorder_finish(recorder, (int64_t)i * 20 * NS_PER_MS, NULL) < 0);
 	return 0;
 }
 
-int main(void)
+TEST(efbig_stops_recording)
 {
 	const char *path = synth_path("full.mkv");
 	fflush(stdout);
 	pid_t pid = fork();
-	CHECK(pid >= 0);
+	test_assert(pid >= 0);
 	if (pid == 0)
 		_exit(child(path));
 	int status;
-	CHECK(waitpid(pid, &status, 0) == pid);
-	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	test_assert(waitpid(pid, &status, 0) == pid);
+	test_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 
 	struct decoded_video video;
-	CHECK(media_decode_video(path, &video) == 0);
+	test_assert(media_decode_video(path, &video) == 0);
 	printf("truncated file: %d frames decode\n", video.frame_count);
-	CHECK(video.frame_count > 0);
+	test_assert(video.frame_count > 0);
 	media_decoded_video_free(&video);
-	return 0;
 }
