@@ -38,16 +38,19 @@ extern struct test_case *test_first_case;
 void test_handle_watchdog(int sig);
 
 /* Registered by a constructor, before main() runs. */
+#define TEST_REGISTER_(ident)                                                              \
+	__attribute__((constructor)) static void test_case_register_##ident(void)          \
+	{                                                                                  \
+		test_register(&test_case_entry_##ident);                                   \
+	}
+
 #define TEST(ident)                                                                        \
 	static void test_case_##ident(void);                                               \
 	static struct test_case test_case_entry_##ident = {                                \
 		.id = #ident,                                                              \
 		.run = test_case_##ident,                                                  \
 	};                                                                                 \
-	__attribute__((constructor)) static void test_case_register_##ident(void)          \
-	{                                                                                  \
-		test_register(&test_case_entry_##ident);                                   \
-	}                                                                                  \
+	TEST_REGISTER_(ident)                                                              \
 	static void test_case_##ident(void)
 
 /* `param` declares the body's one parameter, a pointer to an element of
@@ -68,10 +71,7 @@ void test_handle_watchdog(int sig);
 		.element_name = test_case_name_##ident,                                    \
 		.count = sizeof(array) / sizeof((array)[0]),                               \
 	};                                                                                 \
-	__attribute__((constructor)) static void test_case_register_##ident(void)          \
-	{                                                                                  \
-		test_register(&test_case_entry_##ident);                                   \
-	}                                                                                  \
+	TEST_REGISTER_(ident)                                                              \
 	static void test_case_##ident(param)
 
 /* The assertion of every test: on failure it prints file:line, the condition
