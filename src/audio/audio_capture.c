@@ -130,15 +130,17 @@ static void deliver(struct audio_capture *capture, const float *samples, size_t 
 	struct audio_clock_stats before = capture->clock.stats;
 	int64_t pts = audio_clock_stamp(&capture->clock, have_reading, reading, now_ns, frames);
 	const struct audio_clock_stats *after = &capture->clock.stats;
-	if (after->gaps != before.gaps || after->slews != before.slews) {
+	/* A re-anchor is a jump (a gap the consumer fills with silence); a
+	 * slew is followed by resampling, no cut: said, not counted as one. */
+	if (after->gaps != before.gaps) {
 		if (capture->stats.reanchors == 0)
-			LOG_DBG("audio: %s (said once)",
-				after->gaps != before.gaps
-					? "a gap in the source's timing: filled with silence"
-					: "the sample count drifts from the server's timing: "
-					  "corrected by at most 2 ms a chunk");
+			LOG_DBG("audio: a gap in the source's timing: filled with silence "
+				"(said once)");
 		capture->stats.reanchors++;
 	}
+	if (after->slews != before.slews && before.slews == 0)
+		LOG_DBG("audio: the sample count drifts from the server's timing: followed "
+			"by resampling, at most %.2f %% (said once)", AUDIO_CLOCK_SLEW_PPM / 1e4);
 	capture->stats.slewed_ns = after->slewed_ns;
 	capture->stats.offset_ns = after->last_offset_ns;
 	struct audio_chunk chunk = { .samples = samples, .frames = frames, .pts_ns = pts };

@@ -15,16 +15,17 @@
  * minus the stream's latency as the server reports it (pa_stream_get_latency:
  * the age of the first unread sample); chunks are stamped by counting samples
  * from an anchor set from the first readings, which follows the readings
- * with a bounded correction (2 ms a chunk, after the offset lasted 250 ms)
- * and jumps on a gap of more than 40 ms: the consumer sees the change in pts
- * and fills it with silence, or drops the overlap. */
+ * at a bounded rate (0.25 %, after the offset lasted 250 ms), which the
+ * consumer follows by resampling, and jumps on a gap of more than 40 ms:
+ * the consumer sees the jump in pts and fills it with silence, or drops the
+ * overlap. */
 
 struct audio_capture;
 
 struct audio_capture_stats {
 	uint64_t chunks;     /* handed to the consumer */
 	uint64_t frames;     /* sample frames in them */
-	uint64_t reanchors;  /* corrections of the sample count: slew steps and gaps */
+	uint64_t reanchors;  /* jumps of the sample count to the server's timing: gaps */
 	int64_t slewed_ns;   /* the sum of the slew steps (signed): the drift corrected */
 	int64_t offset_ns;   /* the server's timing minus the count, now (a median) */
 };

@@ -11,6 +11,8 @@
 #include <libavcodec/avcodec.h>
 #include <libavutil/channel_layout.h>
 #include <libavutil/mathematics.h>
+#include <libavutil/opt.h>
+#include <libswresample/swresample.h>
 
 #include "clock.h"
 #include "log.h"
@@ -27,6 +29,12 @@
  * Chunks come about 10-30 ms after their time; what comes later than this
  * is dropped as overlap. */
 #define LIVE_GAP_NS 500000000
+/* How fast a lane follows its chunks' stamps when they drift from its
+ * sample count (the capture's clock follows the server's at 0.25 %,
+ * audio_clock.h): the offset, up to this many frames, is spread over one
+ * second (FFmpeg's aresample=async works so). 0.5 % is 9 cents of pitch at
+ * most, and only while the offset lasts: never a cut in the sound. */
+#define MAX_STRETCH_FRAMES (RATE / 200)
 
 struct samples {
 	float *data;   /* interleaved */
@@ -40,6 +48,11 @@ struct lane {
 	bool any;
 	int64_t pending_end;   /* absolute sample index of the end of what came */
 	struct audio_track_stats stats; /* under the mutex; frames_encoded unused */
+	/* The resampler that stretches the lane's sound to its stamps, made at
+	 * the first offset (a lane whose stamps follow its count exactly is
+	 * never resampled: its samples reach the encoder as they came). */
+	SwrContext *swr;
+	bool swr_failed;
 
 	/* Encoder thread. */
 	struct samples work;
@@ -113,6 +126,7 @@ static void drop_front(struct samples *samples, size_t frames)
 
 static void lane_free(struct lane *lane)
 {
+	swr_free(&lane->swr);
 	free(lane->pending.data);
 	free(lane->work.data);
 	pthread_mutex_destroy(&lane->mutex);
@@ -200,6 +214,63 @@ const char *audio_track_codec_name(const struct audio_track *track)
 	return track->context->codec->name;
 }
 
+static bool make_resampler(struct lane *lane)
+{
+	if (lane->swr)
+		return true;
+	if (lane->swr_failed)
+		return false;
+	AVChannelLayout layout;
+	av_channel_layout_default(&layout, CHANNELS);
+	int ret = swr_alloc_set_opts2(&lane->swr, &layout, AV_SAMPLE_FMT_FLT, RATE, &layout,
+				      AV_SAMPLE_FMT_FLT, RATE, 0, NULL);
+	/* Resampling from the start, though the rates are the same: the
+	 * compensation needs the resampler, and swr_set_compensation() would
+	 * otherwise re-initialize the context (losing what it holds). */
+	if (ret >= 0)
+		ret = av_opt_set_int(lane->swr, "flags", SWR_FLAG_RESAMPLE, 0);
+	if (ret >= 0)
+		ret = swr_init(lane->swr);
+	if (ret < 0) {
+		LOG_WARN("audio: no resampler to follow the source's clock (%s): "
+			 "its drift is filled with silence or dropped", av_err2str(ret));
+		swr_free(&lane->swr);
+		lane->swr_failed = true;
+		return false;
+	}
+	return true;
+}
+
+/* A chunk `gap` frames later (earlier: negative) than the end of the
+ * lane's sound, within the tolerance: no gap, the clock's slow correction
+ * (or the rounding of a stamp). Stretched (squeezed) away over a second. */
+static void stretch(struct lane *lane, int64_t gap)
+{
+	/* A frame or two is the rounding of the stamps to frames. */
+	if (!lane->swr && gap >= -2 && gap <= 2)
+		return;
+	if (!make_resampler(lane))
+		return;
+	int delta = (int)(gap > MAX_STRETCH_FRAMES ? MAX_STRETCH_FRAMES
+			  : gap < -MAX_STRETCH_FRAMES ? -MAX_STRETCH_FRAMES : gap);
+	swr_set_compensation(lane->swr, delta, delta ? RATE : 0);
+}
+
+static void resample(struct lane *lane, const float *data, size_t frames)
+{
+	/* What comes out: the frames, what the resampler held, the stretch. */
+	int room = swr_get_out_samples(lane->swr, (int)frames);
+	if (room < 0 || !reserve(&lane->pending, (size_t)room))
+		return;
+	uint8_t *out = (uint8_t *)(lane->pending.data + lane->pending.frames * CHANNELS);
+	const uint8_t *in = (const uint8_t *)data;
+	int made = swr_convert(lane->swr, &out, room, frames ? &in : NULL, (int)frames);
+	if (made > 0) {
+		lane->pending.frames += (size_t)made;
+		lane->pending_end += made;
+	}
+}
+
 void audio_track_submit(struct audio_track *track, int source, const struct audio_chunk *chunk)
 {
 	if (source < 0 || source >= track->lane_count)
@@ -208,14 +279,17 @@ void audio_track_submit(struct audio_track *track, int source, const struct audi
 	const float *data = chunk->samples;
 	size_t frames = chunk->frames;
 	int64_t at = abs_index(chunk->pts_ns);
-	int64_t tolerance = abs_index(AUDIO_TRACK_TOLERANCE_NS);
+	int64_t tolerance = abs_index(AUDIO_TRACK_GAP_NS);
 	pthread_mutex_lock(&lane->mutex);
 	lane->stats.chunks++;
 	if (!lane->any) {
 		lane->pending_end = at;
 		lane->any = true;
 	}
-	int64_t gap = at - lane->pending_end;
+	/* Frames the resampler holds are not yet in `pending` but come
+	 * before this chunk. */
+	int64_t held = lane->swr ? swr_get_delay(lane->swr, RATE) : 0;
+	int64_t gap = at - (lane->pending_end + held);
 	if (gap > tolerance) {
 		if (append(&lane->pending, NULL, (size_t)gap)) {
 			lane->stats.silence_frames += (uint64_t)gap;
@@ -227,7 +301,11 @@ void audio_track_submit(struct audio_track *track, int source, const struct audi
 		frames -= skip;
 		lane->stats.dropped_frames += skip;
 	}
-	if (append(&lane->pending, data, frames))
+	if (gap >= -tolerance && gap <= tolerance)
+		stretch(lane, gap);
+	if (lane->swr)
+		resample(lane, data, frames);
+	else if (append(&lane->pending, data, frames))
 		lane->pending_end += (int64_t)frames;
 	if (lane->pending.frames > PENDING_MAX_FRAMES) {
 		size_t excess = lane->pending.frames - PENDING_MAX_FRAMES / 2;
