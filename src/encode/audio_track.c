@@ -36,6 +36,14 @@
  * most, and only while the offset lasts: never a cut in the sound. */
 #define MAX_STRETCH_FRAMES (RATE / 200)
 
+/* Gaps and overlaps in a lane's pending samples, counted when they are
+ * placed (what is before the first frame is not the file's). */
+#define MARKS_MAX 16
+
+struct mark {
+	int64_t at, frames;
+};
+
 struct samples {
 	float *data;   /* interleaved */
 	size_t frames, capacity;
@@ -47,6 +55,11 @@ struct lane {
 	struct samples pending;
 	bool any;
 	int64_t pending_end;   /* absolute sample index of the end of what came */
+	/* Where silence filled a gap in `pending` (frames > 0: absolute index
+	 * of its start) or an overlap was dropped (frames < 0: the index of
+	 * the dropped samples' start): counted when taken. */
+	struct mark marks[MARKS_MAX];
+	int mark_count;
 	struct audio_track_stats stats; /* under the mutex; frames_encoded unused */
 	/* The resampler that stretches the lane's sound to its stamps, made at
 	 * the first offset (a lane whose stamps follow its count exactly is
@@ -57,7 +70,8 @@ struct lane {
 	/* Encoder thread. */
 	struct samples work;
 	size_t work_start;     /* frames of `work` already encoded */
-	bool started;
+	bool started;          /* (under the mutex too: the capture reads it) */
+	int64_t origin_abs;    /* the first frame's index, once started */
 	int64_t next_abs;      /* absolute sample index of the end of `work` */
 };
 
@@ -214,6 +228,28 @@ const char *audio_track_codec_name(const struct audio_track *track)
 	return track->context->codec->name;
 }
 
+/* Under the lane's mutex. */
+static void count_mark(struct lane *lane, int64_t at, int64_t frames, int64_t origin_abs)
+{
+	int64_t size = frames < 0 ? -frames : frames;
+	int64_t before = origin_abs - at;
+	before = before < 0 ? 0 : before > size ? size : before;
+	if (frames > 0)
+		lane->stats.silence_frames += (uint64_t)(size - before);
+	else
+		lane->stats.dropped_frames += (uint64_t)(size - before);
+}
+
+static void mark(struct lane *lane, int64_t at, int64_t frames)
+{
+	if (lane->started) /* the first frame is known */
+		count_mark(lane, at, frames, lane->origin_abs);
+	else if (lane->mark_count < MARKS_MAX)
+		lane->marks[lane->mark_count++] = (struct mark){ at, frames };
+	else /* more than can be kept before the first frame: counted */
+		count_mark(lane, at, frames, INT64_MIN);
+}
+
 static bool make_resampler(struct lane *lane)
 {
 	if (lane->swr)
@@ -292,14 +328,14 @@ void audio_track_submit(struct audio_track *track, int source, const struct audi
 	int64_t gap = at - (lane->pending_end + held);
 	if (gap > tolerance) {
 		if (append(&lane->pending, NULL, (size_t)gap)) {
-			lane->stats.silence_frames += (uint64_t)gap;
+			mark(lane, lane->pending_end, gap);
 			lane->pending_end += gap;
 		}
 	} else if (gap < -tolerance) {
 		size_t skip = (size_t)-gap < frames ? (size_t)-gap : frames;
 		data += skip * CHANNELS;
 		frames -= skip;
-		lane->stats.dropped_frames += skip;
+		mark(lane, at, -(int64_t)skip);
 	}
 	if (gap >= -tolerance && gap <= tolerance)
 		stretch(lane, gap);
@@ -422,12 +458,16 @@ static void take_pending(struct lane *lane, int64_t origin_ns)
 {
 	pthread_mutex_lock(&lane->mutex);
 	/* What came before the first frame is not the file's: not counted. */
-	bool first = !lane->started;
-	if (first) {
+	if (!lane->started) {
 		lane->next_abs = abs_index(origin_ns);
+		lane->origin_abs = lane->next_abs;
 		lane->started = true;
+		for (int m = 0; m < lane->mark_count; m++)
+			count_mark(lane, lane->marks[m].at, lane->marks[m].frames, lane->origin_abs);
+		lane->mark_count = 0;
 	}
 	if (lane->pending.frames) {
+		int64_t origin_abs = abs_index(origin_ns);
 		int64_t start = lane->pending_end - (int64_t)lane->pending.frames;
 		const float *data = lane->pending.data;
 		size_t frames = lane->pending.frames;
@@ -443,8 +483,11 @@ static void take_pending(struct lane *lane, int64_t origin_ns)
 				skip = frames;
 			data += skip * CHANNELS;
 			frames -= skip;
-			if (!first)
-				lane->stats.dropped_frames += skip;
+			/* Only what overlaps the file: the chunks stamped before
+			 * the first frame keep coming for a latency after it. */
+			int64_t before = origin_abs - start;
+			before = before < 0 ? 0 : before > (int64_t)skip ? (int64_t)skip : before;
+			lane->stats.dropped_frames += skip - (size_t)before;
 		}
 		if (append(&lane->work, data, frames))
 			lane->next_abs += (int64_t)frames;
