@@ -25,6 +25,8 @@ OPTIONS (before FILE):
                   last 10 ms window at its level) less the codec's first and
                   last frame: every 10 ms window at least half the tone's
                   RMS, and a predictor of the tone leaves no click (48 kHz)
+  --ignore-louder with --continuous: other sound much louder than the tone
+                  (clicks) is there too: the predictor skips it
   --aligned       the video starts at 0 and the audio's first packet at 0 less
                   at most its codec's padding (Opus's 6.5 ms pre-skip in
                   Matroska), not both shifted by it"""
@@ -150,7 +152,15 @@ def windows_rms(values, window, hop):
             for i in range(0, len(values) - window + 1, hop)]
 
 
-def check_continuous(full, codec, freqs):
+# --ignore-louder: another sound at least this much louder than the tone
+# (a click), and what the codec spreads around it (a frame and its overlap
+# either side: AAC's 2048, Opus's 960), is not the tone's to be checked by
+# the predictor; its level is (the tone goes on under it).
+LOUDER = 2.0
+LOUDER_MARGIN = 2880
+
+
+def check_continuous(full, codec, freqs, ignore_louder=False):
     """The tone, from the first 10 ms window at its level to the last, less
     the codec's frame at either end, has no hole and no discontinuity."""
     rate = 48000
@@ -180,9 +190,18 @@ def check_continuous(full, codec, freqs):
         residual = [residual[n] - c * residual[n - 1] + residual[n - 2]
                     for n in range(2, len(residual))]
     offset = len(mono) - len(residual)  # residual[k] is sample k + offset
+    other = [(i - LOUDER_MARGIN, i + WINDOW + LOUDER_MARGIN)
+             for i, rms in levels if ignore_louder and rms > LOUDER * tone]
+    if other:
+        print("continuity: %d windows of 10 ms louder than %gx the tone ignored by the predictor"
+              % (len(other), LOUDER))
+
+    def clear(start):
+        return not any(a < start + RESIDUAL_WINDOW and start < b for a, b in other)
     clicks = [(k + offset, rms / tone)
               for k, rms in windows_rms(residual, RESIDUAL_WINDOW, HOP // 2)
-              if first <= k + offset and k + offset + RESIDUAL_WINDOW <= last]
+              if first <= k + offset and k + offset + RESIDUAL_WINDOW <= last
+              and clear(k + offset)]
     loudest = max(clicks, key=lambda w: w[1])
     bad = [i for i, ratio in clicks if ratio > RESIDUAL_MAX]
     print("continuity: largest prediction residual %.4f of the tone at %.3f s (max %.2f); "
@@ -302,7 +321,7 @@ def main():
         if not low <= kbps <= high:
             sys.exit("FAIL: %.1f kbit/s, expected %g to %g" % (kbps, low, high))
     if "continuous" in options:
-        check_continuous(full, stream["codec_name"], expected)
+        check_continuous(full, stream["codec_name"], expected, "ignore-louder" in options)
     if "absent" in options:
         absent = float(options["absent"])
         wanted = goertzel_power(mono, rate, want)
