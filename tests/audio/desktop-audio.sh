@@ -41,9 +41,10 @@ log_has record "audio: [^ ]+\\.monitor" || fail "wl-record did not say which sou
 log_has record "audio: [0-9.]+ s from .*\\($([ "$codec" = opus ] && echo libopus || echo aac)\\)" ||
 	fail "no audio summary at the end"
 grep -E "audio" "$TEST_DIR/record.log" | sed "s/^/$TEST_NAME: /"
+# The file first (what the user hears), then the counts.
+python3 "$CHECK" --aligned --continuous "$out" "$codec" 440 || fail "the audio of $out is wrong"
 no_gaps_counted ||
 	fail "the summary counts gaps, drops or re-anchors in a tone that played throughout"
-python3 "$CHECK" --aligned --continuous "$out" "$codec" 440 || fail "the audio of $out is wrong"
 if [ "$container" != stdout ]; then
 	python3 - "$TEST_DIR/stats.json" "$codec" <<'PY' || fail "the --stats-fd summary lacks the audio"
 import json, sys
