@@ -572,7 +572,16 @@ int audio_track_encode(struct audio_track *track, struct muxer *muxer, int64_t o
 int audio_track_finish(struct audio_track *track, struct muxer *muxer, int64_t origin_ns,
 		       int64_t end_ns)
 {
-	/* The audio ends with the video: silence to the end, or cut. */
+	/* The audio ends with the video: silence to the end, or cut. What
+	 * a resampler still holds (its filter's delay) is the sound's end, not
+	 * a gap: out first (no chunk comes any more). */
+	for (int l = 0; l < track->lane_count; l++) {
+		struct lane *lane = &track->lanes[l];
+		pthread_mutex_lock(&lane->mutex);
+		if (lane->swr)
+			resample(lane, NULL, 0);
+		pthread_mutex_unlock(&lane->mutex);
+	}
 	int64_t end_abs = abs_index(origin_ns) + abs_index(end_ns - origin_ns);
 	int ret = audio_track_encode(track, muxer, origin_ns, end_ns);
 	if (ret < 0)
