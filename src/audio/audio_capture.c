@@ -126,7 +126,7 @@ static void measure_level(struct audio_capture *capture, const float *samples, s
 }
 
 static void deliver(struct audio_capture *capture, const float *samples, size_t frames,
-		    int64_t now_ns)
+		    int64_t now_ns, bool lost)
 {
 	measure_level(capture, samples, frames, now_ns);
 	int64_t reading = now_ns;
@@ -147,7 +147,8 @@ static void deliver(struct audio_capture *capture, const float *samples, size_t 
 			"by resampling, at most %.2f %% (said once)", AUDIO_CLOCK_SLEW_PPM / 1e4);
 	capture->stats.slewed_ns = after->slewed_ns;
 	capture->stats.offset_ns = after->last_offset_ns;
-	struct audio_chunk chunk = { .samples = samples, .frames = frames, .pts_ns = pts };
+	struct audio_chunk chunk = { .samples = samples, .frames = frames, .pts_ns = pts,
+				     .lost = lost };
 	capture->fn(capture->data, &chunk);
 	capture->stats.chunks++;
 	capture->stats.frames += frames;
@@ -166,9 +167,10 @@ static void handle_read(pa_stream *stream, size_t nbytes, void *data)
 		int64_t now_ns = clock_now_ns();
 		size_t frames = size / FRAME_BYTES;
 		if (bytes) {
-			deliver(capture, bytes, frames, now_ns);
+			deliver(capture, bytes, frames, now_ns, false);
 		} else {
-			/* A hole: the server lost data. Silence of its length. */
+			/* A hole: the server lost data. Silence of its length,
+			 * counted as a gap by the recorder. */
 			if (frames > capture->silence_frames) {
 				float *silence = calloc(frames, FRAME_BYTES);
 				if (silence) {
@@ -178,7 +180,7 @@ static void handle_read(pa_stream *stream, size_t nbytes, void *data)
 				}
 			}
 			if (frames <= capture->silence_frames)
-				deliver(capture, capture->silence, frames, now_ns);
+				deliver(capture, capture->silence, frames, now_ns, true);
 		}
 		pa_stream_drop(stream);
 	}

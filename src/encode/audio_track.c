@@ -339,6 +339,9 @@ void audio_track_submit(struct audio_track *track, int source, const struct audi
 	}
 	if (gap >= -tolerance && gap <= tolerance)
 		stretch(lane, gap);
+	/* Silence the server put in place of what it lost: a gap. */
+	if (chunk->lost && frames)
+		mark(lane, lane->pending_end, (int64_t)frames);
 	if (lane->swr)
 		resample(lane, data, frames);
 	else if (append(&lane->pending, data, frames))
