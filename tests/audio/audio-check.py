@@ -162,6 +162,71 @@ LOUDER = 2.0
 LOUDER_MARGIN = 2880
 
 
+# The longest silence in place taken as the server's underrun: one quantum
+# of 256 frames, with its edges.
+UNDERRUN_MAX = 360
+# The tone's phase after it, against before it: within this (radians).
+UNDERRUN_PHASE = 0.3
+
+
+def regions(starts, length):
+    """Runs of overlapping windows: (first start, last start)."""
+    out = []
+    for i in starts:
+        if out and i <= out[-1][1] + length:
+            out[-1] = (out[-1][0], i)
+        else:
+            out.append((i, i))
+    return out
+
+
+def sine_fit(mono, start, end, hz, rate):
+    """Amplitude and phase (at sample 0) of `hz` over mono[start:end]."""
+    w = 2 * math.pi * hz / rate
+    ss = sc = cc = xs = xc = 0.0
+    for n in range(start, end):
+        sn, cn = math.sin(w * n), math.cos(w * n)
+        ss += sn * sn
+        sc += sn * cn
+        cc += cn * cn
+        xs += mono[n] * sn
+        xc += mono[n] * cn
+    det = ss * cc - sc * sc
+    a, b = (xs * cc - xc * sc) / det, (xc * ss - xs * sc) / det
+    return math.hypot(a, b), math.atan2(b, a)
+
+
+def server_underrun(mono, region, freqs, tone, rate):
+    """The predictor's region is a silence in place of at most
+    UNDERRUN_MAX frames, the tone in phase on either side of it."""
+    if len(freqs) != 1:
+        return False
+    first, last = region[0], region[1] + RESIDUAL_WINDOW
+    # The longest run of quiet samples (the tone's zero crossings make
+    # runs of a sample or two).
+    hole, run = None, None
+    for n in range(max(first - UNDERRUN_MAX, 0), min(last + UNDERRUN_MAX, len(mono))):
+        if abs(mono[n]) < 0.05 * tone:
+            run = (run[0], n) if run else (n, n)
+            if not hole or run[1] - run[0] > hole[1] - hole[0]:
+                hole = run
+        else:
+            run = None
+    if not hole or hole[1] - hole[0] < 48 or hole[1] - hole[0] > UNDERRUN_MAX:
+        return False
+    span = 480
+    if hole[0] - 24 - span < 0 or hole[1] + 24 + span > len(mono):
+        return False
+    amp0, phase0 = sine_fit(mono, hole[0] - 24 - span, hole[0] - 24, freqs[0], rate)
+    amp1, phase1 = sine_fit(mono, hole[1] + 24, hole[1] + 24 + span, freqs[0], rate)
+    jump = abs((phase1 - phase0 + math.pi) % (2 * math.pi) - math.pi)
+    underrun = jump < UNDERRUN_PHASE and min(amp0, amp1) > 0.8 * max(amp0, amp1)
+    print("continuity: %.1f ms of silence at %.3f s, the tone's phase %.2f rad on after it: %s"
+          % ((hole[1] - hole[0]) * 1000 / rate, hole[0] / rate, jump,
+             "the server's underrun, not a cut" if underrun else "a cut"))
+    return underrun
+
+
 def check_continuous(full, codec, freqs, ignore_louder=False, level_only=False):
     """The tone, from the first 10 ms window at its level to the last, less
     the codec's frame at either end, has no hole and no discontinuity."""
@@ -206,8 +271,17 @@ def check_continuous(full, codec, freqs, ignore_louder=False, level_only=False):
               and clear(k + offset)]
     loudest = max(clicks, key=lambda w: w[1])
     bad = [i for i, ratio in clicks if ratio > RESIDUAL_MAX]
+    # A short silence in place, the tone going on in phase after it, is the
+    # server's underrun (a quantum it could not fill in time: seen with 2
+    # cores busy, 5.3 ms, 0 gaps in wl-record's stream): not wl-record's,
+    # which loses time with the sound (a jump in phase) or fills a gap of
+    # 8 ms or more (the level check above).
+    bad = [region for region in regions(bad, RESIDUAL_WINDOW)
+           if not server_underrun(mono, region, freqs, tone, rate)]
+    bad = [i for first_i, last_i in bad for i in range(first_i, last_i + 1, HOP // 2)]
     print("continuity: largest prediction residual %.4f of the tone at %.3f s (max %.2f); "
-          "%d windows above" % (loudest[1], loudest[0] / rate, RESIDUAL_MAX, len(bad)))
+          "%d windows above, less the server's underruns" % (loudest[1], loudest[0] / rate,
+                                                            RESIDUAL_MAX, len(bad)))
     if holes:
         sys.exit("FAIL: a hole in the tone: %d windows of 10 ms below %d %% of its RMS, "
                  "the first at %.3f s (%.0f %%)"
