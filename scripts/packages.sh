@@ -18,6 +18,7 @@ BUILD_PACKAGES=(
 	libwayland-dev wayland-protocols libwayland-bin
 	libpixman-1-dev libpng-dev
 	libavcodec-dev libavformat-dev libavutil-dev libswscale-dev libavfilter-dev libyuv-dev
+	libswresample-dev  # the audio track's drift compensation (src/encode/audio_track.c)
 	libva-dev libdrm-dev libegl-dev libgles-dev libgbm-dev scdoc
 	libpulse-dev  # --audio (src/audio): PulseAudio and pipewire-pulse alike
 	libpipewire-0.3-dev  # --capture pipewire=NODE (src/pipewire)

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "audio_clock.h"
 #include "clock.h"
@@ -19,6 +20,8 @@
 /* The level meter's window: long enough that a meter read twice a second
  * misses no peak, short enough to follow speech. */
 #define LEVEL_WINDOW_FRAMES (AUDIO_CHUNK_RATE / 2)
+/* How long the start waits for the stream's first sample (below). */
+#define AUDIO_CAPTURE_START_WAIT_NS 500000000
 
 struct audio_capture {
 	pa_threaded_mainloop *loop;
@@ -39,6 +42,7 @@ struct audio_capture {
 	float window_peak;        /* linear peak of the window being filled */
 	size_t window_frames;
 	struct audio_capture_stats stats;
+	int64_t delivered_until_ns; /* the end of the last chunk handed out */
 };
 
 static void lose(struct audio_capture *capture, const char *why)
@@ -122,7 +126,7 @@ static void measure_level(struct audio_capture *capture, const float *samples, s
 }
 
 static void deliver(struct audio_capture *capture, const float *samples, size_t frames,
-		    int64_t now_ns)
+		    int64_t now_ns, bool lost)
 {
 	measure_level(capture, samples, frames, now_ns);
 	int64_t reading = now_ns;
@@ -130,21 +134,25 @@ static void deliver(struct audio_capture *capture, const float *samples, size_t 
 	struct audio_clock_stats before = capture->clock.stats;
 	int64_t pts = audio_clock_stamp(&capture->clock, have_reading, reading, now_ns, frames);
 	const struct audio_clock_stats *after = &capture->clock.stats;
-	if (after->gaps != before.gaps || after->slews != before.slews) {
+	/* A re-anchor is a jump (a gap the consumer fills with silence); a
+	 * slew is followed by resampling, no cut: said, not counted as one. */
+	if (after->gaps != before.gaps) {
 		if (capture->stats.reanchors == 0)
-			LOG_DBG("audio: %s (said once)",
-				after->gaps != before.gaps
-					? "a gap in the source's timing: filled with silence"
-					: "the sample count drifts from the server's timing: "
-					  "corrected by at most 2 ms a chunk");
+			LOG_DBG("audio: a gap in the source's timing: filled with silence "
+				"(said once)");
 		capture->stats.reanchors++;
 	}
+	if (after->slews != before.slews && before.slews == 0)
+		LOG_DBG("audio: the sample count drifts from the server's timing: followed "
+			"by resampling, at most %.2f %% (said once)", AUDIO_CLOCK_SLEW_PPM / 1e4);
 	capture->stats.slewed_ns = after->slewed_ns;
 	capture->stats.offset_ns = after->last_offset_ns;
-	struct audio_chunk chunk = { .samples = samples, .frames = frames, .pts_ns = pts };
+	struct audio_chunk chunk = { .samples = samples, .frames = frames, .pts_ns = pts,
+				     .lost = lost };
 	capture->fn(capture->data, &chunk);
 	capture->stats.chunks++;
 	capture->stats.frames += frames;
+	capture->delivered_until_ns = pts + (int64_t)(frames * 1000000000ull / AUDIO_CHUNK_RATE);
 }
 
 static void handle_read(pa_stream *stream, size_t nbytes, void *data)
@@ -159,9 +167,10 @@ static void handle_read(pa_stream *stream, size_t nbytes, void *data)
 		int64_t now_ns = clock_now_ns();
 		size_t frames = size / FRAME_BYTES;
 		if (bytes) {
-			deliver(capture, bytes, frames, now_ns);
+			deliver(capture, bytes, frames, now_ns, false);
 		} else {
-			/* A hole: the server lost data. Silence of its length. */
+			/* A hole: the server lost data. Silence of its length,
+			 * counted as a gap by the recorder. */
 			if (frames > capture->silence_frames) {
 				float *silence = calloc(frames, FRAME_BYTES);
 				if (silence) {
@@ -171,7 +180,7 @@ static void handle_read(pa_stream *stream, size_t nbytes, void *data)
 				}
 			}
 			if (frames <= capture->silence_frames)
-				deliver(capture, capture->silence, frames, now_ns);
+				deliver(capture, capture->silence, frames, now_ns, true);
 		}
 		pa_stream_drop(stream);
 	}
@@ -270,8 +279,26 @@ struct audio_capture *audio_capture_start(const char *source, audio_chunk_fn fn,
 			goto no_source;
 		pa_threaded_mainloop_wait(capture->loop);
 	}
+	/* The server links the stream and delivers its first sample some
+	 * time after READY (pipewire-pulse: 100-200 ms, wireplumber links
+	 * it), and the clock's anchor is set from the first readings, which
+	 * move the stamps by some ms from one chunk to the next: both are
+	 * waited for, up to a bound, so that the recording's first frame
+	 * comes after them and the track neither begins with silence (a
+	 * lead-in of 30-80 ms was measured without the wait) nor has the
+	 * anchor's first moves in it. A source that delivers nothing
+	 * (suspended) costs the bound. */
+	int64_t until_ns = clock_now_ns() + AUDIO_CAPTURE_START_WAIT_NS;
+	while (capture->stats.chunks < AUDIO_CLOCK_START_READINGS && clock_now_ns() < until_ns &&
+	       PA_STREAM_IS_GOOD(pa_stream_get_state(capture->stream))) {
+		pa_threaded_mainloop_unlock(capture->loop);
+		nanosleep(&(struct timespec){ .tv_nsec = 2000000 }, NULL);
+		pa_threaded_mainloop_lock(capture->loop);
+	}
+	uint64_t chunks = capture->stats.chunks;
 	pa_threaded_mainloop_unlock(capture->loop);
-	LOG_DBG("audio: %s, 48 kHz stereo float", capture->source);
+	LOG_DBG("audio: %s, 48 kHz stereo float%s", capture->source,
+		chunks ? "" : "; no sound delivered yet");
 	return capture;
 
 no_server:
@@ -341,6 +368,22 @@ void audio_capture_get_stats(struct audio_capture *capture, struct audio_capture
 	pa_threaded_mainloop_lock(capture->loop);
 	*stats = capture->stats;
 	pa_threaded_mainloop_unlock(capture->loop);
+}
+
+bool audio_capture_wait_until(struct audio_capture *capture, int64_t until_ns, int64_t timeout_ns)
+{
+	int64_t deadline = clock_now_ns() + timeout_ns;
+	pa_threaded_mainloop_lock(capture->loop);
+	bool done;
+	while (!(done = capture->delivered_until_ns >= until_ns) &&
+	       !atomic_load(&capture->lost) && capture->stats.chunks > 0 &&
+	       clock_now_ns() < deadline) {
+		pa_threaded_mainloop_unlock(capture->loop);
+		nanosleep(&(struct timespec){ .tv_nsec = 2000000 }, NULL);
+		pa_threaded_mainloop_lock(capture->loop);
+	}
+	pa_threaded_mainloop_unlock(capture->loop);
+	return done;
 }
 
 void audio_capture_stop(struct audio_capture *capture)

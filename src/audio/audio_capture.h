@@ -15,16 +15,17 @@
  * minus the stream's latency as the server reports it (pa_stream_get_latency:
  * the age of the first unread sample); chunks are stamped by counting samples
  * from an anchor set from the first readings, which follows the readings
- * with a bounded correction (2 ms a chunk, after the offset lasted 250 ms)
- * and jumps on a gap of more than 40 ms: the consumer sees the change in pts
- * and fills it with silence, or drops the overlap. */
+ * at a bounded rate (0.25 %, after the offset lasted 250 ms), which the
+ * consumer follows by resampling, and jumps on a gap of more than 40 ms:
+ * the consumer sees the jump in pts and fills it with silence, or drops the
+ * overlap. */
 
 struct audio_capture;
 
 struct audio_capture_stats {
 	uint64_t chunks;     /* handed to the consumer */
 	uint64_t frames;     /* sample frames in them */
-	uint64_t reanchors;  /* corrections of the sample count: slew steps and gaps */
+	uint64_t reanchors;  /* jumps of the sample count to the server's timing: gaps */
 	int64_t slewed_ns;   /* the sum of the slew steps (signed): the drift corrected */
 	int64_t offset_ns;   /* the server's timing minus the count, now (a median) */
 };
@@ -66,6 +67,14 @@ void audio_capture_get_level(struct audio_capture *capture, int64_t now_ns,
 void audio_capture_describe_level(const struct audio_capture_level *level, char *out, size_t size);
 
 void audio_capture_get_stats(struct audio_capture *capture, struct audio_capture_stats *stats);
+
+/* Waits, at most `timeout_ns`, until the chunks handed out reach `until_ns`
+ * (CLOCK_MONOTONIC): a sample arrives some tens of ms after the time it
+ * was captured, so a recording that ends now has its last sound still on
+ * the way (without the wait, 40 ms of silence ended every file). Returns
+ * at once for a source that was lost or never delivered; false when the
+ * sound did not come. */
+bool audio_capture_wait_until(struct audio_capture *capture, int64_t until_ns, int64_t timeout_ns);
 
 /* Stops the thread: no chunk is delivered after it returns. NULL is fine. */
 void audio_capture_stop(struct audio_capture *capture);

@@ -43,7 +43,7 @@ static int64_t frames_ns(const struct audio_clock *clock, size_t frames)
 }
 
 static void follow(struct audio_clock *clock, int64_t reading_ns, int64_t now_ns,
-		   int64_t arrival_ns)
+		   int64_t arrival_ns, size_t frames)
 {
 	int64_t counted = counted_ns(clock);
 	int64_t offset = reading_ns - counted;
@@ -86,9 +86,9 @@ static void follow(struct audio_clock *clock, int64_t reading_ns, int64_t now_ns
 		clock->slewing = false;
 	if (!clock->slewing)
 		return;
-	int64_t step = typical > AUDIO_CLOCK_SLEW_STEP_NS ? AUDIO_CLOCK_SLEW_STEP_NS
-		       : typical < -AUDIO_CLOCK_SLEW_STEP_NS ? -AUDIO_CLOCK_SLEW_STEP_NS
-		       : typical;
+	/* At most AUDIO_CLOCK_SLEW_PPM of the chunk: a rate, not a jump. */
+	int64_t limit = frames_ns(clock, frames) * AUDIO_CLOCK_SLEW_PPM / 1000000;
+	int64_t step = typical > limit ? limit : typical < -limit ? -limit : typical;
 	move_anchor(clock, step);
 	clock->stats.slews++;
 	clock->stats.slewed_ns += step;
@@ -120,7 +120,7 @@ int64_t audio_clock_stamp(struct audio_clock *clock, bool have_reading, int64_t 
 			clock->anchor_ns = median(clock->start_readings, clock->start_count);
 		}
 	} else if (have_reading) {
-		follow(clock, reading_ns, now_ns, arrival);
+		follow(clock, reading_ns, now_ns, arrival, frames);
 	}
 	int64_t pts = counted_ns(clock);
 	clock->frames += frames;

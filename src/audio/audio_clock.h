@@ -20,9 +20,14 @@
  *  - then the offset (reading minus count) of the last
  *    AUDIO_CLOCK_WINDOW readings is kept; when their median stays beyond
  *    AUDIO_CLOCK_SLEW_START_NS for AUDIO_CLOCK_SLEW_AFTER_NS, the anchor
- *    moves toward it by at most AUDIO_CLOCK_SLEW_STEP_NS per chunk until the
- *    median is within AUDIO_CLOCK_SLEW_STOP_NS (the consumer, audio_track,
- *    fills the few samples of each step with silence, or drops them);
+ *    moves toward it, at each chunk by at most AUDIO_CLOCK_SLEW_PPM of the
+ *    chunk's length (25 us for 10 ms), until the median is within
+ *    AUDIO_CLOCK_SLEW_STOP_NS. The consumer (audio_track) follows the
+ *    stamps by resampling, stretching or squeezing the sound by as much:
+ *    0.25 % is 4 cents of pitch, inaudible, and 25 times a card's 100 ppm
+ *    drift. A step is never a cut: the steps of 2 ms that were filled with
+ *    silence or dropped, started by a 3 ms offset within the jitter of
+ *    PulseAudio's latency reports, made holes in a steady tone (issue 30);
  *  - one reading more than AUDIO_CLOCK_GAP_NS away is a gap (a suspended
  *    source, a server that delivered nothing for a while): the anchor jumps
  *    to it at once, and the consumer fills the gap with silence.
@@ -40,14 +45,14 @@
 #define AUDIO_CLOCK_SLEW_START_NS 3000000
 #define AUDIO_CLOCK_SLEW_STOP_NS 500000
 #define AUDIO_CLOCK_SLEW_AFTER_NS 250000000
-#define AUDIO_CLOCK_SLEW_STEP_NS 2000000
+#define AUDIO_CLOCK_SLEW_PPM 2500
 #define AUDIO_CLOCK_GAP_NS 40000000
 #define AUDIO_CLOCK_FUTURE_TOLERANCE_NS 5000000
 #define AUDIO_CLOCK_START_MAX_LATENCY_NS 250000000
 
 struct audio_clock_stats {
 	uint64_t gaps;       /* jumps of the anchor to a reading */
-	uint64_t slews;      /* chunks whose time was moved by a slew step */
+	uint64_t slews;      /* chunks whose time was moved by a slew step (soft) */
 	int64_t slewed_ns;   /* the sum of the slew steps (signed) */
 	int64_t last_offset_ns; /* median offset after the last chunk */
 	uint64_t disbelieved;   /* readings the arrival times contradicted */

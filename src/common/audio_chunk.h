@@ -1,6 +1,7 @@
 #ifndef WL_RECORD_AUDIO_CHUNK_H
 #define WL_RECORD_AUDIO_CHUNK_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -16,6 +17,9 @@ struct audio_chunk {
 	/* CLOCK_MONOTONIC time of the first frame (clock.h): the recording's
 	 * clock, the one video frames are stamped on. */
 	int64_t pts_ns;
+	/* The server lost these frames (a hole in its stream): `samples` is
+	 * silence in their place, a gap the recorder counts as one. */
+	bool lost;
 };
 
 /* Called on the capture's own thread, for each chunk as it is read; the

@@ -11,6 +11,8 @@
 #include <libavcodec/avcodec.h>
 #include <libavutil/channel_layout.h>
 #include <libavutil/mathematics.h>
+#include <libavutil/opt.h>
+#include <libswresample/swresample.h>
 
 #include "clock.h"
 #include "log.h"
@@ -27,6 +29,20 @@
  * Chunks come about 10-30 ms after their time; what comes later than this
  * is dropped as overlap. */
 #define LIVE_GAP_NS 500000000
+/* How fast a lane follows its chunks' stamps when they drift from its
+ * sample count (the capture's clock follows the server's at 0.25 %,
+ * audio_clock.h): the offset, up to this many frames, is spread over one
+ * second (FFmpeg's aresample=async works so). 0.5 % is 9 cents of pitch at
+ * most, and only while the offset lasts: never a cut in the sound. */
+#define MAX_STRETCH_FRAMES (RATE / 200)
+
+/* Gaps and overlaps in a lane's pending samples, counted when they are
+ * placed (what is before the first frame is not the file's). */
+#define MARKS_MAX 16
+
+struct mark {
+	int64_t at, frames;
+};
 
 struct samples {
 	float *data;   /* interleaved */
@@ -39,12 +55,23 @@ struct lane {
 	struct samples pending;
 	bool any;
 	int64_t pending_end;   /* absolute sample index of the end of what came */
+	/* Where silence filled a gap in `pending` (frames > 0: absolute index
+	 * of its start) or an overlap was dropped (frames < 0: the index of
+	 * the dropped samples' start): counted when taken. */
+	struct mark marks[MARKS_MAX];
+	int mark_count;
 	struct audio_track_stats stats; /* under the mutex; frames_encoded unused */
+	/* The resampler that stretches the lane's sound to its stamps, made at
+	 * the first offset (a lane whose stamps follow its count exactly is
+	 * never resampled: its samples reach the encoder as they came). */
+	SwrContext *swr;
+	bool swr_failed;
 
 	/* Encoder thread. */
 	struct samples work;
 	size_t work_start;     /* frames of `work` already encoded */
-	bool started;
+	bool started;          /* (under the mutex too: the capture reads it) */
+	int64_t origin_abs;    /* the first frame's index, once started */
 	int64_t next_abs;      /* absolute sample index of the end of `work` */
 };
 
@@ -113,6 +140,7 @@ static void drop_front(struct samples *samples, size_t frames)
 
 static void lane_free(struct lane *lane)
 {
+	swr_free(&lane->swr);
 	free(lane->pending.data);
 	free(lane->work.data);
 	pthread_mutex_destroy(&lane->mutex);
@@ -200,6 +228,85 @@ const char *audio_track_codec_name(const struct audio_track *track)
 	return track->context->codec->name;
 }
 
+/* Under the lane's mutex. */
+static void count_mark(struct lane *lane, int64_t at, int64_t frames, int64_t origin_abs)
+{
+	int64_t size = frames < 0 ? -frames : frames;
+	int64_t before = origin_abs - at;
+	before = before < 0 ? 0 : before > size ? size : before;
+	if (frames > 0)
+		lane->stats.silence_frames += (uint64_t)(size - before);
+	else
+		lane->stats.dropped_frames += (uint64_t)(size - before);
+}
+
+static void mark(struct lane *lane, int64_t at, int64_t frames)
+{
+	if (lane->started) /* the first frame is known */
+		count_mark(lane, at, frames, lane->origin_abs);
+	else if (lane->mark_count < MARKS_MAX)
+		lane->marks[lane->mark_count++] = (struct mark){ at, frames };
+	else /* more than can be kept before the first frame: counted */
+		count_mark(lane, at, frames, INT64_MIN);
+}
+
+static bool make_resampler(struct lane *lane)
+{
+	if (lane->swr)
+		return true;
+	if (lane->swr_failed)
+		return false;
+	AVChannelLayout layout;
+	av_channel_layout_default(&layout, CHANNELS);
+	int ret = swr_alloc_set_opts2(&lane->swr, &layout, AV_SAMPLE_FMT_FLT, RATE, &layout,
+				      AV_SAMPLE_FMT_FLT, RATE, 0, NULL);
+	/* Resampling from the start, though the rates are the same: the
+	 * compensation needs the resampler, and swr_set_compensation() would
+	 * otherwise re-initialize the context (losing what it holds). */
+	if (ret >= 0)
+		ret = av_opt_set_int(lane->swr, "flags", SWR_FLAG_RESAMPLE, 0);
+	if (ret >= 0)
+		ret = swr_init(lane->swr);
+	if (ret < 0) {
+		LOG_WARN("audio: no resampler to follow the source's clock (%s): "
+			 "its drift is filled with silence or dropped", av_err2str(ret));
+		swr_free(&lane->swr);
+		lane->swr_failed = true;
+		return false;
+	}
+	return true;
+}
+
+/* A chunk `gap` frames later (earlier: negative) than the end of the
+ * lane's sound, within the tolerance: no gap, the clock's slow correction
+ * (or the rounding of a stamp). Stretched (squeezed) away over a second. */
+static void stretch(struct lane *lane, int64_t gap)
+{
+	/* A frame or two is the rounding of the stamps to frames. */
+	if (!lane->swr && gap >= -2 && gap <= 2)
+		return;
+	if (!make_resampler(lane))
+		return;
+	int delta = (int)(gap > MAX_STRETCH_FRAMES ? MAX_STRETCH_FRAMES
+			  : gap < -MAX_STRETCH_FRAMES ? -MAX_STRETCH_FRAMES : gap);
+	swr_set_compensation(lane->swr, delta, delta ? RATE : 0);
+}
+
+static void resample(struct lane *lane, const float *data, size_t frames)
+{
+	/* What comes out: the frames, what the resampler held, the stretch. */
+	int room = swr_get_out_samples(lane->swr, (int)frames);
+	if (room < 0 || !reserve(&lane->pending, (size_t)room))
+		return;
+	uint8_t *out = (uint8_t *)(lane->pending.data + lane->pending.frames * CHANNELS);
+	const uint8_t *in = (const uint8_t *)data;
+	int made = swr_convert(lane->swr, &out, room, frames ? &in : NULL, (int)frames);
+	if (made > 0) {
+		lane->pending.frames += (size_t)made;
+		lane->pending_end += made;
+	}
+}
+
 void audio_track_submit(struct audio_track *track, int source, const struct audio_chunk *chunk)
 {
 	if (source < 0 || source >= track->lane_count)
@@ -208,26 +315,36 @@ void audio_track_submit(struct audio_track *track, int source, const struct audi
 	const float *data = chunk->samples;
 	size_t frames = chunk->frames;
 	int64_t at = abs_index(chunk->pts_ns);
-	int64_t tolerance = abs_index(AUDIO_TRACK_TOLERANCE_NS);
+	int64_t tolerance = abs_index(AUDIO_TRACK_GAP_NS);
 	pthread_mutex_lock(&lane->mutex);
 	lane->stats.chunks++;
 	if (!lane->any) {
 		lane->pending_end = at;
 		lane->any = true;
 	}
-	int64_t gap = at - lane->pending_end;
+	/* Frames the resampler holds are not yet in `pending` but come
+	 * before this chunk. */
+	int64_t held = lane->swr ? swr_get_delay(lane->swr, RATE) : 0;
+	int64_t gap = at - (lane->pending_end + held);
 	if (gap > tolerance) {
 		if (append(&lane->pending, NULL, (size_t)gap)) {
-			lane->stats.silence_frames += (uint64_t)gap;
+			mark(lane, lane->pending_end, gap);
 			lane->pending_end += gap;
 		}
 	} else if (gap < -tolerance) {
 		size_t skip = (size_t)-gap < frames ? (size_t)-gap : frames;
 		data += skip * CHANNELS;
 		frames -= skip;
-		lane->stats.dropped_frames += skip;
+		mark(lane, at, -(int64_t)skip);
 	}
-	if (append(&lane->pending, data, frames))
+	if (gap >= -tolerance && gap <= tolerance)
+		stretch(lane, gap);
+	/* Silence the server put in place of what it lost: a gap. */
+	if (chunk->lost && frames)
+		mark(lane, lane->pending_end, (int64_t)frames);
+	if (lane->swr)
+		resample(lane, data, frames);
+	else if (append(&lane->pending, data, frames))
 		lane->pending_end += (int64_t)frames;
 	if (lane->pending.frames > PENDING_MAX_FRAMES) {
 		size_t excess = lane->pending.frames - PENDING_MAX_FRAMES / 2;
@@ -344,12 +461,16 @@ static void take_pending(struct lane *lane, int64_t origin_ns)
 {
 	pthread_mutex_lock(&lane->mutex);
 	/* What came before the first frame is not the file's: not counted. */
-	bool first = !lane->started;
-	if (first) {
+	if (!lane->started) {
 		lane->next_abs = abs_index(origin_ns);
+		lane->origin_abs = lane->next_abs;
 		lane->started = true;
+		for (int m = 0; m < lane->mark_count; m++)
+			count_mark(lane, lane->marks[m].at, lane->marks[m].frames, lane->origin_abs);
+		lane->mark_count = 0;
 	}
 	if (lane->pending.frames) {
+		int64_t origin_abs = abs_index(origin_ns);
 		int64_t start = lane->pending_end - (int64_t)lane->pending.frames;
 		const float *data = lane->pending.data;
 		size_t frames = lane->pending.frames;
@@ -365,8 +486,11 @@ static void take_pending(struct lane *lane, int64_t origin_ns)
 				skip = frames;
 			data += skip * CHANNELS;
 			frames -= skip;
-			if (!first)
-				lane->stats.dropped_frames += skip;
+			/* Only what overlaps the file: the chunks stamped before
+			 * the first frame keep coming for a latency after it. */
+			int64_t before = origin_abs - start;
+			before = before < 0 ? 0 : before > (int64_t)skip ? (int64_t)skip : before;
+			lane->stats.dropped_frames += skip - (size_t)before;
 		}
 		if (append(&lane->work, data, frames))
 			lane->next_abs += (int64_t)frames;
@@ -451,7 +575,16 @@ int audio_track_encode(struct audio_track *track, struct muxer *muxer, int64_t o
 int audio_track_finish(struct audio_track *track, struct muxer *muxer, int64_t origin_ns,
 		       int64_t end_ns)
 {
-	/* The audio ends with the video: silence to the end, or cut. */
+	/* The audio ends with the video: silence to the end, or cut. What
+	 * a resampler still holds (its filter's delay) is the sound's end, not
+	 * a gap: out first (no chunk comes any more). */
+	for (int l = 0; l < track->lane_count; l++) {
+		struct lane *lane = &track->lanes[l];
+		pthread_mutex_lock(&lane->mutex);
+		if (lane->swr)
+			resample(lane, NULL, 0);
+		pthread_mutex_unlock(&lane->mutex);
+	}
 	int64_t end_abs = abs_index(origin_ns) + abs_index(end_ns - origin_ns);
 	int ret = audio_track_encode(track, muxer, origin_ns, end_ns);
 	if (ret < 0)

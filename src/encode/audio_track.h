@@ -13,10 +13,14 @@
  *
  * audio_track_submit() is called on a capture's thread; it places the
  * chunk on that source's own sample clock by its pts (absolute
- * CLOCK_MONOTONIC sample index): a chunk later than the end of what came
- * before leaves a gap that is filled with silence, an earlier one has its
- * overlap dropped (within AUDIO_TRACK_TOLERANCE of each other, samples are
- * just appended: the capture counts them). It only copies under the
+ * CLOCK_MONOTONIC sample index): a chunk more than AUDIO_TRACK_GAP_NS
+ * later than the end of what came before leaves a gap that is filled with
+ * silence, one as much earlier has its overlap dropped; within it, the
+ * samples are appended and the offset is followed by resampling (a stretch
+ * of at most 0.5 % over a second, libswresample's compensation), so that a
+ * source whose stamps slowly follow the server's clock has no hole: a cut
+ * is only for a real gap (the capture's clock jumps for one of 40 ms or
+ * more; it follows otherwise at 0.25 %, audio_clock.h). It only copies under the
  * source's mutex: the encoding is done by audio_track_encode() on the
  * recorder's encoder thread, which owns the muxer. The track's time zero is
  * the first video frame's time. A gap older than half a second is filled
@@ -28,7 +32,10 @@
  * the track encodes as far as every source has samples. A source that
  * stops delivering is silence from half a second ago on (the same bound),
  * so the mix waits at most that long for the slowest and never stalls. */
-#define AUDIO_TRACK_TOLERANCE_NS 2000000
+/* Less than the 10 ms chunk the capture asks for: a lost chunk is a gap
+ * (filled with silence, counted); more than the 2.5 ms lag of the stretch
+ * behind a clock that slews at 0.25 %. */
+#define AUDIO_TRACK_GAP_NS 8000000
 #define AUDIO_TRACK_MAX_SOURCES 8
 
 struct audio_track;

@@ -86,9 +86,20 @@ record() {
 	log "during the recording: $(modules_of "$record_pid" | cut -f2- | tr '\n' ';')"
 }
 
-# check_file NAME: 440 Hz in the file, the other program's 880 Hz not.
+# check_file NAME: 440 Hz in the file, without hole or click while it
+# plays, the other program's 880 Hz not. Not pw-play's: a native PipeWire
+# client on a loaded machine underruns, and the sink plays (and its monitor
+# holds) silence for it: holes of 10-15 ms were seen in 3 runs of 4 with
+# no gap in the monitor's stream (paplay's sound is buffered in the server).
 check_file() {
-	local absent=(--absent=880)
+	local absent=(--absent=880 --continuous)
+	[ "$mode" != pw-play ] || absent=(--absent=880)
+	# Not under PulseAudio itself either, for now: the command's null
+	# sink there holds back its first 1.5-2 s (the file has 1.6 s of gaps
+	# and 5 re-anchors, the tone from 1.47 s on; main: 1.98 s of gaps), the
+	# null sink's rendering ahead that playing_to_sink waits out for
+	# --audio. An open problem, not this check's.
+	[ "${AUDIO_SERVER:-pipewire}" != pulseaudio ] || absent=(--absent=880)
 	[ "$mode" != no-output ] || absent=()
 	python3 "$CHECK" "${absent[@]}" "$TEST_DIR/$1.mkv" opus 440 ||
 		fail "the audio of $1.mkv is wrong"
@@ -112,9 +123,9 @@ with-audio)
 	wait_exit "$record_pid" 30
 	[ "$EXIT_STATUS" = 0 ] || fail "wl-record exited $EXIT_STATUS"
 	check_nothing_left
-	python3 "$CHECK" --streams=2 --stream=0 --without=880 "$TEST_DIR/out.mkv" opus 440 ||
+	python3 "$CHECK" --continuous --streams=2 --stream=0 --without=880 "$TEST_DIR/out.mkv" opus 440 ||
 		fail "the first track is not the command's sound alone"
-	python3 "$CHECK" --streams=2 --stream=1 --without=440 "$TEST_DIR/out.mkv" opus 880 ||
+	python3 "$CHECK" --continuous --streams=2 --stream=1 --without=440 "$TEST_DIR/out.mkv" opus 880 ||
 		fail "the second track is not the speakers' sound alone"
 	;;
 audible | muted | pw-play)

@@ -3,7 +3,7 @@
   audio-check.py [OPTIONS] FILE CODEC FREQ [AT [SILENT_FROM]]
 
 The file must have one audio stream of CODEC (opus, aac, flac), 48 kHz stereo,
-lasting as long as the video (within 0.5 s); in its middle second the
+lasting as long as the video (within one frame of the codec); in its middle second the
 strongest frequency must be FREQ +- 10 Hz, at a level well above silence
 (RMS above -40 dBFS). AT: the second analysed starts there instead (s);
 SILENT_FROM: from there to the end the audio must be silent (a server
@@ -20,6 +20,15 @@ OPTIONS (before FILE):
                   program's sound that must not be in the file)
   --title=TEXT    the stream's title (Matroska) or handler name (MP4) is TEXT
   --kbps=LO-HI    the stream's bytes over its length: LO to HI kbit/s
+  --continuous    the tone (FREQ, and --with's) has no hole and no
+                  discontinuity, from its start to its end (the first and
+                  last 10 ms window at its level) less the codec's first and
+                  last frame: every 10 ms window at least half the tone's
+                  RMS, and a predictor of the tone leaves no click (48 kHz)
+  --continuous=level  the level check only (no 10 ms window below half the
+                  tone), not the predictor's
+  --ignore-louder with --continuous: other sound much louder than the tone
+                  (clicks) is there too: the predictor skips it
   --aligned       the video starts at 0 and the audio's first packet at 0 less
                   at most its codec's padding (Opus's 6.5 ms pre-skip in
                   Matroska), not both shifted by it"""
@@ -37,11 +46,16 @@ def probe(path):
 
 
 def video_end(path):
-    """The end of the last video frame: its pts plus its duration."""
+    """The end of the last video frame: its pts plus its duration; and how
+    much longer than that duration the frame before it lasted (the last
+    frame stays on screen until the recording ends, which can be up to the
+    source's frame interval after it; the container gives it one 60 fps
+    period: the audio, cut at the end, may be that much longer)."""
     out = subprocess.run(["ffprobe", "-v", "error", "-select_streams", "v:0",
                           "-show_entries", "packet=pts_time,duration_time", "-of", "csv=p=0",
                           path], check=True, capture_output=True, text=True)
     end = 0.0
+    frames = []
     for line in out.stdout.split():
         fields = line.split(",")
         try:
@@ -50,7 +64,12 @@ def video_end(path):
         except ValueError:
             continue
         end = max(end, pts + duration)
-    return end
+        frames.append((pts, duration))
+    frames.sort()
+    longer = 0.0
+    if len(frames) >= 2:
+        longer = max(0.0, frames[-1][0] - frames[-2][0] - frames[-1][1])
+    return end, longer
 
 
 STREAM = 0
@@ -100,6 +119,214 @@ def first_pts(path, selector):
     return float(out.stdout.split()[0].strip(","))
 
 
+# Samples in one frame of the codec (libavcodec's FLAC: 4608 at 48 kHz).
+CODEC_FRAME = {"opus": 960, "aac": 1024, "flac": 4608}
+# The codec's frame at either end of the tone: its first frame (with the
+# encoder's priming, Opus's 312-sample pre-skip, AAC's 1024) and its last one
+# mix the tone with what is before or after it.
+CODEC_EDGE = {"opus": 960 + 312, "aac": 2 * 1024, "flac": 1024}
+# 10 ms windows (sliding by 1 ms): one falls inside any hole of 10 ms.
+WINDOW = 480
+HOP = 48
+# The tone's level inside the tone: no window below half of it. A lost 10 ms
+# chunk is a window at most a third of it (9 ms of it missing); scheduling
+# delay costs nothing here (the samples are counted, not timed).
+FLOOR = 0.5
+# Sample-level: what a predictor of the tone's own frequencies (two taps per
+# sine: x[n] = 2 cos(w) x[n-1] - x[n-2]) leaves, over 2.5 ms windows,
+# relative to the tone's RMS. A pure tone leaves the codec's noise (measured
+# below 0.002 with Opus and AAC at -8.7 dBFS, also stretched 0.5 % by the
+# drift compensation, which leaves 3e-5); a cut or a jump in phase
+# leaves a click of 0.02 to 1 (a lost chunk: a phase jump of 0.4 of a cycle
+# at 440 Hz, or a hole).
+RESIDUAL_WINDOW = 120
+RESIDUAL_MAX = 0.01
+
+
+def windows_rms(values, window, hop):
+    """RMS of each window of `window` values starting every `hop`: (start, rms)."""
+    prefix = [0.0]
+    total = 0.0
+    for v in values:
+        total += v * v
+        prefix.append(total)
+    return [(i, math.sqrt(max(prefix[i + window] - prefix[i], 0.0) / window))
+            for i in range(0, len(values) - window + 1, hop)]
+
+
+# --ignore-louder: another sound at least this much louder than the tone
+# (a click), and what the codec spreads around it (a frame and its overlap
+# either side: AAC's 2048, Opus's 960), is not the tone's to be checked by
+# the predictor; its level is (the tone goes on under it).
+LOUDER = 2.0
+LOUDER_MARGIN = 2880
+
+
+# The longest silence in place taken as the server's underrun: one quantum
+# of 256 frames, with its edges.
+UNDERRUN_MAX = 360
+# The tone's phase after it, against before it: within this (radians).
+UNDERRUN_PHASE = 0.3
+
+
+def regions(starts, length):
+    """Runs of overlapping windows: (first start, last start)."""
+    out = []
+    for i in starts:
+        if out and i <= out[-1][1] + length:
+            out[-1] = (out[-1][0], i)
+        else:
+            out.append((i, i))
+    return out
+
+
+def sine_fit(mono, start, end, hz, rate):
+    """Amplitude and phase (at sample 0) of `hz` over mono[start:end]."""
+    w = 2 * math.pi * hz / rate
+    ss = sc = cc = xs = xc = 0.0
+    for n in range(start, end):
+        sn, cn = math.sin(w * n), math.cos(w * n)
+        ss += sn * sn
+        sc += sn * cn
+        cc += cn * cn
+        xs += mono[n] * sn
+        xc += mono[n] * cn
+    det = ss * cc - sc * sc
+    a, b = (xs * cc - xc * sc) / det, (xc * ss - xs * sc) / det
+    return math.hypot(a, b), math.atan2(b, a)
+
+
+def server_underrun(mono, region, freqs, tone, rate):
+    """The predictor's region is a silence in place of at most
+    UNDERRUN_MAX frames, the tone in phase on either side of it."""
+    if len(freqs) != 1:
+        return False
+    first, last = region[0], region[1] + RESIDUAL_WINDOW
+    # The longest run of quiet samples (the tone's zero crossings make
+    # runs of a sample or two).
+    hole, run = None, None
+    for n in range(max(first - UNDERRUN_MAX, 0), min(last + UNDERRUN_MAX, len(mono))):
+        if abs(mono[n]) < 0.05 * tone:
+            run = (run[0], n) if run else (n, n)
+            if not hole or run[1] - run[0] > hole[1] - hole[0]:
+                hole = run
+        else:
+            run = None
+    if not hole or hole[1] - hole[0] < 48 or hole[1] - hole[0] > UNDERRUN_MAX:
+        return False
+    span = 480
+    if hole[0] - 24 - span < 0 or hole[1] + 24 + span > len(mono):
+        return False
+    amp0, phase0 = sine_fit(mono, hole[0] - 24 - span, hole[0] - 24, freqs[0], rate)
+    amp1, phase1 = sine_fit(mono, hole[1] + 24, hole[1] + 24 + span, freqs[0], rate)
+    jump = abs((phase1 - phase0 + math.pi) % (2 * math.pi) - math.pi)
+    underrun = jump < UNDERRUN_PHASE and min(amp0, amp1) > 0.8 * max(amp0, amp1)
+    print("continuity: %.1f ms of silence at %.3f s, the tone's phase %.2f rad on after it: %s"
+          % ((hole[1] - hole[0]) * 1000 / rate, hole[0] / rate, jump,
+             "the server's underrun, not a cut" if underrun else "a cut"))
+    return underrun
+
+
+# A loaded machine can keep the tests' private PipeWire (no realtime
+# priority here) from filling a few quanta in time: the sink then plays
+# silence in place, 5 to 75 ms seen with both cores busy, at most once in a
+# recording, while wl-record's stream had no gap (its counts, which the
+# tests require to be 0, say so). One such hole is tolerated and said; a
+# second, or a longer one, fails. Losing 1 chunk in 8 leaves dozens.
+SERVER_HOLE_MAX_MS = 80
+SERVER_HOLE_MERGE = 960  # flagged windows this close are one hole
+
+
+def one_server_hole(holes, bad, rate):
+    """True when every flagged window (level or prediction) lies in one
+    stretch of at most SERVER_HOLE_MAX_MS (plus the windows' own length)."""
+    spans = sorted([(i, i + WINDOW) for i in holes] +
+                   [(i, i + RESIDUAL_WINDOW) for i in bad])
+    merged = []
+    for a, b in spans:
+        if merged and a <= merged[-1][1] + SERVER_HOLE_MERGE:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], b))
+        else:
+            merged.append((a, b))
+    length_ms = (merged[0][1] - merged[0][0]) * 1000 / rate
+    if len(merged) != 1 or length_ms > SERVER_HOLE_MAX_MS + 2 * WINDOW * 1000 / rate:
+        return False
+    print("continuity: TOLERATED one hole of at most %.0f ms at %.3f s: the test server's "
+          "underrun on a loaded machine (one is allowed, a second or a longer one fails)"
+          % (length_ms, merged[0][0] / rate))
+    return True
+
+
+def check_continuous(full, codec, freqs, ignore_louder=False, level_only=False):
+    """The tone, from the first 10 ms window at its level to the last, less
+    the codec's frame at either end, has no hole and no discontinuity."""
+    rate = 48000
+    mono = [(full[i] + full[i + 1]) / 65536.0 for i in range(0, len(full) - 1, 2)]
+    levels = windows_rms(mono, WINDOW, HOP)
+    if not levels:
+        sys.exit("FAIL: no audio to check for continuity")
+    ranked = sorted(rms for _, rms in levels)
+    tone = ranked[int(len(ranked) * 0.9)]
+    loud = [i for i, rms in levels if rms >= FLOOR * tone]
+    edge = CODEC_EDGE.get(codec, 1024)
+    first, last = loud[0] + edge, loud[-1] + WINDOW - edge
+    print("continuity: the tone (RMS %.4f) from %.3f s to %.3f s, checked from %.3f s to %.3f s"
+          % (tone, loud[0] / rate, (loud[-1] + WINDOW) / rate, first / rate, last / rate))
+    if last - first < rate // 2:
+        sys.exit("FAIL: less than 0.5 s of tone to check for continuity (%.3f s)"
+                 % ((last - first) / rate))
+    inside = [(i, rms) for i, rms in levels if first <= i and i + WINDOW <= last]
+    worst = min(inside, key=lambda w: w[1])
+    holes = [i for i, rms in inside if rms < FLOOR * tone]
+    print("continuity: quietest 10 ms window %.0f %% of the tone at %.3f s; %d windows below %d %%"
+          % (100 * worst[1] / tone, worst[0] / rate, len(holes), 100 * FLOOR))
+    # Each tone's two-tap predictor, one after the other.
+    residual = mono
+    for hz in freqs:
+        c = 2 * math.cos(2 * math.pi * hz / rate)
+        residual = [residual[n] - c * residual[n - 1] + residual[n - 2]
+                    for n in range(2, len(residual))]
+    offset = len(mono) - len(residual)  # residual[k] is sample k + offset
+    other = [(i - LOUDER_MARGIN, i + WINDOW + LOUDER_MARGIN)
+             for i, rms in levels if ignore_louder and rms > LOUDER * tone]
+    if other:
+        print("continuity: %d windows of 10 ms louder than %gx the tone ignored by the predictor"
+              % (len(other), LOUDER))
+
+    def clear(start):
+        return not any(a < start + RESIDUAL_WINDOW and start < b for a, b in other)
+    clicks = [(k + offset, rms / tone)
+              for k, rms in windows_rms(residual, RESIDUAL_WINDOW, HOP // 2)
+              if first <= k + offset and k + offset + RESIDUAL_WINDOW <= last
+              and clear(k + offset)]
+    loudest = max(clicks, key=lambda w: w[1])
+    bad = [i for i, ratio in clicks if ratio > RESIDUAL_MAX]
+    # A short silence in place, the tone going on in phase after it, is the
+    # server's underrun (a quantum it could not fill in time: seen with 2
+    # cores busy, 5.3 ms, 0 gaps in wl-record's stream): not wl-record's,
+    # which loses time with the sound (a jump in phase) or fills a gap of
+    # 8 ms or more (the level check above).
+    bad = [region for region in regions(bad, RESIDUAL_WINDOW)
+           if not server_underrun(mono, region, freqs, tone, rate)]
+    bad = [i for first_i, last_i in bad for i in range(first_i, last_i + 1, HOP // 2)]
+    print("continuity: largest prediction residual %.4f of the tone at %.3f s (max %.2f); "
+          "%d windows above, less the server's underruns" % (loudest[1], loudest[0] / rate,
+                                                            RESIDUAL_MAX, len(bad)))
+    if level_only:
+        bad = []
+    if (holes or bad) and one_server_hole(holes, bad, rate):
+        return
+    if holes:
+        sys.exit("FAIL: a hole in the tone: %d windows of 10 ms below %d %% of its RMS, "
+                 "the first at %.3f s (%.0f %%)"
+                 % (len(holes), 100 * FLOOR, holes[0] / rate,
+                    100 * dict(inside)[holes[0]] / tone))
+    if bad and not level_only:
+        sys.exit("FAIL: a discontinuity in the tone: the prediction residual reaches %.4f "
+                 "of its RMS at %.3f s (%d windows above %.2f)"
+                 % (loudest[1], loudest[0] / rate, len(bad), RESIDUAL_MAX))
+
+
 def check_aligned(path, stream):
     video = first_pts(path, "v:0")
     audio = first_pts(path, "a:%d" % STREAM)
@@ -146,13 +373,23 @@ def main():
         check_aligned(path, stream)
     full = decode(path, 48000, 2)
     audio_seconds = len(full) / 2 / 48000
-    video_seconds = video_end(path)
-    print("audio %.3f s, video %.3f s" % (audio_seconds, video_seconds))
+    video_seconds, last_longer = video_end(path)
+    print("audio %.3f s, video %.3f s (its last frame may last %.3f s longer)" %
+          (audio_seconds, video_seconds, last_longer))
     if video_seconds < 1.5:
         sys.exit("FAIL: the video is %.3f s long" % video_seconds)
-    if abs(audio_seconds - video_seconds) > 0.5:
-        sys.exit("FAIL: audio %.3f s and video %.3f s differ by more than 0.5 s" %
-                 (audio_seconds, video_seconds))
+    # The track is placed from the first frame's time and padded or cut to
+    # the end (audio_track_finish), to the sample: what is left is the
+    # codec's framing, at most one frame (measured: Opus in Matroska 0-1 ms,
+    # AAC in MP4 10-11 ms, its priming not all trimmed by the decoder), and
+    # on the audio's side the time the last frame was on screen beyond the
+    # 60 fps period the container gives it (measured up to 36 ms with a
+    # presenter drawing every 50 ms: the recording ended 52 ms after it).
+    frame = CODEC_FRAME.get(codec, 1024) / 48000
+    if not -frame <= audio_seconds - video_seconds <= frame + last_longer:
+        sys.exit("FAIL: audio %.3f s and video %.3f s differ by more than one %s frame "
+                 "(%.1f ms, the audio %.1f ms more)" % (audio_seconds, video_seconds, codec,
+                                                      frame * 1000, last_longer * 1000))
     rate = 8000
     mono = decode(path, rate, 1)
     start = len(mono) // 2 - rate // 2 if at is None else int(at * rate)
@@ -193,6 +430,9 @@ def main():
         print("audio stream %d: %.1f kbit/s" % (STREAM, kbps))
         if not low <= kbps <= high:
             sys.exit("FAIL: %.1f kbit/s, expected %g to %g" % (kbps, low, high))
+    if "continuous" in options:
+        check_continuous(full, stream["codec_name"], expected, "ignore-louder" in options,
+                         options["continuous"] == "level")
     if "absent" in options:
         absent = float(options["absent"])
         wanted = goertzel_power(mono, rate, want)

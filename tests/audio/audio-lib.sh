@@ -96,3 +96,12 @@ playing_to_sink() {
 	pactl list sinks 2>/dev/null | awk '/^[[:space:]]*Latency:/ { found = 1; if ($2 > 100000) bad = 1 }
 		END { exit (found && !bad) ? 0 : 1 }'
 }
+
+# no_gaps_counted: every audio summary line of record.log (the track's and
+# each source's) says the sound had no gap, no drop and no re-anchor, and
+# there is one: for a sound that played throughout the recording.
+no_gaps_counted() {
+	local lines
+	lines=$(grep -E "s of gaps filled with silence" "$TEST_DIR/record.log") || return 1
+	! echo "$lines" | grep -qvE " 0\.00 s of gaps filled with silence, 0\.00 s dropped, 0 re-anchors$"
+}

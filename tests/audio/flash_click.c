@@ -14,6 +14,12 @@
  * block is placed at the sample for that instant, once, and stays at that
  * sample position.
  *
+ * --tone-db DB: under the clicks, a 440 Hz tone all along at DB dBFS peak
+ * (below a quarter of the clicks' peak, where a checker sees an onset): a
+ * lost piece of the recorded sound is a hole in it, where the clicks alone
+ * (10 ms in each period) would let most losses pass. On the same stream as
+ * the clicks: another player's stream would change the server's timing.
+ *
  * --times FILE gets a line per flash: "k planned_ns commit_ns onset_ns",
  * the instant planned, when the white frame was committed and when the
  * click was placed to start: checkers allow for a late commit or a late
@@ -49,6 +55,7 @@
 #define TARGET_LATENCY_MS 60    /* played this long after it is written: slack for a busy machine */
 #define CLICK_FRAMES (RATE / 100) /* 10 ms */
 #define CLICK_HZ 1000.0
+#define TONE_HZ 440.0
 #define MAX_FLASHES 10000
 /* 2.5 s of blocks: the server's latency reports swing by some ms over about a
  * second (pipewire-pulse's interpolation between timing updates). */
@@ -59,6 +66,7 @@ struct options {
 	int period_ms;
 	int lead_ms;
 	int flash_ms;
+	int tone_db;      /* 0: no tone */
 	const char *times_path;
 };
 
@@ -322,12 +330,13 @@ static void *audio_main(void *data)
 				     block_ns + offset * 1000000000 / RATE);
 			next++;
 		}
+		double tone = options->tone_db ? pow(10.0, options->tone_db / 20.0) : 0.0;
 		for (int i = 0; i < BLOCK_FRAMES; i++) {
 			int64_t frame = client->written_frames + i;
-			float value = 0;
+			float value = (float)(tone * sin(2 * M_PI * TONE_HZ * (double)(frame % RATE) / RATE));
 			for (int k = next - 1; k >= 0 && k >= next - 2; k--)
 				if (frame >= onset_frames[k] && frame < onset_frames[k] + CLICK_FRAMES)
-					value = click_sample(frame - onset_frames[k]);
+					value += click_sample(frame - onset_frames[k]);
 			for (int c = 0; c < CHANNELS; c++)
 				block[i * CHANNELS + c] = value;
 		}
@@ -509,6 +518,7 @@ int main(int argc, char **argv)
 		{ "lead-ms", required_argument, NULL, 'l' },
 		{ "flash-ms", required_argument, NULL, 'f' },
 		{ "times", required_argument, NULL, 't' },
+		{ "tone-db", required_argument, NULL, 'd' },
 		{ 0 },
 	};
 	struct client client = { .options = { .flashes = 5, .period_ms = 1000, .lead_ms = 1000,
@@ -523,11 +533,12 @@ int main(int argc, char **argv)
 		case 'l': ok = parse_int(optarg, 300, 60000, &options->lead_ms); break;
 		case 'f': ok = parse_int(optarg, 20, 10000, &options->flash_ms); break;
 		case 't': options->times_path = optarg; ok = true; break;
+		case 'd': ok = parse_int(optarg, -90, -20, &options->tone_db); break;
 		default: ok = false; break;
 		}
 		if (!ok) {
 			fprintf(stderr, "usage: flash_click [--flashes N] [--period-ms MS] [--lead-ms MS] "
-					"[--flash-ms MS] [--times FILE]\n");
+					"[--flash-ms MS] [--tone-db DB] [--times FILE]\n");
 			return 2;
 		}
 	}

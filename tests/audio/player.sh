@@ -23,7 +23,7 @@ start record "$WL_RECORD" -v --audio --duration 4 "$out" -- \
 	"$PRESENTER" --size 320x240 --colour-steps "$steps" --hold-ms 20000
 wait_exit "$STARTED_PID" 30
 [ "$EXIT_STATUS" = 0 ] || fail "wl-record exited $EXIT_STATUS"
-python3 "$CHECK" "$out" "$codec" 440 || fail "the audio of $out is wrong"
+python3 "$CHECK" --continuous "$out" "$codec" 440 || fail "the audio of $out is wrong"
 frames=$(ffprobe -v error -select_streams v:0 -count_frames -show_entries stream=nb_read_frames \
 	-of csv=p=0 "$out")
 [ "$frames" -ge 7 ] && [ "$frames" -le 20 ] ||

@@ -213,6 +213,130 @@ static int read_png_rows(png_structp png, png_infop info, FILE *file, struct rgb
 	return 0;
 }
 
+/* Appends the samples of `frame` to `out`, interleaved float. */
+static int append_audio(const AVFrame *frame, struct decoded_audio *out, int64_t *capacity)
+{
+	int channels = frame->ch_layout.nb_channels;
+	if (channels != out->channels || frame->nb_samples <= 0)
+		return channels != out->channels ? AVERROR(EINVAL) : 0;
+	if (out->frames + frame->nb_samples > *capacity) {
+		int64_t wanted = *capacity ? *capacity * 2 : 48000;
+		while (wanted < out->frames + frame->nb_samples)
+			wanted *= 2;
+		float *grown = realloc(out->samples, (size_t)wanted * (size_t)channels * sizeof(float));
+		if (!grown)
+			return AVERROR(ENOMEM);
+		out->samples = grown;
+		*capacity = wanted;
+	}
+	float *to = out->samples + out->frames * channels;
+	for (int i = 0; i < frame->nb_samples; i++) {
+		for (int c = 0; c < channels; c++) {
+			float v;
+			switch (frame->format) {
+			case AV_SAMPLE_FMT_FLT: v = ((const float *)frame->data[0])[i * channels + c]; break;
+			case AV_SAMPLE_FMT_FLTP: v = ((const float *)frame->data[c])[i]; break;
+			case AV_SAMPLE_FMT_S16: v = ((const int16_t *)frame->data[0])[i * channels + c] / 32768.0f; break;
+			case AV_SAMPLE_FMT_S16P: v = ((const int16_t *)frame->data[c])[i] / 32768.0f; break;
+			case AV_SAMPLE_FMT_S32: v = (float)(((const int32_t *)frame->data[0])[i * channels + c] / 2147483648.0); break;
+			default: return AVERROR(ENOSYS);
+			}
+			to[i * channels + c] = v;
+		}
+	}
+	out->frames += frame->nb_samples;
+	return 0;
+}
+
+static int take_audio(AVCodecContext *decoder, AVFrame *frame, struct decoded_audio *out,
+		      int64_t *capacity)
+{
+	for (;;) {
+		int ret = avcodec_receive_frame(decoder, frame);
+		if (ret == AVERROR(EAGAIN) || ret == AVERROR_EOF)
+			return 0;
+		if (ret < 0)
+			return ret;
+		ret = append_audio(frame, out, capacity);
+		av_frame_unref(frame);
+		if (ret < 0)
+			return ret;
+	}
+}
+
+int media_decode_audio(const char *path, struct decoded_audio *out)
+{
+	AVFormatContext *format = NULL;
+	AVCodecContext *decoder = NULL;
+	AVPacket *packet = av_packet_alloc();
+	AVFrame *frame = av_frame_alloc();
+	int64_t capacity = 0;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	if (!packet || !frame) {
+		ret = AVERROR(ENOMEM);
+		goto out;
+	}
+	ret = avformat_open_input(&format, path, NULL, NULL);
+	if (ret < 0) {
+		print_av_error("cannot open", path, ret);
+		goto out;
+	}
+	ret = avformat_find_stream_info(format, NULL);
+	if (ret < 0) {
+		print_av_error("no stream info in", path, ret);
+		goto out;
+	}
+	const AVCodec *codec = NULL;
+	int index = av_find_best_stream(format, AVMEDIA_TYPE_AUDIO, -1, -1, &codec, 0);
+	if (index < 0 || !codec) {
+		ret = index < 0 ? index : AVERROR_DECODER_NOT_FOUND;
+		print_av_error("no audio stream in", path, ret);
+		goto out;
+	}
+	const AVCodecParameters *par = format->streams[index]->codecpar;
+	copy_name(out->codec, sizeof(out->codec), avcodec_get_name(par->codec_id));
+	out->sample_rate = par->sample_rate;
+	out->channels = par->ch_layout.nb_channels;
+	decoder = avcodec_alloc_context3(codec);
+	if (!decoder) {
+		ret = AVERROR(ENOMEM);
+		goto out;
+	}
+	ret = avcodec_parameters_to_context(decoder, par);
+	if (ret >= 0)
+		ret = avcodec_open2(decoder, codec, NULL);
+	if (ret < 0) {
+		print_av_error("cannot open the decoder for", path, ret);
+		goto out;
+	}
+	while (ret >= 0 && av_read_frame(format, packet) >= 0) {
+		if (packet->stream_index == index && avcodec_send_packet(decoder, packet) >= 0)
+			ret = take_audio(decoder, frame, out, &capacity);
+		av_packet_unref(packet);
+	}
+	if (ret >= 0 && avcodec_send_packet(decoder, NULL) >= 0)
+		ret = take_audio(decoder, frame, out, &capacity);
+	if (ret < 0)
+		print_av_error("cannot decode the audio of", path, ret);
+out:
+	av_packet_free(&packet);
+	av_frame_free(&frame);
+	avcodec_free_context(&decoder);
+	avformat_close_input(&format);
+	if (ret < 0)
+		media_decoded_audio_free(out);
+	return ret < 0 ? ret : 0;
+}
+
+void media_decoded_audio_free(struct decoded_audio *audio)
+{
+	free(audio->samples);
+	audio->samples = NULL;
+	audio->frames = 0;
+}
+
 int media_read_png(const char *path, struct rgb_image *out)
 {
 	memset(out, 0, sizeof(*out));

@@ -34,6 +34,20 @@ struct decoded_video {
 int media_decode_video(const char *path, struct decoded_video *out);
 void media_decoded_video_free(struct decoded_video *video);
 
+/* The first audio stream, decoded by libavcodec (with the skip of the
+ * codec's priming the container states), as interleaved float samples. */
+struct decoded_audio {
+	char codec[32];       /* e.g. "opus" */
+	int sample_rate, channels;
+	int64_t frames;       /* sample frames */
+	float *samples;       /* frames * channels, interleaved */
+};
+
+/* Decodes every frame of the first audio stream (float, float planar or
+ * 16-bit). Returns 0 or a negative value, printing why to stderr. */
+int media_decode_audio(const char *path, struct decoded_audio *out);
+void media_decoded_audio_free(struct decoded_audio *audio);
+
 int media_read_png(const char *path, struct rgb_image *out);
 void media_rgb_image_free(struct rgb_image *image);
 
