@@ -1,5 +1,47 @@
 #include "help.h"
 
+#include <getopt.h>
+#include <string.h>
+
+#include "options.h"
+
+/* Where the right column of --help starts. */
+#define HELP_COLUMN 27
+
+/* One row of the options table: its heading, then "  -x, --name VALUE" (or
+ * its own left column) and its text, continued lines under the text. */
+static void print_option(FILE *out, const struct option_spec *spec)
+{
+	if (spec->section)
+		fprintf(out, "\n%s%s", spec->section, spec->section[0] ? "\n" : "");
+	if (!spec->usage && !spec->help)
+		return; /* told in the line before */
+	char left[80];
+	if (spec->usage)
+		snprintf(left, sizeof(left), "%s", spec->usage);
+	else
+		snprintf(left, sizeof(left), "  %c%c%c --%s%s%s",
+			 spec->short_name ? '-' : ' ', spec->short_name ? spec->short_name : ' ',
+			 spec->short_name ? ',' : ' ', spec->name,
+			 spec->value_name && spec->has_arg == required_argument ? " " : "",
+			 spec->value_name ? spec->value_name : "");
+	fputs(left, out);
+	if (spec->help) {
+		/* A left column that fills the column gets two spaces. */
+		int pad = (int)strlen(left) < HELP_COLUMN ? HELP_COLUMN - (int)strlen(left) : 2;
+		for (const char *line = spec->help; line; ) {
+			const char *end = strchr(line, '\n');
+			fprintf(out, "%*s%.*s", pad, "", end ? (int)(end - line) : (int)strlen(line),
+				line);
+			if (end)
+				fputc('\n', out);
+			line = end ? end + 1 : NULL;
+			pad = HELP_COLUMN;
+		}
+	}
+	fputc('\n', out);
+}
+
 /* Short on purpose: one line per option, grouped; wl-record(1) has the rest. */
 void print_help(FILE *out)
 {
@@ -7,49 +49,11 @@ void print_help(FILE *out)
 "Usage: wl-record [OPTIONS] [FILE] [-- COMMAND [ARG...]]\n"
 "Records the desktop it runs in (screencopy), what a compositor presents to it\n"
 "or the apps it hosts as video (H.264; VP9 for .webm), or a PNG still. Without\n"
-"FILE: in $XDG_VIDEOS_DIR or $XDG_PICTURES_DIR; the path is printed on stdout.\n"
-"\n"
-"Output:\n"
-"  FILE, -f, --file FILE    .mkv .mp4 .mov .webm: video; .png: still; -: MKV on\n"
-"                           stdout; strftime patterns expand (%Y-%m-%d_%H%M%S)\n"
-"  -s, --screenshot         take one PNG still and exit\n"
-"      --delay SECONDS      still: take it this long after the first frame\n"
-"      --timeout SECONDS    still: give up after this long without a frame (10)\n"
-"      --duration SECONDS   stop recording after this long\n"
-"      --frames N           stop after N frames at --fps (a still app's repeated)\n"
-"      --stats-fd N         when done, a JSON summary line on fd N (for scripts)\n"
-"\n"
-"Connection (Weston's screen-share: none needed, WAYLAND_SERVER_SOCKET is used):\n"
-"      --capture HOW        screencopy, portal, listen, pipewire=NODE (man wl-record)\n"
-"      --forget-portal      forget the screen chosen in the portal's dialog\n"
-"  -o, --output NAME        the desktop's monitor to record (default: the first)\n"
-"  -g, --geometry 'X,Y WxH' only that region (logical, as slurp prints it)\n"
-"      --list-outputs       list the monitors; --no-cursor: leave the pointer out\n"
-"      --socket NAME        listen on $XDG_RUNTIME_DIR/NAME (default wl-record-N)\n"
-"  -- COMMAND [ARG...]      run COMMAND on that socket; stop when it exits\n"
-"      --size WxH, --fps N  mode offered to clients (1920x1080), frame rate (60)\n"
-"      --no-fullscreen-shell  offer xdg-shell only (nested compositors: a window)\n"
-"      --background COLOR   behind windows: #rrggbb, black, white, gray (black)\n"
-"      --compose-all        show every window, not only the newest (oldest below)\n"
-"      --window             show COMMAND in a window here; --cursor: draw its pointer\n"
-"\n"
-"Encoding:\n"
-"      --codec NAME         h264_vaapi, libx264, libvpx-vp9... (default: VA-API,\n"
-"                           else libx264; .webm: VP9)\n"
-"      --device PATH        VA-API render node (default: first renderD*)\n"
-"      --bitrate RATE       e.g. 8M; or --crf N: quality, lower: better (x264 23)\n"
-"  -p, --codec-param K=V    encoder option (-p preset=veryfast); --cfr: fixed fps\n"
-"      --audio[=SOURCE]     sound: the desktop's or SOURCE (more: a track each)\n"
-"      --app-audio          COMMAND's sound only; --mute-app: not heard meanwhile\n"
-"      --audio-mix: one track; --audio-codec opus|aac|flac; --audio-bitrate 96k\n"
-"  -y, --overwrite          replace an existing FILE; --list-encoders: what works\n"
-"\n"
-"A running recording ($XDG_RUNTIME_DIR/wl-record.pid, or --pid-file PATH):\n"
-"      --stop               finish it (as SIGINT), wait, print its file's path\n"
-"      --snap               save a PNG still beside its file, print its path\n"
-"      --toggle             stop it if one runs, else record (for hotkeys)\n"
-"\n"
-"  -v, --verbose  -q, --quiet  -h, --help  -V, --version\n"
+"FILE: in $XDG_VIDEOS_DIR or $XDG_PICTURES_DIR; the path is printed on stdout.\n",
+	      out);
+	for (size_t i = 0; i < option_spec_count; i++)
+		print_option(out, &option_specs[i]);
+	fputs(
 "Exit status: 0 done, 1 failed, 2 bad command line; with COMMAND, its status.\n"
 "More in wl-record(1).\n",
 	      out);

@@ -297,6 +297,80 @@ static void print_output_path(const char *path)
 		LOG_WARN("cannot print the file name on stdout");
 }
 
+/* The sink first: a bad setting is refused before anything listens. A
+ * recording writes the pid file (`previous`: the entry it replaced). */
+static bool create_sink(struct app *app, const char *pid_file,
+			struct control_entry *previous)
+{
+	const struct options *options = app->options;
+	if (options->screenshot) {
+		app->screenshot = screenshot_create(app);
+		return app->screenshot != NULL;
+	}
+	if (options->app_audio) {
+		/* Before the recording, which records its monitor, and the
+		 * command, which plays into it. Shown in mixers by the
+		 * command's name. */
+		const char *slash = strrchr(options->command[0], '/');
+		app->app_sink = app_sink_create(slash ? slash + 1 : options->command[0],
+						!options->mute_app);
+		if (!app->app_sink)
+			return false;
+	}
+	bool bad_config;
+	app->recording = recording_create(app, &bad_config); /* starts the encoder thread */
+	if (!app->recording) {
+		if (bad_config)
+			app->status = EXIT_USAGE;
+		return false;
+	}
+	if (pid_file && control_write_pid_file(pid_file, app->output_path, previous))
+		app->pid_file = pid_file;
+	return true;
+}
+
+/* What run() made, undone in order, then its one line on stdout: the
+ * status wl-record exits with. */
+static int finish(struct app *app, const struct control_entry *previous)
+{
+	if (app->recording && recording_finish(app->recording) < 0)
+		app->status = EXIT_FAILED;
+	app->recording = NULL;
+	screenshot_destroy(app->screenshot);
+	app->screenshot = NULL;
+	source_teardown(app);
+	window_setup_teardown(app);
+	/* Before the display: its clients' capture objects become inert. */
+	copy_server_destroy(app->copy_server);
+	app->copy_server = NULL;
+	if (app->pid_file)
+		control_remove_pid_file(app->pid_file, previous);
+	wl_list_remove(&app->presenter_gone.link);
+	wl_list_remove(&app->client_destroy.link);
+	if (app->child > 0)
+		end_command(app);
+	/* After the command: its streams never fall back to the speakers. */
+	app_sink_destroy(app->app_sink);
+	app->app_sink = NULL;
+	if (app->listen_hint)
+		wl_event_source_remove(app->listen_hint);
+	for (size_t i = 0; i < sizeof(app->signal_sources) / sizeof(app->signal_sources[0]); i++) {
+		if (app->signal_sources[i])
+			wl_event_source_remove(app->signal_sources[i]);
+	}
+	server_destroy(app->server);
+	if (app->output_path)
+		drop_unused_reservation(app);
+	stats_write(app);
+	if (app->status == EXIT_OK && app->output_path)
+		print_output_path(app->output_path);
+	/* With a COMMAND its own failure comes first: `wl-record out.mkv -- make
+	 * test` must fail when the tests fail, recorded or not. */
+	if (app->child_exited && (app->child_status != 0 || app->status == EXIT_OK))
+		return app->child_status;
+	return app->status;
+}
+
 static int run(const struct options *options)
 {
 	struct app app = { .options = options, .status = EXIT_FAILED };
@@ -304,7 +378,6 @@ static int run(const struct options *options)
 	wl_list_init(&app.presenter_gone.link);
 	char path_buf[4096], pid_buf[4096];
 	const char *pid_file = pid_file_path(options, pid_buf, sizeof(pid_buf));
-	bool wrote_pid_file = false;
 	struct control_entry previous_recording = { 0 };
 
 	if (!choose_output_path(&app, path_buf, sizeof(path_buf), &app.status))
@@ -336,35 +409,8 @@ static int run(const struct options *options)
 	if (app_is_hosting(&app))
 		app.source = screen_frame_source(&app.server->screen);
 
-	/* The sink first: a bad setting is refused before anything listens. */
-	if (options->screenshot) {
-		app.screenshot = screenshot_create(&app);
-		if (!app.screenshot)
-			goto out;
-	} else {
-		if (options->app_audio) {
-			/* Before the recording, which records its monitor, and the
-			 * command, which plays into it. Shown in mixers by the
-			 * command's name. */
-			const char *slash = strrchr(options->command[0], '/');
-			app.app_sink = app_sink_create(slash ? slash + 1 : options->command[0],
-						       !options->mute_app);
-			if (!app.app_sink)
-				goto out;
-		}
-		bool bad_config;
-		app.recording = recording_create(&app, &bad_config); /* starts the encoder thread */
-		if (!app.recording) {
-			if (bad_config)
-				app.status = EXIT_USAGE;
-			goto out;
-		}
-		if (pid_file)
-			wrote_pid_file = control_write_pid_file(pid_file, app.output_path,
-								&previous_recording);
-		if (wrote_pid_file)
-			app.pid_file = pid_file;
-	}
+	if (!create_sink(&app, pid_file, &previous_recording))
+		goto out;
 
 	/* A hosted session can be captured by other tools too, beside the
 	 * sink above (connected after it: the recording gets each frame first). */
@@ -420,42 +466,7 @@ static int run(const struct options *options)
 	}
 
 out:
-	if (app.recording && recording_finish(app.recording) < 0)
-		app.status = EXIT_FAILED;
-	app.recording = NULL;
-	screenshot_destroy(app.screenshot);
-	app.screenshot = NULL;
-	source_teardown(&app);
-	window_setup_teardown(&app);
-	/* Before the display: its clients' capture objects become inert. */
-	copy_server_destroy(app.copy_server);
-	app.copy_server = NULL;
-	if (wrote_pid_file)
-		control_remove_pid_file(pid_file, &previous_recording);
-	wl_list_remove(&app.presenter_gone.link);
-	wl_list_remove(&app.client_destroy.link);
-	if (app.child > 0)
-		end_command(&app);
-	/* After the command: its streams never fall back to the speakers. */
-	app_sink_destroy(app.app_sink);
-	app.app_sink = NULL;
-	if (app.listen_hint)
-		wl_event_source_remove(app.listen_hint);
-	for (size_t i = 0; i < sizeof(app.signal_sources) / sizeof(app.signal_sources[0]); i++) {
-		if (app.signal_sources[i])
-			wl_event_source_remove(app.signal_sources[i]);
-	}
-	server_destroy(app.server);
-	if (app.output_path)
-		drop_unused_reservation(&app);
-	stats_write(&app);
-	if (app.status == EXIT_OK && app.output_path)
-		print_output_path(app.output_path);
-	/* With a COMMAND its own failure comes first: `wl-record out.mkv -- make
-	 * test` must fail when the tests fail, recorded or not. */
-	if (app.child_exited && (app.child_status != 0 || app.status == EXIT_OK))
-		return app.child_status;
-	return app.status;
+	return finish(&app, &previous_recording);
 }
 
 /* A hotkey bound to `wl-record --toggle`: the first press records, the

@@ -14,63 +14,15 @@
 #include "frame.h"
 #include "help.h"
 
-enum {
-	OPT_SIZE = 256, OPT_FPS, OPT_SOCKET, OPT_TIMEOUT, OPT_DURATION, OPT_FRAMES, OPT_CODEC,
-	OPT_DEVICE, OPT_BITRATE, OPT_CRF, OPT_CFR, OPT_LIST_ENCODERS, OPT_SNAP, OPT_STOP,
-	OPT_PID_FILE, OPT_DELAY,
-	OPT_TOGGLE,
-	OPT_NO_FULLSCREEN_SHELL, OPT_BACKGROUND, OPT_COMPOSE_ALL, OPT_STATS_FD,
-	OPT_CAPTURE, OPT_LIST_OUTPUTS, OPT_NO_CURSOR, OPT_AUDIO, OPT_APP_AUDIO, OPT_MUTE_APP,
-	OPT_AUDIO_MIX, OPT_AUDIO_CODEC, OPT_AUDIO_BITRATE,
-	OPT_WINDOW, OPT_FORGET_PORTAL, OPT_CURSOR,
-};
+#define ARRAY_LENGTH(a) (sizeof(a) / sizeof((a)[0]))
 
-static const struct option long_options[] = {
-	{ "output", required_argument, NULL, 'o' },
-	{ "file", required_argument, NULL, 'f' },
-	{ "geometry", required_argument, NULL, 'g' },
-	{ "list-outputs", no_argument, NULL, OPT_LIST_OUTPUTS },
-	{ "no-cursor", no_argument, NULL, OPT_NO_CURSOR },
-	{ "cursor", no_argument, NULL, OPT_CURSOR },
-	{ "audio", optional_argument, NULL, OPT_AUDIO },
-	{ "app-audio", no_argument, NULL, OPT_APP_AUDIO },
-	{ "mute-app", no_argument, NULL, OPT_MUTE_APP },
-	{ "audio-mix", no_argument, NULL, OPT_AUDIO_MIX },
-	{ "audio-codec", required_argument, NULL, OPT_AUDIO_CODEC },
-	{ "audio-bitrate", required_argument, NULL, OPT_AUDIO_BITRATE },
-	{ "screenshot", no_argument, NULL, 's' },
-	{ "size", required_argument, NULL, OPT_SIZE },
-	{ "fps", required_argument, NULL, OPT_FPS },
-	{ "socket", required_argument, NULL, OPT_SOCKET },
-	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
-	{ "delay", required_argument, NULL, OPT_DELAY },
-	{ "duration", required_argument, NULL, OPT_DURATION },
-	{ "frames", required_argument, NULL, OPT_FRAMES },
-	{ "codec", required_argument, NULL, OPT_CODEC },
-	{ "device", required_argument, NULL, OPT_DEVICE },
-	{ "bitrate", required_argument, NULL, OPT_BITRATE },
-	{ "crf", required_argument, NULL, OPT_CRF },
-	{ "codec-param", required_argument, NULL, 'p' },
-	{ "cfr", no_argument, NULL, OPT_CFR },
-	{ "overwrite", no_argument, NULL, 'y' },
-	{ "list-encoders", no_argument, NULL, OPT_LIST_ENCODERS },
-	{ "snap", no_argument, NULL, OPT_SNAP },
-	{ "stop", no_argument, NULL, OPT_STOP },
-	{ "toggle", no_argument, NULL, OPT_TOGGLE },
-	{ "pid-file", required_argument, NULL, OPT_PID_FILE },
-	{ "no-fullscreen-shell", no_argument, NULL, OPT_NO_FULLSCREEN_SHELL },
-	{ "background", required_argument, NULL, OPT_BACKGROUND },
-	{ "compose-all", no_argument, NULL, OPT_COMPOSE_ALL },
-	{ "stats-fd", required_argument, NULL, OPT_STATS_FD },
-	{ "capture", required_argument, NULL, OPT_CAPTURE },
-	{ "window", no_argument, NULL, OPT_WINDOW },
-	{ "forget-portal", no_argument, NULL, OPT_FORGET_PORTAL },
-	{ "verbose", no_argument, NULL, 'v' },
-	{ "quiet", no_argument, NULL, 'q' },
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, 'V' },
-	{ 0 },
-};
+static enum options_result bad(const char *fmt, const char *arg)
+{
+	fputs("wl-record: ", stderr);
+	fprintf(stderr, fmt, arg);
+	fputs(" (see wl-record --help)\n", stderr);
+	return OPTIONS_BAD;
+}
 
 /* Edit distance with transpositions (optimal string alignment): "durtion"
  * and "duraiton" are one edit from "duration". */
@@ -99,35 +51,6 @@ static size_t edit_distance(const char *a, size_t a_len, const char *b)
 		}
 	}
 	return d[a_len][b_len];
-}
-
-/* The long option `arg` ("--durtion" or "--durtion=3") was probably meant
- * as: one within two edits (one for short names), else NULL. */
-static const char *nearest_option(const char *arg)
-{
-	if (strncmp(arg, "--", 2) != 0)
-		return NULL;
-	const char *name = arg + 2;
-	size_t len = strcspn(name, "=");
-	const char *best = NULL;
-	size_t best_distance = SIZE_MAX;
-	for (const struct option *option = long_options; option->name; option++) {
-		size_t distance = edit_distance(name, len, option->name);
-		if (distance < best_distance) {
-			best_distance = distance;
-			best = option->name;
-		}
-	}
-	size_t limit = len <= 4 ? 1 : 2;
-	return best_distance <= limit ? best : NULL;
-}
-
-static enum options_result bad(const char *fmt, const char *arg)
-{
-	fputs("wl-record: ", stderr);
-	fprintf(stderr, fmt, arg);
-	fputs(" (see wl-record --help)\n", stderr);
-	return OPTIONS_BAD;
 }
 
 bool path_has_extension(const char *path, const char *ext)
@@ -265,303 +188,533 @@ static bool looks_like_file(const char *arg)
 	return false;
 }
 
-/* --window shows a hosted COMMAND's recording as it is made. */
-static enum options_result check_window(const struct options *options)
+/* How a row's value is parsed and stored: by kind, the option's row giving
+ * the field, the range and the message; then the options of their own. */
+
+#define FIELD(options, spec, type) ((type *)(void *)((char *)(options) + (spec)->field))
+
+static enum options_result set_true(const struct option_spec *spec, const char *arg,
+				    struct options *options)
 {
-	if (options->snap || options->stop)
-		return bad("%s", "--window is for a new recording, not for --snap or --stop");
-	if (options->screenshot)
-		return bad("%s", "--window shows a recording as it is made: a still (--screenshot, "
-			   ".png) has none");
-	if (capture_method_copies(options->capture))
-		return bad("%s", "--window shows a hosted COMMAND; --capture screencopy (ext-image-copy, "
-			   "wlr-screencopy) copies the desktop the window would be on");
-	if (!options->command)
-		return bad("%s", "--window needs an app to host: give it after '--' "
-			   "(wl-record --window demo.mkv -- APP)");
+	(void)arg;
+	*FIELD(options, spec, bool) = true;
 	return OPTIONS_RUN;
 }
 
-enum options_result options_parse(int argc, char **argv, struct options *options)
+static enum options_result set_string(const struct option_spec *spec, const char *arg,
+				      struct options *options)
 {
-	*options = (struct options){
-		.width = 1920, .height = 1080, .fps = WL_RECORD_DEFAULT_FPS, .timeout_s = 10, .crf = -1,
-		.stats_fd = -1,
-	};
+	*FIELD(options, spec, const char *) = arg;
+	return OPTIONS_RUN;
+}
 
-	/* Everything after "--" is the command to run, untouched by getopt's
-	 * permutation. */
-	int parse_argc = argc;
-	for (int i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--") == 0) {
-			parse_argc = i;
-			if (i + 1 < argc)
-				options->command = &argv[i + 1];
-			else
-				return bad("%s", "nothing after '--': give a command to run");
-			break;
+static enum options_result set_double(const struct option_spec *spec, const char *arg,
+				      struct options *options)
+{
+	if (!parse_double(arg, spec->min, spec->max, FIELD(options, spec, double)))
+		return bad(spec->invalid, arg);
+	return OPTIONS_RUN;
+}
+
+static enum options_result set_int(const struct option_spec *spec, const char *arg,
+				   struct options *options)
+{
+	int64_t value;
+	if (!parse_int64(arg, (int64_t)spec->min, (int64_t)spec->max, &value))
+		return bad(spec->invalid, arg);
+	*FIELD(options, spec, int) = (int)value;
+	return OPTIONS_RUN;
+}
+
+/* A whole number from `min` on, as large as int64_t holds. */
+static enum options_result set_count(const struct option_spec *spec, const char *arg,
+				     struct options *options)
+{
+	if (!parse_int64(arg, (int64_t)spec->min, INT64_MAX, FIELD(options, spec, int64_t)))
+		return bad(spec->invalid, arg);
+	return OPTIONS_RUN;
+}
+
+static enum options_result set_bitrate(const struct option_spec *spec, const char *arg,
+				       struct options *options)
+{
+	int64_t *bitrate = FIELD(options, spec, int64_t);
+	if (!parse_bitrate(arg, bitrate) || *bitrate < spec->min || *bitrate > spec->max)
+		return bad(spec->invalid, arg);
+	return OPTIONS_RUN;
+}
+
+static enum options_result set_color(const struct option_spec *spec, const char *arg,
+				     struct options *options)
+{
+	if (!parse_color(arg, FIELD(options, spec, uint32_t)))
+		return bad(spec->invalid, arg);
+	return OPTIONS_RUN;
+}
+
+static enum options_result set_verbosity(const struct option_spec *spec, const char *arg,
+					 struct options *options)
+{
+	(void)arg;
+	options->verbosity = spec->short_name == 'q' ? -1 : 1;
+	return OPTIONS_RUN;
+}
+
+static enum options_result show_help(const struct option_spec *spec, const char *arg,
+				     struct options *options)
+{
+	(void)spec, (void)arg, (void)options;
+	print_help(stdout);
+	return OPTIONS_DONE;
+}
+
+static enum options_result show_version(const struct option_spec *spec, const char *arg,
+					struct options *options)
+{
+	(void)spec, (void)arg, (void)options;
+	print_version(stdout);
+	return OPTIONS_DONE;
+}
+
+static enum options_result set_monitor(const struct option_spec *spec, const char *arg,
+				       struct options *options)
+{
+	(void)spec;
+	if (looks_like_file(arg)) {
+		fprintf(stderr, "wl-record: -o picks a monitor now (like grim and "
+			"wf-recorder); give the file as the argument or with -f\n");
+		return OPTIONS_BAD;
+	}
+	options->output_name = arg;
+	return OPTIONS_RUN;
+}
+
+static enum options_result set_file(const struct option_spec *spec, const char *arg,
+				    struct options *options)
+{
+	if (options->output)
+		return bad(spec->invalid, arg);
+	options->output = arg;
+	return OPTIONS_RUN;
+}
+
+static enum options_result set_region(const struct option_spec *spec, const char *arg,
+				      struct options *options)
+{
+	if (!parse_region(arg, options))
+		return bad(spec->invalid, arg);
+	return OPTIONS_RUN;
+}
+
+static enum options_result set_size(const struct option_spec *spec, const char *arg,
+				    struct options *options)
+{
+	if (!parse_size(arg, &options->width, &options->height))
+		return bad(spec->invalid, arg);
+	return OPTIONS_RUN;
+}
+
+static enum options_result set_socket(const struct option_spec *spec, const char *arg,
+				      struct options *options)
+{
+	if (!*arg || strchr(arg, '/'))
+		return bad(spec->invalid, arg);
+	options->socket_name = arg;
+	return OPTIONS_RUN;
+}
+
+/* Checked now: the summary must not be lost at the end. */
+static enum options_result set_stats_fd(const struct option_spec *spec, const char *arg,
+					struct options *options)
+{
+	enum options_result result = set_int(spec, arg, options);
+	if (result == OPTIONS_RUN && fcntl(options->stats_fd, F_GETFD) < 0)
+		return bad("--stats-fd %s: not an open file descriptor", arg);
+	return result;
+}
+
+static enum options_result set_capture(const struct option_spec *spec, const char *arg,
+				       struct options *options)
+{
+	if (strncmp(arg, "pipewire=", strlen("pipewire=")) == 0) {
+		options->capture = CAPTURE_PIPEWIRE;
+		options->pipewire_node = arg + strlen("pipewire=");
+		if (!options->pipewire_node[0])
+			return bad("%s", "--capture pipewire=NODE: give the node's id, name or serial");
+	} else if (!capture_method_parse(arg, &options->capture)) {
+		return bad(spec->invalid, arg);
+	}
+	return OPTIONS_RUN;
+}
+
+static enum options_result add_codec_param(const struct option_spec *spec, const char *arg,
+					   struct options *options)
+{
+	if (!strchr(arg, '=') || arg[0] == '=')
+		return bad(spec->invalid, arg);
+	size_t count = 0;
+	while (options->codec_params[count])
+		count++;
+	if (count == OPTIONS_MAX_CODEC_PARAMS)
+		return bad("%s", "too many -p options");
+	options->codec_params[count] = arg;
+	return OPTIONS_RUN;
+}
+
+/* --audio alone: the default sink's monitor; --audio=SOURCE: that source.
+ * Each once, up to OPTIONS_MAX_AUDIO_SOURCES. */
+static enum options_result add_audio_source(const struct option_spec *spec, const char *arg,
+					    struct options *options)
+{
+	if (arg && !audio_source_valid(arg))
+		return bad(spec->invalid, arg);
+	for (int i = 0; i < options->audio_source_count; i++)
+		if (!options->audio_sources[i] == !arg &&
+		    (!arg || strcmp(options->audio_sources[i], arg) == 0))
+			return arg ? bad("--audio=%s given twice: a source is recorded once", arg)
+				   : bad("%s", "--audio given twice: a source is recorded once");
+	if (options->audio_source_count == OPTIONS_MAX_AUDIO_SOURCES)
+		return bad("%s", "too many --audio: at most 4 sources");
+	options->audio = true;
+	options->audio_sources[options->audio_source_count++] = arg;
+	return OPTIONS_RUN;
+}
+
+#define AT(member) offsetof(struct options, member)
+
+/* Every option, in the order --help tells them. getopt's arrays are built
+ * from it, the parser calls a row's `parse` with its value, print_help()
+ * prints its lines. */
+const struct option_spec option_specs[] = {
+	{ .section = "Output:",
+	  .name = "file", .short_name = 'f', .has_arg = required_argument,
+	  .usage = "  FILE, -f, --file FILE",
+	  .help = ".mkv .mp4 .mov .webm: video; .png: still; -: MKV on\n"
+		  "stdout; strftime patterns expand (%Y-%m-%d_%H%M%S)",
+	  .parse = set_file, .invalid = "-f '%s': only one output file" },
+	{ .name = "screenshot", .short_name = 's', .help = "take one PNG still and exit",
+	  .parse = set_true, .field = AT(screenshot) },
+	{ .name = "delay", .has_arg = required_argument, .value_name = "SECONDS",
+	  .help = "still: take it this long after the first frame",
+	  .parse = set_double, .field = AT(delay_s), .min = 0, .max = 1e6,
+	  .invalid = "invalid --delay '%s': expected seconds >= 0" },
+	{ .name = "timeout", .has_arg = required_argument, .value_name = "SECONDS",
+	  .help = "still: give up after this long without a frame (10)",
+	  .parse = set_double, .field = AT(timeout_s), .min = 0.001, .max = 1e6,
+	  .invalid = "invalid --timeout '%s': expected seconds > 0" },
+	{ .name = "duration", .has_arg = required_argument, .value_name = "SECONDS",
+	  .help = "stop recording after this long",
+	  .parse = set_double, .field = AT(duration_s), .min = 0.001, .max = 1e9,
+	  .invalid = "invalid --duration '%s': expected seconds > 0" },
+	{ .name = "frames", .has_arg = required_argument, .value_name = "N",
+	  .help = "stop after N frames at --fps (a still app's repeated)",
+	  .parse = set_count, .field = AT(max_frames), .min = 1,
+	  .invalid = "invalid --frames '%s': expected a whole number >= 1" },
+	{ .name = "stats-fd", .has_arg = required_argument, .value_name = "N",
+	  .help = "when done, a JSON summary line on fd N (for scripts)",
+	  .parse = set_stats_fd, .field = AT(stats_fd), .min = 0, .max = INT_MAX,
+	  .invalid = "invalid --stats-fd '%s': expected a file descriptor number" },
+
+	{ .section = "Connection (Weston's screen-share: none needed, WAYLAND_SERVER_SOCKET is used):",
+	  .name = "capture", .has_arg = required_argument, .value_name = "HOW",
+	  .help = "screencopy, portal, listen, pipewire=NODE (man wl-record)",
+	  .parse = set_capture,
+	  .invalid = "invalid --capture '%s': expected screencopy, ext-image-copy, "
+		     "wlr-screencopy, portal, listen or pipewire=NODE" },
+	{ .name = "forget-portal", .help = "forget the screen chosen in the portal's dialog",
+	  .parse = set_true, .field = AT(forget_portal) },
+	{ .name = "output", .short_name = 'o', .has_arg = required_argument, .value_name = "NAME",
+	  .help = "the desktop's monitor to record (default: the first)",
+	  .parse = set_monitor },
+	{ .name = "geometry", .short_name = 'g', .has_arg = required_argument,
+	  .value_name = "'X,Y WxH'", .help = "only that region (logical, as slurp prints it)",
+	  .parse = set_region,
+	  .invalid = "invalid -g '%s': expected \"X,Y WxH\" as slurp prints it" },
+	{ .name = "list-outputs", .help = "list the monitors; --no-cursor: leave the pointer out",
+	  .parse = set_true, .field = AT(list_outputs) },
+	{ .name = "no-cursor", .parse = set_true, .field = AT(no_cursor) },
+	{ .name = "socket", .has_arg = required_argument, .value_name = "NAME",
+	  .help = "listen on $XDG_RUNTIME_DIR/NAME (default wl-record-N)",
+	  .parse = set_socket, .invalid = "invalid --socket '%s': expected a name without '/'" },
+	{ .usage = "  -- COMMAND [ARG...]", .help = "run COMMAND on that socket; stop when it exits" },
+	{ .name = "size", .has_arg = required_argument, .usage = "      --size WxH, --fps N",
+	  .help = "mode offered to clients (1920x1080), frame rate (60)",
+	  .parse = set_size, .invalid = "invalid --size '%s': expected WxH, 1 to 16384 each" },
+	{ .name = "fps", .has_arg = required_argument,
+	  .parse = set_double, .field = AT(fps), .min = 1, .max = 1000,
+	  .invalid = "invalid --fps '%s': expected a number from 1 to 1000" },
+	{ .name = "no-fullscreen-shell", .help = "offer xdg-shell only (nested compositors: a window)",
+	  .parse = set_true, .field = AT(no_fullscreen_shell) },
+	{ .name = "background", .has_arg = required_argument, .value_name = "COLOR",
+	  .help = "behind windows: #rrggbb, black, white, gray (black)",
+	  .parse = set_color, .field = AT(background),
+	  .invalid = "--background: '%s' is not a colour (#rrggbb, black, white, gray)" },
+	{ .name = "compose-all", .help = "show every window, not only the newest (oldest below)",
+	  .parse = set_true, .field = AT(compose_all) },
+	{ .name = "window", .help = "show COMMAND in a window here; --cursor: draw its pointer",
+	  .parse = set_true, .field = AT(window) },
+	{ .name = "cursor", .parse = set_true, .field = AT(cursor) },
+
+	{ .section = "Encoding:",
+	  .name = "codec", .has_arg = required_argument, .value_name = "NAME",
+	  .help = "h264_vaapi, libx264, libvpx-vp9... (default: VA-API,\n"
+		  "else libx264; .webm: VP9)",
+	  .parse = set_string, .field = AT(codec) },
+	{ .name = "device", .has_arg = required_argument, .value_name = "PATH",
+	  .help = "VA-API render node (default: first renderD*)",
+	  .parse = set_string, .field = AT(device) },
+	{ .name = "bitrate", .has_arg = required_argument, .value_name = "RATE",
+	  .help = "e.g. 8M; or --crf N: quality, lower: better (x264 23)",
+	  .parse = set_bitrate, .field = AT(bitrate), .min = 0, .max = 1e10,
+	  .invalid = "invalid --bitrate '%s': expected e.g. 8M, 2500k or 800000" },
+	{ .name = "crf", .has_arg = required_argument,
+	  .parse = set_int, .field = AT(crf), .min = 0, .max = 63,
+	  .invalid = "invalid --crf '%s': expected a whole number from 0 to 63" },
+	{ .name = "codec-param", .short_name = 'p', .has_arg = required_argument,
+	  .value_name = "K=V", .help = "encoder option (-p preset=veryfast); --cfr: fixed fps",
+	  .parse = add_codec_param, .invalid = "invalid -p '%s': expected KEY=VALUE" },
+	{ .name = "cfr", .parse = set_true, .field = AT(cfr) },
+	{ .name = "audio", .has_arg = optional_argument, .value_name = "[=SOURCE]",
+	  .help = "sound: the desktop's or SOURCE (more: a track each)",
+	  .parse = add_audio_source,
+	  .invalid = "invalid --audio '%s': expected a source name as `pactl list short "
+		     "sources` prints it (or --audio alone: what the desktop plays)" },
+	{ .name = "app-audio", .help = "COMMAND's sound only; --mute-app: not heard meanwhile",
+	  .parse = set_true, .field = AT(app_audio) },
+	{ .name = "mute-app", .parse = set_true, .field = AT(mute_app) },
+	{ .name = "audio-mix",
+	  .usage = "      --audio-mix: one track; --audio-codec opus|aac|flac; --audio-bitrate 96k",
+	  .parse = set_true, .field = AT(audio_mix) },
+	/* Checked against the container before anything starts. */
+	{ .name = "audio-codec", .has_arg = required_argument,
+	  .parse = set_string, .field = AT(audio_codec) },
+	/* Opus takes 6 to 510 kb/s; AAC goes as high. */
+	{ .name = "audio-bitrate", .has_arg = required_argument,
+	  .parse = set_bitrate, .field = AT(audio_bitrate), .min = 6000, .max = 510000,
+	  .invalid = "invalid --audio-bitrate '%s': expected e.g. 96k or 128000, 6k to 510k" },
+	{ .name = "overwrite", .short_name = 'y',
+	  .help = "replace an existing FILE; --list-encoders: what works",
+	  .parse = set_true, .field = AT(overwrite) },
+	{ .name = "list-encoders", .parse = set_true, .field = AT(list_encoders) },
+
+	{ .section = "A running recording ($XDG_RUNTIME_DIR/wl-record.pid, or --pid-file PATH):",
+	  .name = "pid-file", .has_arg = required_argument,
+	  .parse = set_string, .field = AT(pid_file) },
+	{ .name = "stop", .help = "finish it (as SIGINT), wait, print its file's path",
+	  .parse = set_true, .field = AT(stop) },
+	{ .name = "snap", .help = "save a PNG still beside its file, print its path",
+	  .parse = set_true, .field = AT(snap) },
+	{ .name = "toggle", .help = "stop it if one runs, else record (for hotkeys)",
+	  .parse = set_true, .field = AT(toggle) },
+
+	{ .section = "",
+	  .name = "verbose", .short_name = 'v',
+	  .usage = "  -v, --verbose  -q, --quiet  -h, --help  -V, --version",
+	  .parse = set_verbosity },
+	{ .name = "quiet", .short_name = 'q', .parse = set_verbosity },
+	{ .name = "help", .short_name = 'h', .parse = show_help },
+	{ .name = "version", .short_name = 'V', .parse = show_version },
+};
+
+const size_t option_spec_count = ARRAY_LENGTH(option_specs);
+
+/* getopt's view of the table: a long-only option returns LONG_ONLY + its
+ * row, one with a short name that letter. */
+enum { LONG_ONLY = 256 };
+
+struct getopt_table {
+	struct option long_options[ARRAY_LENGTH(option_specs) + 1];
+	char short_options[1 + 2 * ARRAY_LENGTH(option_specs) + 1];
+};
+
+static void build_getopt_table(struct getopt_table *table)
+{
+	size_t n_long = 0;
+	char *letter = table->short_options;
+	*letter++ = ':'; /* a missing value returns ':', not '?' */
+	for (size_t i = 0; i < ARRAY_LENGTH(option_specs); i++) {
+		const struct option_spec *spec = &option_specs[i];
+		if (!spec->name)
+			continue;
+		table->long_options[n_long++] = (struct option){
+			.name = spec->name, .has_arg = spec->has_arg,
+			.val = spec->short_name ? spec->short_name : LONG_ONLY + (int)i,
+		};
+		if (spec->short_name) {
+			*letter++ = spec->short_name;
+			if (spec->has_arg == required_argument)
+				*letter++ = ':';
 		}
 	}
+	table->long_options[n_long] = (struct option){ 0 };
+	*letter = 0;
+}
 
-	int n_params = 0;
-	opterr = 0;
-	optind = 0; /* 0, not 1: glibc then also forgets a half-read "-abc" of a previous parse */
-	int c;
-	while ((c = getopt_long(parse_argc, argv, ":o:f:g:sp:yvqhV", long_options, NULL)) != -1) {
-		int64_t i64;
-		switch (c) {
-		case 'o':
-			if (looks_like_file(optarg)) {
-				fprintf(stderr, "wl-record: -o picks a monitor now (like grim and "
-					"wf-recorder); give the file as the argument or with -f\n");
-				return OPTIONS_BAD;
-			}
-			options->output_name = optarg;
-			break;
-		case 'f':
-			if (options->output)
-				return bad("-f '%s': only one output file", optarg);
-			options->output = optarg;
-			break;
-		case 'g':
-			if (!parse_region(optarg, options))
-				return bad("invalid -g '%s': expected \"X,Y WxH\" as slurp prints it", optarg);
-			break;
-		case OPT_LIST_OUTPUTS:
-			options->list_outputs = true;
-			break;
-		case OPT_NO_CURSOR:
-			options->no_cursor = true;
-			break;
-		case OPT_CURSOR:
-			options->cursor = true;
-			break;
-		case OPT_AUDIO:
-			if (optarg && !audio_source_valid(optarg))
-				return bad("invalid --audio '%s': expected a source name as `pactl list "
-					   "short sources` prints it (or --audio alone: what the "
-					   "desktop plays)", optarg);
-			for (int i = 0; i < options->audio_source_count; i++)
-				if (!options->audio_sources[i] == !optarg &&
-				    (!optarg || strcmp(options->audio_sources[i], optarg) == 0))
-					return optarg ? bad("--audio=%s given twice: a source is "
-							    "recorded once", optarg)
-						      : bad("%s", "--audio given twice: a source is "
-							    "recorded once");
-			if (options->audio_source_count == OPTIONS_MAX_AUDIO_SOURCES)
-				return bad("%s", "too many --audio: at most 4 sources");
-			options->audio = true;
-			options->audio_sources[options->audio_source_count++] = optarg;
-			break;
-		case OPT_AUDIO_MIX:
-			options->audio_mix = true;
-			break;
-		case OPT_AUDIO_CODEC: /* checked against the container before anything starts */
-			options->audio_codec = optarg;
-			break;
-		case OPT_AUDIO_BITRATE:
-			/* Opus takes 6 to 510 kb/s; AAC goes as high. */
-			if (!parse_bitrate(optarg, &options->audio_bitrate) ||
-			    options->audio_bitrate < 6000 || options->audio_bitrate > 510000)
-				return bad("invalid --audio-bitrate '%s': expected e.g. 96k or 128000, "
-					   "6k to 510k", optarg);
-			break;
-		case OPT_APP_AUDIO:
-			options->app_audio = true;
-			break;
-		case OPT_MUTE_APP:
-			options->mute_app = true;
-			break;
-		case 's':
-			options->screenshot = true;
-			break;
-		case OPT_SIZE:
-			if (!parse_size(optarg, &options->width, &options->height))
-				return bad("invalid --size '%s': expected WxH, 1 to 16384 each", optarg);
-			break;
-		case OPT_FPS:
-			if (!parse_double(optarg, 1, 1000, &options->fps))
-				return bad("invalid --fps '%s': expected a number from 1 to 1000", optarg);
-			break;
-		case OPT_SOCKET:
-			if (!*optarg || strchr(optarg, '/'))
-				return bad("invalid --socket '%s': expected a name without '/'", optarg);
-			options->socket_name = optarg;
-			break;
-		case OPT_TIMEOUT:
-			if (!parse_double(optarg, 0.001, 1e6, &options->timeout_s))
-				return bad("invalid --timeout '%s': expected seconds > 0", optarg);
-			break;
-		case OPT_DELAY:
-			if (!parse_double(optarg, 0, 1e6, &options->delay_s))
-				return bad("invalid --delay '%s': expected seconds >= 0", optarg);
-			break;
-		case OPT_DURATION:
-			if (!parse_double(optarg, 0.001, 1e9, &options->duration_s))
-				return bad("invalid --duration '%s': expected seconds > 0", optarg);
-			break;
-		case OPT_FRAMES:
-			if (!parse_int64(optarg, 1, INT64_MAX, &options->max_frames))
-				return bad("invalid --frames '%s': expected a whole number >= 1", optarg);
-			break;
-		case OPT_CODEC:
-			options->codec = optarg;
-			break;
-		case OPT_DEVICE:
-			options->device = optarg;
-			break;
-		case OPT_BITRATE:
-			if (!parse_bitrate(optarg, &options->bitrate))
-				return bad("invalid --bitrate '%s': expected e.g. 8M, 2500k or 800000", optarg);
-			break;
-		case OPT_CRF:
-			if (!parse_int64(optarg, 0, 63, &i64))
-				return bad("invalid --crf '%s': expected a whole number from 0 to 63", optarg);
-			options->crf = (int)i64;
-			break;
-		case 'p':
-			if (!strchr(optarg, '=') || optarg[0] == '=')
-				return bad("invalid -p '%s': expected KEY=VALUE", optarg);
-			if (n_params == OPTIONS_MAX_CODEC_PARAMS)
-				return bad("%s", "too many -p options");
-			options->codec_params[n_params++] = optarg;
-			break;
-		case OPT_CFR:
-			options->cfr = true;
-			break;
-		case OPT_LIST_ENCODERS:
-			options->list_encoders = true;
-			break;
-		case OPT_SNAP:
-			options->snap = true;
-			break;
-		case OPT_STOP:
-			options->stop = true;
-			break;
-		case OPT_TOGGLE:
-			options->toggle = true;
-			break;
-		case OPT_PID_FILE:
-			options->pid_file = optarg;
-			break;
-		case 'y':
-			options->overwrite = true;
-			break;
-		case OPT_NO_FULLSCREEN_SHELL:
-			options->no_fullscreen_shell = true;
-			break;
-		case OPT_BACKGROUND:
-			if (!parse_color(optarg, &options->background))
-				return bad("--background: '%s' is not a colour (#rrggbb, black, white, gray)",
-					   optarg);
-			break;
-		case OPT_COMPOSE_ALL:
-			options->compose_all = true;
-			break;
-		case OPT_WINDOW:
-			options->window = true;
-			break;
-		case OPT_FORGET_PORTAL:
-			options->forget_portal = true;
-			break;
-		case OPT_STATS_FD:
-			if (!parse_int64(optarg, 0, INT_MAX, &i64))
-				return bad("invalid --stats-fd '%s': expected a file descriptor number", optarg);
-			/* Checked now: the summary must not be lost at the end. */
-			if (fcntl((int)i64, F_GETFD) < 0)
-				return bad("--stats-fd %s: not an open file descriptor", optarg);
-			options->stats_fd = (int)i64;
-			break;
-		case OPT_CAPTURE:
-			if (strncmp(optarg, "pipewire=", strlen("pipewire=")) == 0) {
-				options->capture = CAPTURE_PIPEWIRE;
-				options->pipewire_node = optarg + strlen("pipewire=");
-				if (!options->pipewire_node[0])
-					return bad("%s", "--capture pipewire=NODE: give the node's id, "
-						   "name or serial");
-			} else if (!capture_method_parse(optarg, &options->capture)) {
-				return bad("invalid --capture '%s': expected screencopy, ext-image-copy, "
-					   "wlr-screencopy, portal, listen or pipewire=NODE", optarg);
-			}
-			break;
-		case 'v':
-			options->verbosity = 1;
-			break;
-		case 'q':
-			options->verbosity = -1;
-			break;
-		case 'h':
-			print_help(stdout);
-			return OPTIONS_DONE;
-		case 'V':
-			print_version(stdout);
-			return OPTIONS_DONE;
-		case ':':
-			return bad("option '%s' needs a value", argv[optind - 1]);
-		default:
-			if (optopt) {
-				char short_name[3] = { '-', (char)optopt, 0 };
-				return bad("unknown option '%s'", short_name);
-			}
-			const char *nearest = nearest_option(argv[optind - 1]);
-			if (nearest) {
-				fprintf(stderr, "wl-record: unknown option '%s': did you mean --%s?"
-					" (see wl-record --help)\n", argv[optind - 1], nearest);
-				return OPTIONS_BAD;
-			}
-			return bad("unknown option '%s'", argv[optind - 1]);
+/* The row of what getopt_long() returned. */
+static const struct option_spec *spec_of(int c)
+{
+	if (c >= LONG_ONLY)
+		return &option_specs[c - LONG_ONLY];
+	for (size_t i = 0; i < ARRAY_LENGTH(option_specs); i++)
+		if (option_specs[i].short_name && option_specs[i].short_name == c)
+			return &option_specs[i];
+	return NULL;
+}
+
+/* Of two names as near to a mistyped one, the first is suggested, though
+ * the table has it later: the suggestion stays what it was when the long
+ * options were listed in another order. These are the only pairs that
+ * order changes, for every string within two edits of a name. */
+static const char *const preferred_in_a_tie[][2] = {
+	{ "snap", "stop" }, { "size", "socket" }, { "fps", "frames" }, { "audio", "codec" },
+};
+
+static bool preferred(const char *candidate, const char *best)
+{
+	for (size_t i = 0; i < ARRAY_LENGTH(preferred_in_a_tie); i++)
+		if (strcmp(candidate, preferred_in_a_tie[i][0]) == 0 &&
+		    strcmp(best, preferred_in_a_tie[i][1]) == 0)
+			return true;
+	return false;
+}
+
+/* The long option `arg` ("--durtion" or "--durtion=3") was probably meant
+ * as: one within two edits (one for short names), else NULL. Of names as
+ * near, the first in the table, or the one preferred_in_a_tie names. */
+static const char *nearest_option(const char *arg)
+{
+	if (strncmp(arg, "--", 2) != 0)
+		return NULL;
+	const char *name = arg + 2;
+	size_t len = strcspn(name, "=");
+	const char *best = NULL;
+	size_t best_distance = SIZE_MAX;
+	for (size_t i = 0; i < ARRAY_LENGTH(option_specs); i++) {
+		const char *candidate = option_specs[i].name;
+		if (!candidate)
+			continue;
+		size_t distance = edit_distance(name, len, candidate);
+		if (distance < best_distance ||
+		    (distance == best_distance && preferred(candidate, best))) {
+			best_distance = distance;
+			best = candidate;
 		}
 	}
+	size_t limit = len <= 4 ? 1 : 2;
+	return best_distance <= limit ? best : NULL;
+}
 
-	for (int i = optind; i < parse_argc; i++) {
-		if (options->output)
-			return bad("unexpected argument '%s': only one output file", argv[i]);
-		options->output = argv[i];
+/* What getopt_long() did not take: `arg` is the word it stopped at. */
+static enum options_result unknown_option(const char *arg)
+{
+	if (optopt) {
+		char short_name[3] = { '-', (char)optopt, 0 };
+		return bad("unknown option '%s'", short_name);
 	}
-	if (options->output && path_has_extension(options->output, "png"))
-		options->screenshot = true;
+	const char *nearest = nearest_option(arg);
+	if (nearest) {
+		fprintf(stderr, "wl-record: unknown option '%s': did you mean --%s?"
+			" (see wl-record --help)\n", arg, nearest);
+		return OPTIONS_BAD;
+	}
+	return bad("unknown option '%s'", arg);
+}
+
+/* The checks across options, run in this order once all are read: each
+ * refuses one combination with one line, or lets it through. */
+
+static enum options_result check_still_is_png(const struct options *options)
+{
 	if (options->screenshot && options->output && !path_has_extension(options->output, "png"))
 		return bad("--screenshot writes PNG: '%s' does not end in .png", options->output);
+	return OPTIONS_RUN;
+}
+
+static enum options_result check_one_request(const struct options *options)
+{
 	if (options->snap + options->stop + options->toggle > 1)
 		return bad("%s", "--snap, --stop and --toggle are separate requests; give one");
+	return OPTIONS_RUN;
+}
+
+static enum options_result check_stats_not_in_video(const struct options *options)
+{
 	if (options->stats_fd == 1 && options->output && strcmp(options->output, "-") == 0)
 		return bad("%s", "--stats-fd 1 and FILE '-': the video is on stdout");
-	if (capture_method_copies(options->capture) && (options->command || options->socket_name))
+	return OPTIONS_RUN;
+}
+
+static bool hosts(const struct options *options)
+{
+	return options->command || options->socket_name;
+}
+
+static enum options_result check_copy_hosts_nothing(const struct options *options)
+{
+	if (capture_method_copies(options->capture) && hosts(options))
 		return bad("%s", "--capture screencopy (ext-image-copy, wlr-screencopy) copies the "
 			   "desktop: it hosts no COMMAND and opens no --socket");
+	return OPTIONS_RUN;
+}
+
+static enum options_result check_pipewire_alone(const struct options *options)
+{
 	if (options->capture == CAPTURE_PIPEWIRE &&
-	    (options->command || options->socket_name || options->output_name || options->region))
+	    (hosts(options) || options->output_name || options->region))
 		return bad("%s", "--capture pipewire=NODE records a PipeWire node: it hosts no "
 			   "COMMAND, opens no --socket and takes no -o or -g");
+	return OPTIONS_RUN;
+}
+
+static enum options_result check_portal_alone(const struct options *options)
+{
 	if (options->capture == CAPTURE_PORTAL &&
-	    (options->command || options->socket_name || options->output_name || options->region))
+	    (hosts(options) || options->output_name || options->region))
 		return bad("%s", "--capture portal records what is chosen in the desktop's dialog: "
 			   "it hosts no COMMAND, opens no --socket and takes no -o or -g");
+	return OPTIONS_RUN;
+}
+
+static enum options_result check_forget_portal_alone(const struct options *options)
+{
 	if (options->forget_portal &&
 	    (options->output || options->command || options->snap || options->stop ||
 	     options->toggle || options->screenshot || options->list_outputs ||
 	     options->list_encoders || options->capture != CAPTURE_AUTO))
 		return bad("%s", "--forget-portal only drops the screen or window remembered for the "
 			   "portal: give it alone");
-	/* They pick part of the desktop: only a copied desktop has one. */
+	return OPTIONS_RUN;
+}
+
+/* They pick part of the desktop: only a copied desktop has one. */
+static enum options_result check_part_of_copy(const struct options *options)
+{
 	if ((options->output_name || options->region) &&
-	    (options->capture == CAPTURE_LISTEN || options->command || options->socket_name))
+	    (options->capture == CAPTURE_LISTEN || hosts(options)))
 		return bad("%s", "-o and -g pick part of the desktop being copied: they do not "
 			   "go with --capture listen, --socket or a COMMAND");
-	/* The pointer: a copied desktop's is drawn in unless --no-cursor; a
-	 * hosted app's only with --window (wl-record's own seat then) and
-	 * --cursor. */
+	return OPTIONS_RUN;
+}
+
+/* The pointer: a copied desktop's is drawn in unless --no-cursor; a hosted
+ * app's only with --window (wl-record's own seat then) and --cursor. */
+static enum options_result check_cursor(const struct options *options)
+{
 	if (options->cursor && options->no_cursor)
 		return bad("%s", "--cursor and --no-cursor contradict each other: give one");
-	if (options->no_cursor &&
-	    (options->command || options->socket_name || options->capture == CAPTURE_LISTEN))
+	if (options->no_cursor && (hosts(options) || options->capture == CAPTURE_LISTEN))
 		return bad("%s", "--no-cursor leaves the pointer out of a copied desktop; a hosted "
 			   "app's pointer is left out already (--window --cursor draws it in)");
 	if (options->cursor && !options->window)
 		return bad("%s", "--cursor draws the pointer of the app --window hosts: add --window "
 			   "(a copied desktop's pointer is drawn in unless --no-cursor)");
-	/* --app-audio records sound as --audio does, as one more source (the
-	 * first track): refused where --audio is. */
+	return OPTIONS_RUN;
+}
+
+/* --app-audio records sound as --audio does, as one more source (the first
+ * track): refused where --audio is. */
+static enum options_result check_audio(const struct options *options)
+{
 	bool any_audio = options->audio || options->app_audio;
 	int audio_sources = options->audio_source_count + (options->app_audio ? 1 : 0);
 	const char *audio_option = options->audio ? "--audio" : "--app-audio";
@@ -585,17 +738,104 @@ enum options_result options_parse(int argc, char **argv, struct options *options
 			   "give it after '--'");
 	if (audio_sources > OPTIONS_MAX_AUDIO_SOURCES)
 		return bad("%s", "too many sources: at most 4 (--audio and --app-audio together)");
+	return OPTIONS_RUN;
+}
+
+static enum options_result check_toggle_not_still(const struct options *options)
+{
 	if (options->toggle && options->screenshot)
 		return bad("%s", "--toggle starts or stops a recording, not a still");
-	if (options->window) {
-		enum options_result window_check = check_window(options);
-		if (window_check != OPTIONS_RUN)
-			return window_check;
-	}
-	/* Binary video would scramble the terminal: almost always a mistake. */
+	return OPTIONS_RUN;
+}
+
+/* --window shows a hosted COMMAND's recording as it is made. */
+static enum options_result check_window(const struct options *options)
+{
+	if (!options->window)
+		return OPTIONS_RUN;
+	if (options->snap || options->stop)
+		return bad("%s", "--window is for a new recording, not for --snap or --stop");
+	if (options->screenshot)
+		return bad("%s", "--window shows a recording as it is made: a still (--screenshot, "
+			   ".png) has none");
+	if (capture_method_copies(options->capture))
+		return bad("%s", "--window shows a hosted COMMAND; --capture screencopy (ext-image-copy, "
+			   "wlr-screencopy) copies the desktop the window would be on");
+	if (!options->command)
+		return bad("%s", "--window needs an app to host: give it after '--' "
+			   "(wl-record --window demo.mkv -- APP)");
+	return OPTIONS_RUN;
+}
+
+/* Binary video would scramble the terminal: almost always a mistake. */
+static enum options_result check_video_not_to_terminal(const struct options *options)
+{
 	if (options->output && strcmp(options->output, "-") == 0 && !options->screenshot &&
 	    !options->snap && !options->stop && !options->list_encoders && isatty(STDOUT_FILENO))
 		return bad("%s", "FILE '-' writes the video to standard output, which is a terminal: "
 			   "redirect it (wl-record - > out.mkv, or | a player) or give a file name");
+	return OPTIONS_RUN;
+}
+
+static enum options_result (*const checks[])(const struct options *options) = {
+	check_still_is_png, check_one_request, check_stats_not_in_video,
+	check_copy_hosts_nothing, check_pipewire_alone, check_portal_alone,
+	check_forget_portal_alone, check_part_of_copy, check_cursor, check_audio,
+	check_toggle_not_still, check_window, check_video_not_to_terminal,
+};
+
+/* Everything after "--" is the command to run, untouched by getopt's
+ * permutation: returns how many words getopt sees. */
+static int split_command(int argc, char **argv, struct options *options)
+{
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--") == 0) {
+			if (i + 1 < argc)
+				options->command = &argv[i + 1];
+			return i;
+		}
+	}
+	return argc;
+}
+
+enum options_result options_parse(int argc, char **argv, struct options *options)
+{
+	*options = (struct options){
+		.width = 1920, .height = 1080, .fps = WL_RECORD_DEFAULT_FPS, .timeout_s = 10, .crf = -1,
+		.stats_fd = -1,
+	};
+	int parse_argc = split_command(argc, argv, options);
+	if (parse_argc < argc && !options->command)
+		return bad("%s", "nothing after '--': give a command to run");
+
+	struct getopt_table table;
+	build_getopt_table(&table);
+	opterr = 0;
+	optind = 0; /* 0, not 1: glibc then also forgets a half-read "-abc" of a previous parse */
+	int c;
+	while ((c = getopt_long(parse_argc, argv, table.short_options, table.long_options,
+				NULL)) != -1) {
+		if (c == ':')
+			return bad("option '%s' needs a value", argv[optind - 1]);
+		const struct option_spec *spec = spec_of(c);
+		if (!spec)
+			return unknown_option(argv[optind - 1]);
+		enum options_result result = spec->parse(spec, optarg, options);
+		if (result != OPTIONS_RUN)
+			return result;
+	}
+
+	for (int i = optind; i < parse_argc; i++) {
+		if (options->output)
+			return bad("unexpected argument '%s': only one output file", argv[i]);
+		options->output = argv[i];
+	}
+	if (options->output && path_has_extension(options->output, "png"))
+		options->screenshot = true;
+	for (size_t i = 0; i < ARRAY_LENGTH(checks); i++) {
+		enum options_result result = checks[i](options);
+		if (result != OPTIONS_RUN)
+			return result;
+	}
 	return OPTIONS_RUN;
 }

@@ -2,6 +2,7 @@
 #define WL_RECORD_OPTIONS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "source_choice.h"
@@ -66,6 +67,28 @@ enum options_result {
 };
 
 enum options_result options_parse(int argc, char **argv, struct options *options);
+
+/* One row of the options table, in the order of --help: what getopt is
+ * given, what --help prints and how the value is parsed and stored. */
+struct option_spec {
+	const char *name;        /* long name without "--"; NULL: a line of --help only */
+	char short_name;         /* 0: long only */
+	int has_arg;             /* getopt's no_argument, required_argument, optional_argument */
+	/* --help: a heading printed first ("": a blank line only); the left
+	 * column when it is not "-x, --name VALUE"; the value's name; the
+	 * text in the right column, '\n' going on below it. With `usage`
+	 * and no `help`, `usage` is the whole line; with neither, a line or
+	 * heading nearby tells the option. */
+	const char *section, *usage, *value_name, *help;
+	enum options_result (*parse)(const struct option_spec *spec, const char *arg,
+				     struct options *options);
+	size_t field;            /* offsetof(struct options, ...): where the value goes */
+	double min, max;         /* a number's range */
+	const char *invalid;     /* the one-line error, '%s' the value, when it does not parse */
+};
+
+extern const struct option_spec option_specs[];
+extern const size_t option_spec_count;
 
 /* True when `path` ends in `.ext` (case-insensitive). */
 bool path_has_extension(const char *path, const char *ext);

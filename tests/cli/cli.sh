@@ -144,6 +144,10 @@ expect 2 1 --durtion 3 out.mkv
 grep -q "did you mean --duration?" "$tmp/err" || fail "--durtion: $(cat "$tmp/err")"
 expect 2 1 --screnshot
 grep -q "did you mean --screenshot?" "$tmp/err" || fail "--screnshot: $(cat "$tmp/err")"
+# A tie between two names goes to the one it always went to (options.c's
+# preferred_in_a_tie): --snop is as near to --stop.
+expect 2 1 --snop
+grep -q "did you mean --snap?" "$tmp/err" || fail "--snop: $(cat "$tmp/err")"
 expect 2 1 --xyzzy
 grep -q "did you mean" "$tmp/err" && fail "--xyzzy got a suggestion: $(cat "$tmp/err")"
 # An unwritable output is the machine's answer, not a usage error; it is
