@@ -96,6 +96,32 @@ static int take_frames(AVCodecContext *decoder, AVFrame *frame, const AVStream *
 	}
 }
 
+/* Opens `path` and finds its best stream of `type` and a decoder for it:
+ * 0, or a negative AVERROR after printing why. */
+static int open_best_stream(const char *path, enum AVMediaType type, AVFormatContext **format,
+			    const AVCodec **codec, int *index)
+{
+	int ret = avformat_open_input(format, path, NULL, NULL);
+	if (ret < 0) {
+		print_av_error("cannot open", path, ret);
+		return ret;
+	}
+	ret = avformat_find_stream_info(*format, NULL);
+	if (ret < 0) {
+		print_av_error("no stream info in", path, ret);
+		return ret;
+	}
+	*codec = NULL;
+	*index = av_find_best_stream(*format, type, -1, -1, codec, 0);
+	if (*index < 0 || !*codec) {
+		ret = *index < 0 ? *index : AVERROR_DECODER_NOT_FOUND;
+		print_av_error(type == AVMEDIA_TYPE_VIDEO ? "no video stream in" : "no audio stream in",
+			       path, ret);
+		return ret;
+	}
+	return 0;
+}
+
 int media_decode_video(const char *path, struct decoded_video *out)
 {
 	AVFormatContext *format = NULL;
@@ -110,23 +136,11 @@ int media_decode_video(const char *path, struct decoded_video *out)
 		ret = AVERROR(ENOMEM);
 		goto out;
 	}
-	ret = avformat_open_input(&format, path, NULL, NULL);
-	if (ret < 0) {
-		print_av_error("cannot open", path, ret);
+	const AVCodec *codec;
+	int index;
+	ret = open_best_stream(path, AVMEDIA_TYPE_VIDEO, &format, &codec, &index);
+	if (ret < 0)
 		goto out;
-	}
-	ret = avformat_find_stream_info(format, NULL);
-	if (ret < 0) {
-		print_av_error("no stream info in", path, ret);
-		goto out;
-	}
-	const AVCodec *codec = NULL;
-	int index = av_find_best_stream(format, AVMEDIA_TYPE_VIDEO, -1, -1, &codec, 0);
-	if (index < 0 || !codec) {
-		ret = index < 0 ? index : AVERROR_DECODER_NOT_FOUND;
-		print_av_error("no video stream in", path, ret);
-		goto out;
-	}
 	AVStream *stream = format->streams[index];
 	const AVCodecParameters *par = stream->codecpar;
 	copy_name(out->container, sizeof(out->container), format->iformat->name);
@@ -278,23 +292,11 @@ int media_decode_audio(const char *path, struct decoded_audio *out)
 		ret = AVERROR(ENOMEM);
 		goto out;
 	}
-	ret = avformat_open_input(&format, path, NULL, NULL);
-	if (ret < 0) {
-		print_av_error("cannot open", path, ret);
+	const AVCodec *codec;
+	int index;
+	ret = open_best_stream(path, AVMEDIA_TYPE_AUDIO, &format, &codec, &index);
+	if (ret < 0)
 		goto out;
-	}
-	ret = avformat_find_stream_info(format, NULL);
-	if (ret < 0) {
-		print_av_error("no stream info in", path, ret);
-		goto out;
-	}
-	const AVCodec *codec = NULL;
-	int index = av_find_best_stream(format, AVMEDIA_TYPE_AUDIO, -1, -1, &codec, 0);
-	if (index < 0 || !codec) {
-		ret = index < 0 ? index : AVERROR_DECODER_NOT_FOUND;
-		print_av_error("no audio stream in", path, ret);
-		goto out;
-	}
 	const AVCodecParameters *par = format->streams[index]->codecpar;
 	copy_name(out->codec, sizeof(out->codec), avcodec_get_name(par->codec_id));
 	out->sample_rate = par->sample_rate;
