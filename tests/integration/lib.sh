@@ -258,6 +258,16 @@ child_named() {
 	return 1
 }
 
+# require_reachable_by_nobody: as root, the tests that run a compositor and
+# its clients as 'nobody' (wlroots refuses root) need the build to be
+# reachable by that user: a clone under /root (mode 0700) is not. Fails
+# with that reason rather than timing out on a client that cannot start.
+require_reachable_by_nobody() {
+	setpriv --reuid=nobody --regid=nogroup --clear-groups test -x "$WL_RECORD" ||
+		fail "the unprivileged user 'nobody' cannot run $WL_RECORD: clone the repository" \
+			"where every user can read it (not under /root, whose mode is 0700)"
+}
+
 # ffprobe_check FILE: an independent reader opens the whole file without a
 # single complaint (a missing trailer or index shows up here).
 ffprobe_check() {

@@ -20,6 +20,7 @@ start_sway() {
 		getent group nogroup >/dev/null || skip "running as root and there is no group 'nogroup'"
 		setpriv --reuid=nobody --regid=nogroup --clear-groups true 2>/dev/null ||
 			skip "running as root and setpriv cannot drop to 'nobody'"
+		require_reachable_by_nobody
 		chmod 0711 "$TEST_DIR"
 		chown -R nobody "$USER_DIR"
 		as_user=(setpriv --reuid=nobody --regid=nogroup --clear-groups env)

@@ -30,6 +30,7 @@ if [ "$(id -u)" -eq 0 ]; then
 		skip "running as root and cannot drop to 'nobody' in a private mount namespace:" \
 			"$(tr '\n' ' ' <"$TEST_DIR/probe.log")"
 	fi
+	require_reachable_by_nobody
 	chmod 0711 "$TEST_DIR"
 	WORK=$TEST_DIR/cage
 	mkdir -m 0700 "$WORK" "$WORK/runtime"
