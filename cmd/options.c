@@ -595,7 +595,7 @@ static const char *nearest_option(const char *arg)
 			continue;
 		size_t distance = edit_distance(name, len, candidate);
 		if (distance < best_distance ||
-		    (distance == best_distance && preferred(candidate, best))) {
+		    (distance == best_distance && best && preferred(candidate, best))) {
 			best_distance = distance;
 			best = candidate;
 		}

@@ -150,6 +150,11 @@ expect 2 1 --snop
 grep -q "did you mean --snap?" "$tmp/err" || fail "--snop: $(cat "$tmp/err")"
 expect 2 1 --xyzzy
 grep -q "did you mean" "$tmp/err" && fail "--xyzzy got a suggestion: $(cat "$tmp/err")"
+# A name too long to compare with any (fuzz-options found it crashing the
+# tie-break): one line, no suggestion.
+long_name=--$(printf 'x%.0s' $(seq 70))
+expect 2 1 "$long_name"
+grep -q "did you mean" "$tmp/err" && fail "$long_name got a suggestion: $(cat "$tmp/err")"
 # An unwritable output is the machine's answer, not a usage error; it is
 # refused before COMMAND runs, naming the file, not a temporary one.
 expect 1 1 /nonexistent-dir/out.mkv -- touch "$tmp/ran"
