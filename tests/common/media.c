@@ -96,10 +96,11 @@ static int take_frames(AVCodecContext *decoder, AVFrame *frame, const AVStream *
 	}
 }
 
-/* Opens `path` and finds its best stream of `type` and a decoder for it:
- * 0, or a negative AVERROR after printing why. */
+/* Opens `path`, finds its best stream of `type` and opens a decoder for
+ * it: 0, or a negative AVERROR after printing why (the caller frees what
+ * was made either way). */
 static int open_best_stream(const char *path, enum AVMediaType type, AVFormatContext **format,
-			    const AVCodec **codec, int *index)
+			    AVCodecContext **decoder, int *index)
 {
 	int ret = avformat_open_input(format, path, NULL, NULL);
 	if (ret < 0) {
@@ -111,15 +112,23 @@ static int open_best_stream(const char *path, enum AVMediaType type, AVFormatCon
 		print_av_error("no stream info in", path, ret);
 		return ret;
 	}
-	*codec = NULL;
-	*index = av_find_best_stream(*format, type, -1, -1, codec, 0);
-	if (*index < 0 || !*codec) {
+	const AVCodec *codec = NULL;
+	*index = av_find_best_stream(*format, type, -1, -1, &codec, 0);
+	if (*index < 0 || !codec) {
 		ret = *index < 0 ? *index : AVERROR_DECODER_NOT_FOUND;
 		print_av_error(type == AVMEDIA_TYPE_VIDEO ? "no video stream in" : "no audio stream in",
 			       path, ret);
 		return ret;
 	}
-	return 0;
+	*decoder = avcodec_alloc_context3(codec);
+	if (!*decoder)
+		return AVERROR(ENOMEM);
+	ret = avcodec_parameters_to_context(*decoder, (*format)->streams[*index]->codecpar);
+	if (ret >= 0)
+		ret = avcodec_open2(*decoder, codec, NULL);
+	if (ret < 0)
+		print_av_error("cannot open the decoder for", path, ret);
+	return ret < 0 ? ret : 0;
 }
 
 int media_decode_video(const char *path, struct decoded_video *out)
@@ -136,9 +145,8 @@ int media_decode_video(const char *path, struct decoded_video *out)
 		ret = AVERROR(ENOMEM);
 		goto out;
 	}
-	const AVCodec *codec;
 	int index;
-	ret = open_best_stream(path, AVMEDIA_TYPE_VIDEO, &format, &codec, &index);
+	ret = open_best_stream(path, AVMEDIA_TYPE_VIDEO, &format, &decoder, &index);
 	if (ret < 0)
 		goto out;
 	AVStream *stream = format->streams[index];
@@ -152,18 +160,6 @@ int media_decode_video(const char *path, struct decoded_video *out)
 	out->height = par->height;
 	out->duration_us = format->duration == AV_NOPTS_VALUE ? -1 : format->duration;
 
-	decoder = avcodec_alloc_context3(codec);
-	if (!decoder) {
-		ret = AVERROR(ENOMEM);
-		goto out;
-	}
-	ret = avcodec_parameters_to_context(decoder, par);
-	if (ret >= 0)
-		ret = avcodec_open2(decoder, codec, NULL);
-	if (ret < 0) {
-		print_av_error("cannot open the decoder for", path, ret);
-		goto out;
-	}
 	int64_t start = stream->start_time == AV_NOPTS_VALUE ? 0 : stream->start_time;
 
 	/* A truncated file ends in a read error: decode what came before. */
@@ -292,27 +288,14 @@ int media_decode_audio(const char *path, struct decoded_audio *out)
 		ret = AVERROR(ENOMEM);
 		goto out;
 	}
-	const AVCodec *codec;
 	int index;
-	ret = open_best_stream(path, AVMEDIA_TYPE_AUDIO, &format, &codec, &index);
+	ret = open_best_stream(path, AVMEDIA_TYPE_AUDIO, &format, &decoder, &index);
 	if (ret < 0)
 		goto out;
 	const AVCodecParameters *par = format->streams[index]->codecpar;
 	copy_name(out->codec, sizeof(out->codec), avcodec_get_name(par->codec_id));
 	out->sample_rate = par->sample_rate;
 	out->channels = par->ch_layout.nb_channels;
-	decoder = avcodec_alloc_context3(codec);
-	if (!decoder) {
-		ret = AVERROR(ENOMEM);
-		goto out;
-	}
-	ret = avcodec_parameters_to_context(decoder, par);
-	if (ret >= 0)
-		ret = avcodec_open2(decoder, codec, NULL);
-	if (ret < 0) {
-		print_av_error("cannot open the decoder for", path, ret);
-		goto out;
-	}
 	while (ret >= 0 && av_read_frame(format, packet) >= 0) {
 		if (packet->stream_index == index && avcodec_send_packet(decoder, packet) >= 0)
 			ret = take_audio(decoder, frame, out, &capacity);
