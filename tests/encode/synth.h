@@ -13,18 +13,6 @@
 #include "recorder.h"
 #include "test-runner.h"
 
-/* For test_audio.c and test_audio_sources.c, which still have a main() of
- * their own: the others are TEST() cases and use test_assert(), which keeps
- * the temporary directory the same way (synth_tmpdir() sets the hook). */
-#define CHECK(cond)                                                                          \
-	do {                                                                                 \
-		if (!(cond)) {                                                               \
-			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-			synth_keep_tmpdir();                                                 \
-			exit(1);                                                             \
-		}                                                                            \
-	} while (0)
-
 #define NS_PER_MS INT64_C(1000000)
 
 /* The RGB of pixel (x, y) of frame `index` of a width x height sequence:

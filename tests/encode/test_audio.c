@@ -4,12 +4,13 @@
  * exactly as long as the video; the stream is Opus in Matroska, AAC in MP4.
  * The counters are checked, and so is the file, decoded (tests/common/
  * media.c): its length, the tone without hole or click, the silence.
+ *   placement/mkv, placement/mp4: that placement, one case per container.
  *   drift: stamps that drift from the count, followed by resampling:
- *          no gap, no drop, no click (test_drift()).
- *   test-encode-audio mkv|mp4|drift */
+ *          no gap, no drop, no click. */
 #include <math.h>
 #include <string.h>
 
+#include <libavcodec/avcodec.h>
 #include <libavformat/avformat.h>
 
 #include "clock.h"
@@ -104,7 +105,7 @@ static bool check_span(const struct decoded_audio *audio, int from_ms, int to_ms
  * resampling, the resampler made in the middle of the sound: no gap
  * counted, nothing dropped, no hole or click in the decoded file (FLAC:
  * lossless, only the stretch is there). */
-static int test_drift(void)
+TEST(drift)
 {
 	struct recorder_config config = synth_config(synth_path("audio-drift.mkv"));
 	config.fps = 10;
@@ -112,7 +113,7 @@ static int test_drift(void)
 	config.audio_codec = "flac";
 	const int64_t base = clock_now_ns() + 60 * INT64_C(1000000000);
 	struct recorder *recorder = recorder_create(&config, NULL);
-	CHECK(recorder);
+	test_assert(recorder);
 	static float samples[CHUNK_FRAMES * AUDIO_CHUNK_CHANNELS];
 	int64_t ahead_ns = 0;
 	for (int k = 0; k < 200; k++) {
@@ -130,28 +131,39 @@ static int test_drift(void)
 	for (int i = 0; i < 20; i++)
 		synth_submit(recorder, i, 160, 120, base + i * 100 * NS_PER_MS);
 	struct recorder_stats stats;
-	CHECK(recorder_finish(recorder, base + 2000 * NS_PER_MS, &stats) == 0);
+	test_assert(recorder_finish(recorder, base + 2000 * NS_PER_MS, &stats) == 0);
 	printf("drift: %llu frames, %llu silence, %llu dropped\n",
 	       (unsigned long long)stats.audio_frames,
 	       (unsigned long long)stats.audio_silence_frames,
 	       (unsigned long long)stats.audio_dropped_frames);
-	CHECK(stats.audio_silence_frames == 0 && stats.audio_dropped_frames == 0);
+	test_assert(stats.audio_silence_frames == 0 && stats.audio_dropped_frames == 0);
 	struct decoded_audio decoded;
-	CHECK(media_decode_audio(config.path, &decoded) == 0);
+	test_assert(media_decode_audio(config.path, &decoded) == 0);
 	printf("decoded: %s, %lld frames\n", decoded.codec, (long long)decoded.frames);
-	CHECK(llabs((long long)(decoded.frames - frames_of_ms(2000))) <= 2);
-	CHECK(check_span(&decoded, 0, 2000, true, 0, frames_of_ms(1)));
+	test_assert(llabs((long long)(decoded.frames - frames_of_ms(2000))) <= 2);
+	test_assert(check_span(&decoded, 0, 2000, true, 0, frames_of_ms(1)));
 	media_decoded_audio_free(&decoded);
-	return 0;
 }
 
-int main(int argc, char **argv)
+/* The track's codec follows the container: Opus in Matroska, AAC in MP4. */
+struct container {
+	const char *name;              /* the file's extension */
+	const char *encoder;           /* the encoder the recorder reports */
+	enum AVCodecID codec;          /* the audio stream's codec in the file */
+	int64_t frame, priming;        /* the codec's frame and priming, in frames */
+};
+
+static const struct container containers[] = {
+	{ .name = "mkv", .encoder = "libopus", .codec = AV_CODEC_ID_OPUS,
+	  .frame = 960, .priming = 0 },
+	{ .name = "mp4", .encoder = "aac", .codec = AV_CODEC_ID_AAC,
+	  .frame = 1024, .priming = 1024 },
+};
+
+TEST_P(placement, containers, const struct container *c)
 {
-	const char *container = argc > 1 ? argv[1] : "mkv";
-	if (strcmp(container, "drift") == 0)
-		return test_drift();
 	char name[32];
-	snprintf(name, sizeof(name), "audio.%s", container);
+	snprintf(name, sizeof(name), "audio.%s", c->name);
 	struct recorder_config config = synth_config(synth_path(name));
 	config.fps = 10;
 	config.audio_sources = 1;
@@ -159,7 +171,7 @@ int main(int argc, char **argv)
 	 * than half a second by the real clock is filled as it happens). */
 	const int64_t base = clock_now_ns() + 60 * INT64_C(1000000000);
 	struct recorder *recorder = recorder_create(&config, NULL);
-	CHECK(recorder);
+	test_assert(recorder);
 
 	/* 0-500 ms tone; nothing 500-1000 ms; 1000-1500 ms tone; then a chunk
 	 * run starting 50 ms early (1450 ms) to 1950 ms; the end at 2000 ms. */
@@ -169,30 +181,31 @@ int main(int argc, char **argv)
 	for (int i = 0; i < 20; i++)
 		synth_submit(recorder, i, 160, 120, base + i * 100 * NS_PER_MS);
 	struct recorder_stats stats;
-	CHECK(recorder_finish(recorder, base + 2000 * NS_PER_MS, &stats) == 0);
+	test_assert(recorder_finish(recorder, base + 2000 * NS_PER_MS, &stats) == 0);
 	printf("%s: %s, %llu chunks, %llu frames encoded, %llu silence, %llu dropped\n", name,
 	       stats.audio_encoder, (unsigned long long)stats.audio_chunks,
 	       (unsigned long long)stats.audio_frames,
 	       (unsigned long long)stats.audio_silence_frames,
 	       (unsigned long long)stats.audio_dropped_frames);
-	CHECK(stats.audio_chunks == 150);
-	CHECK(strcmp(stats.audio_encoder, strcmp(container, "mp4") == 0 ? "aac" : "libopus") == 0);
+	test_assert(stats.audio_chunks == 150);
+	test_assert(strcmp(stats.audio_encoder, c->encoder) == 0, "encoder %s",
+		    stats.audio_encoder);
 	/* As long as the video: 2 s, to the sample (rounding aside). */
-	CHECK(llabs((long long)stats.audio_frames - frames_of_ms(2000)) <= 2);
+	test_assert(llabs((long long)stats.audio_frames - frames_of_ms(2000)) <= 2);
 	/* The 500 ms gap and the last 50 ms are silence; 50 ms overlap dropped. */
-	CHECK(llabs((long long)stats.audio_silence_frames - frames_of_ms(550)) <= 4);
-	CHECK(llabs((long long)stats.audio_dropped_frames - frames_of_ms(50)) <= 4);
+	test_assert(llabs((long long)stats.audio_silence_frames - frames_of_ms(550)) <= 4);
+	test_assert(llabs((long long)stats.audio_dropped_frames - frames_of_ms(50)) <= 4);
 
 	/* The file has the audio stream, of the container's codec, 48 kHz stereo. */
 	AVFormatContext *format = NULL;
-	CHECK(avformat_open_input(&format, config.path, NULL, NULL) == 0);
-	CHECK(avformat_find_stream_info(format, NULL) >= 0);
+	test_assert(avformat_open_input(&format, config.path, NULL, NULL) == 0);
+	test_assert(avformat_find_stream_info(format, NULL) >= 0);
 	int audio = av_find_best_stream(format, AVMEDIA_TYPE_AUDIO, -1, -1, NULL, 0);
-	CHECK(audio >= 0);
+	test_assert(audio >= 0);
 	const AVCodecParameters *par = format->streams[audio]->codecpar;
-	CHECK(par->codec_id == (strcmp(container, "mp4") == 0 ? AV_CODEC_ID_AAC : AV_CODEC_ID_OPUS));
-	CHECK(par->sample_rate == RATE && par->ch_layout.nb_channels == 2);
-	CHECK(av_find_best_stream(format, AVMEDIA_TYPE_VIDEO, -1, -1, NULL, 0) >= 0);
+	test_assert(par->codec_id == c->codec, "codec %s", avcodec_get_name(par->codec_id));
+	test_assert(par->sample_rate == RATE && par->ch_layout.nb_channels == 2);
+	test_assert(av_find_best_stream(format, AVMEDIA_TYPE_VIDEO, -1, -1, NULL, 0) >= 0);
 	avformat_close_input(&format);
 
 	/* What the file holds, decoded: as long as the video (2 s) within one
@@ -203,19 +216,17 @@ int main(int argc, char **argv)
 	 * frame), and the tone where it was played, continuous, silence where
 	 * nothing was. */
 	struct decoded_audio decoded;
-	CHECK(media_decode_audio(config.path, &decoded) == 0);
-	CHECK(decoded.sample_rate == RATE && decoded.channels == 2);
-	bool aac = strcmp(container, "mp4") == 0;
-	int64_t frame = aac ? 1024 : 960, priming = aac ? 1024 : 0;
+	test_assert(media_decode_audio(config.path, &decoded) == 0);
+	test_assert(decoded.sample_rate == RATE && decoded.channels == 2);
+	int64_t frame = c->frame, priming = c->priming;
 	printf("decoded: %s, %lld frames (%.4f s)\n", decoded.codec, (long long)decoded.frames,
 	       (double)decoded.frames / RATE);
-	CHECK(llabs((long long)(decoded.frames - priming - frames_of_ms(2000))) <= frame);
+	test_assert(llabs((long long)(decoded.frames - priming - frames_of_ms(2000))) <= frame);
 	/* The codec's frame that mixes the tone with the silence beside it. */
 	int64_t edge = frame + frames_of_ms(5);
-	CHECK(check_span(&decoded, 0, 500, true, priming, edge));
-	CHECK(check_span(&decoded, 500, 1000, false, priming, edge));
+	test_assert(check_span(&decoded, 0, 500, true, priming, edge));
+	test_assert(check_span(&decoded, 500, 1000, false, priming, edge));
 	/* Over the overlap dropped at 1500 ms: the tone goes on. */
-	CHECK(check_span(&decoded, 1000, 1950, true, priming, edge));
+	test_assert(check_span(&decoded, 1000, 1950, true, priming, edge));
 	media_decoded_audio_free(&decoded);
-	return 0;
 }
