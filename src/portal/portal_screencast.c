@@ -478,9 +478,18 @@ static enum portal_outcome open_pipewire_remote(struct portal_cast *cast, char *
 	gint32 index;
 	g_variant_get(reply, "(h)", &index);
 	g_variant_unref(reply);
-	cast->remote_fd = fds ? g_unix_fd_list_get(fds, index, &error) : -1;
-	if (fds)
-		g_object_unref(fds);
+	/* The handle is the portal's word: GLib 2.74 reads the list at any
+	 * index (a negative one before its start), so it is checked here. */
+	int count = fds ? g_unix_fd_list_get_length(fds) : 0;
+	if (index < 0 || index >= count) {
+		snprintf(why, why_size, "the portal's OpenPipeWireRemote answer names descriptor %"
+			 PRId32 ", but it sent %d", index, count);
+		if (fds)
+			g_object_unref(fds);
+		return PORTAL_FAILED;
+	}
+	cast->remote_fd = g_unix_fd_list_get(fds, index, &error);
+	g_object_unref(fds);
 	if (cast->remote_fd < 0) {
 		snprintf(why, why_size, "the portal gave no PipeWire connection%s%s",
 			 error ? ": " : "", error ? error->message : "");

@@ -10,11 +10,18 @@
  * counts the Starts); OpenPipeWireRemote hands a connection to PipeWire's
  * socket ($XDG_RUNTIME_DIR/pipewire-0). SIGUSR1 closes every session from
  * the portal's side (the Session's Closed signal). Each call is logged on
- * stdout, one line each. */
+ * stdout, one line each.
+ *
+ *   fake-portal NODE_ID bad-fd-index
+ *
+ * OpenPipeWireRemote's handle names no descriptor it sends: in turn -1,
+ * 1 (one past the end), INT32_MAX and INT32_MIN. */
 #include <errno.h>
 #include <glib-unix.h>
 #include <gio/gio.h>
 #include <gio/gunixfdlist.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,6 +58,8 @@ static GDBusConnection *bus;
 static unsigned node_id;
 static int starts;
 static GPtrArray *sessions; /* their object paths */
+static bool bad_fd_index;
+static unsigned remotes_opened;
 
 /* The path element of a unique name: ":1.42" is "1_42". */
 static char *sender_element(const char *sender)
@@ -177,7 +186,12 @@ static void screencast_method(GDBusConnection *connection, const char *sender, c
 		int index = fd >= 0 ? g_unix_fd_list_append(fds, fd, NULL) : -1;
 		if (fd >= 0)
 			close(fd);
-		if (index < 0)
+		if (index >= 0 && bad_fd_index) {
+			static const gint32 bad[] = { -1, 1, INT32_MAX, INT32_MIN };
+			index = bad[remotes_opened++ % 4];
+			printf("OpenPipeWireRemote handle %d\n", index);
+		}
+		if (fd < 0)
 			g_dbus_method_invocation_return_dbus_error(invocation,
 				"org.freedesktop.portal.Error.Failed", "no PipeWire");
 		else
@@ -225,10 +239,11 @@ static gboolean close_sessions(void *data)
 
 int main(int argc, char **argv)
 {
-	if (argc != 2) {
-		fprintf(stderr, "usage: fake-portal NODE_ID\n");
+	if (argc < 2 || argc > 3 || (argc == 3 && strcmp(argv[2], "bad-fd-index") != 0)) {
+		fprintf(stderr, "usage: fake-portal NODE_ID [bad-fd-index]\n");
 		return 2;
 	}
+	bad_fd_index = argc == 3;
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	node_id = (unsigned)strtoul(argv[1], NULL, 10);
 	sessions = g_ptr_array_new_with_free_func(g_free);
