@@ -13,6 +13,10 @@
 #   bad-fd-index  OpenPipeWireRemote's handle names no descriptor it sent
 #            (-1, one past the end, INT32_MAX, INT32_MIN): one clear line,
 #            status 1, no crash (no sanitizer report), no file.
+#   forged-response  another process on the bus sends a Response
+#            ("cancelled") to wl-record on its Start request before the
+#            portal's own (2 s late): ignored, the recording follows the
+#            portal's answer.
 . "$TEST_LIB"
 . "$PIPEWIRE_LIB"
 : "${FAKE_PORTAL:?FAKE_PORTAL must point at tests/portal/fake-portal}"
@@ -29,6 +33,7 @@ NODE=$(node_property wlr-test-video id)
 [ -n "$NODE" ] || fail "no id for the producer's node"
 PORTAL_ARGS=()
 [ "$MODE" != bad-fd-index ] || PORTAL_ARGS=(bad-fd-index)
+[ "$MODE" != forged-response ] || PORTAL_ARGS=(slow)
 start fake-portal "$FAKE_PORTAL" "$NODE" "${PORTAL_ARGS[@]}"
 PORTAL_PID=$STARTED_PID
 wait_until 10 "the fake portal" log_has fake-portal '^ready'
@@ -45,6 +50,10 @@ record_until_int() {
 	kill -INT "$pid"
 	wait_exit "$pid" 20
 	[ "$EXIT_STATUS" -eq 0 ] || fail "$name: exited $EXIT_STATUS"
+}
+
+stream_or_exit() {
+	log_has record "PipeWire stream: 320x240" || ! is_running "$RECORD_PID"
 }
 
 case $MODE in
@@ -92,6 +101,25 @@ bad-fd-index)
 			fail "the fake portal did not send handle $handle"
 		[ ! -s "$TEST_DIR/bad.mkv" ] || fail "handle $handle: a failed start left a recording"
 	done
+	;;
+forged-response)
+	start record "$WL_RECORD" -v --capture portal "$TEST_DIR/out.mkv"
+	RECORD_PID=$STARTED_PID
+	# Start is wl-record's third request.
+	wait_until 20 "the Start request" log_has fake-portal '^request .*_3$'
+	read -r _ caller path < <(grep '^request .*_3$' "$TEST_DIR/fake-portal.log")
+	"$FAKE_PORTAL" --forge "$caller" "$path" >"$TEST_DIR/forger.log" 2>&1 ||
+		fail "cannot forge: $(cat "$TEST_DIR/forger.log")"
+	! log_has fake-portal "^Response $path$" ||
+		fail "the portal answered before the forgery: nothing was tested"
+	wait_until 15 "the stream" stream_or_exit
+	! log_has record "refused" || fail "the forged Response was believed"
+	wait_until 15 "the producer's frames" producer_frames 12
+	kill -INT "$RECORD_PID"
+	wait_exit "$RECORD_PID" 20
+	[ "$EXIT_STATUS" -eq 0 ] || { cat "$TEST_DIR/record.log"; fail "exited $EXIT_STATUS"; }
+	python3 "$CHECK" "$TEST_DIR/out.mkv" "$TEST_DIR/producer.log" memfd ||
+		fail "the file is not complete"
 	;;
 *)
 	fail "unknown mode $MODE"
