@@ -97,19 +97,34 @@ bool control_running(const char *pid_file, struct control_entry *entry)
 	       entry_is_live(entry);
 }
 
-static bool write_entry(const char *pid_file, const struct control_entry *entry)
+/* Written under a temporary name, then renamed (or, unless `replace`,
+ * linked: a newer instance's file is never replaced). The temporary name
+ * is predictable (our pid), so it is created afresh, not opened through a
+ * link someone planted there. */
+static bool write_entry(const char *pid_file, const struct control_entry *entry, bool replace)
 {
 	char tmp[PATH_MAX + 16];
 	snprintf(tmp, sizeof(tmp), "%s.%d", pid_file, (int)getpid());
-	FILE *f = fopen(tmp, "w");
+	unlink(tmp); /* ours, left by a crash */
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
 	if (!f) {
 		LOG_ERRNO("cannot write the pid file %s", tmp);
+		if (fd >= 0)
+			close(fd);
 		return false;
 	}
 	bool ok = fprintf(f, "%d %llu\n%s\n", (int)entry->pid, entry->start, entry->path) > 0;
 	if (ok && entry->still[0])
 		ok = fprintf(f, "%s\n", entry->still) > 0;
 	ok = fclose(f) == 0 && ok;
+	if (ok && !replace) {
+		/* A filesystem without hard links: renamed, as before. */
+		if (link(tmp, pid_file) == 0 || errno == EEXIST) {
+			unlink(tmp);
+			return true;
+		}
+	}
 	if (!ok || rename(tmp, pid_file) < 0) {
 		LOG_ERRNO("cannot write the pid file %s", pid_file);
 		unlink(tmp);
@@ -129,7 +144,7 @@ bool control_write_pid_file(const char *pid_file, const char *output_path,
 	struct control_entry self = { .pid = getpid(), .start = wl_record_start_time(getpid()) };
 	/* The path scripts take from --stop: absolute, whatever our cwd was. */
 	absolute_path(output_path, self.path, sizeof(self.path));
-	return write_entry(pid_file, &self);
+	return write_entry(pid_file, &self, true);
 }
 
 void control_note_still(const char *pid_file, const char *still_path)
@@ -138,20 +153,33 @@ void control_note_still(const char *pid_file, const char *still_path)
 	if (!pid_file || !read_entry(pid_file, &self) || self.pid != getpid())
 		return; /* not ours (anymore): no --snap can be waiting on us */
 	absolute_path(still_path, self.still, sizeof(self.still));
-	write_entry(pid_file, &self);
+	write_entry(pid_file, &self, true);
 }
 
 void control_remove_pid_file(const char *pid_file, const struct control_entry *previous)
 {
-	/* Only ours: a newer instance may have replaced it. */
-	struct control_entry current;
-	if (!read_entry(pid_file, &current) || current.pid != getpid())
+	/* Only ours: a newer instance may have replaced it, even between a
+	 * read and an unlink. So it is moved aside first, then read: what is
+	 * removed is what was read. */
+	char aside[PATH_MAX + 32];
+	snprintf(aside, sizeof(aside), "%s.%d.gone", pid_file, (int)getpid());
+	unlink(aside); /* ours, left by a crash */
+	if (rename(pid_file, aside) < 0)
 		return;
+	struct control_entry current;
+	bool ours = read_entry(aside, &current) && current.pid == getpid();
+	/* Not ours: back, unless a newer one has taken the name meanwhile
+	 * (renamed back where there are no hard links). */
+	if (!ours && link(aside, pid_file) < 0 && errno != EEXIST) {
+		if (rename(aside, pid_file) < 0)
+			LOG_DBG("cannot put %s back: %s", pid_file, strerror(errno));
+		return;
+	}
+	unlink(aside);
 	/* An older recording still running gets its entry back, so that a
 	 * second --stop reaches it. */
-	if (previous->pid && entry_is_live(previous) && write_entry(pid_file, previous))
-		return;
-	unlink(pid_file);
+	if (ours && previous->pid && entry_is_live(previous))
+		write_entry(pid_file, previous, false);
 }
 
 bool control_wait_gone(const struct control_entry *entry, double timeout_s)

@@ -17,6 +17,7 @@
 #include "log.h"
 
 #define MAX_AUDIO_STREAMS 8
+#define OUTPUT_BUFFER_SIZE (32 * 1024)
 
 struct muxer {
 	char *path;
@@ -36,6 +37,7 @@ struct muxer {
 	bool started;
 	bool failed;
 	bool fragmented_mov; /* mp4/mov */
+	int fd;              /* the file's, -1 for stdout (libavformat's pipe:1) */
 	_Atomic int64_t bytes_written;
 };
 
@@ -187,6 +189,120 @@ bool muxer_check(const char *path, enum AVCodecID codec_id)
 	return checked_format(path, codec_id, &container) != NULL;
 }
 
+/* The file is ours to open, not libavformat's: given a name, avio_open2()
+ * parses it as a URL, so "file:out.mkv" opened out.mkv (truncating it
+ * without -y) and "rec-12:30.mkv" asked for a protocol "rec-12". The muxer
+ * writes to the descriptor through these callbacks. */
+#if LIBAVFORMAT_VERSION_MAJOR >= 61
+typedef const uint8_t avio_write_data;
+#else
+typedef uint8_t avio_write_data;
+#endif
+
+static int write_output(void *opaque, avio_write_data *data, int size)
+{
+	const struct muxer *muxer = opaque;
+	int done = 0;
+	while (done < size) {
+		ssize_t n = write(muxer->fd, data + done, (size_t)(size - done));
+		if (n < 0 && errno == EINTR)
+			continue;
+		/* The error stays in pb->error: the caller's fail() says it. */
+		if (n < 0)
+			return AVERROR(errno);
+		if (n == 0)
+			return AVERROR(EIO);
+		done += (int)n;
+	}
+	return done;
+}
+
+static int64_t seek_output(void *opaque, int64_t offset, int whence)
+{
+	const struct muxer *muxer = opaque;
+	if (whence & AVSEEK_SIZE) {
+		struct stat st;
+		return fstat(muxer->fd, &st) < 0 ? AVERROR(errno) : st.st_size;
+	}
+	off_t at = lseek(muxer->fd, (off_t)offset, whence & ~AVSEEK_FORCE);
+	return at < 0 ? AVERROR(errno) : at;
+}
+
+/* Opens `path` literally: created exclusively unless `overwrite`, so an
+ * existing recording is never truncated; an existing FIFO or device
+ * (/dev/null) holds no recording to lose and is written to. AVERROR_EXIT
+ * once the refusal is logged. */
+static int open_file(const char *path, bool overwrite)
+{
+	if (overwrite) {
+		int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+		return fd >= 0 ? fd : AVERROR(errno);
+	}
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+	if (fd >= 0)
+		return fd;
+	if (errno != EEXIST) {
+		LOG_ERRNO("cannot create %s", path);
+		return AVERROR_EXIT;
+	}
+	/* A FIFO or device (/dev/null) holds no recording to lose; a FIFO
+	 * waits for its reader, as it did in avio_open2(). */
+	struct stat st;
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+		if (fd < 0)
+			return AVERROR(errno);
+		if (fstat(fd, &st) == 0 && !S_ISREG(st.st_mode))
+			return fd;
+		close(fd); /* replaced by a file meanwhile */
+	}
+	LOG_ERR("%s already exists: give --overwrite (-y) to replace it", path);
+	return AVERROR_EXIT;
+}
+
+static int open_output(struct muxer *muxer, const char *path, bool overwrite)
+{
+	int fd = open_file(path, overwrite);
+	if (fd < 0)
+		return fd;
+	muxer->fd = fd;
+	unsigned char *buffer = av_malloc(OUTPUT_BUFFER_SIZE);
+	AVIOContext *pb = buffer ? avio_alloc_context(buffer, OUTPUT_BUFFER_SIZE, 1, muxer, NULL,
+						      write_output, seek_output) : NULL;
+	if (!pb) {
+		av_free(buffer);
+		close(fd);
+		muxer->fd = -1;
+		return AVERROR(ENOMEM);
+	}
+	/* As libavformat's file protocol: a pipe cannot seek back. */
+	struct stat st;
+	pb->seekable = fstat(fd, &st) == 0 && !S_ISFIFO(st.st_mode) && !S_ISSOCK(st.st_mode) &&
+				       lseek(fd, 0, SEEK_CUR) >= 0
+			       ? AVIO_SEEKABLE_NORMAL : 0;
+	muxer->format->pb = pb;
+	muxer->format->flags |= AVFMT_FLAG_CUSTOM_IO;
+	return 0;
+}
+
+/* Flushes and frees the output (ours or libavformat's pipe:1). */
+static int close_output(struct muxer *muxer)
+{
+	if (!muxer->format || !muxer->format->pb)
+		return 0;
+	if (!(muxer->format->flags & AVFMT_FLAG_CUSTOM_IO))
+		return avio_closep(&muxer->format->pb);
+	AVIOContext *pb = muxer->format->pb;
+	avio_flush(pb);
+	int ret = pb->error < 0 ? pb->error : 0;
+	av_freep(&pb->buffer);
+	avio_context_free(&muxer->format->pb);
+	if (close(muxer->fd) < 0 && ret == 0)
+		ret = AVERROR(errno);
+	muxer->fd = -1;
+	return ret;
+}
+
 struct muxer *muxer_create(const char *path, enum AVCodecID codec_id, bool overwrite,
 			   bool *bad_config)
 {
@@ -201,6 +317,7 @@ struct muxer *muxer_create(const char *path, enum AVCodecID codec_id, bool overw
 	muxer = calloc(1, sizeof(*muxer));
 	if (!muxer)
 		goto fail_nomem;
+	muxer->fd = -1;
 	muxer->path = strdup(strcmp(path, "-") == 0 ? "stdout" : path);
 	muxer->held = av_packet_alloc();
 	if (!muxer->path || !muxer->held)
@@ -235,26 +352,13 @@ struct muxer *muxer_create(const char *path, enum AVCodecID codec_id, bool overw
 		}
 	}
 	muxer->fragmented_mov = container->fragmented;
-	const char *url = strcmp(path, "-") == 0 ? "pipe:1" : path;
-	if (!overwrite && url == path) {
-		/* Created here, exclusively, so an existing recording is never
-		 * truncated; avio then opens the new empty file. */
-		int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-		struct stat st;
-		if (fd >= 0) {
-			close(fd);
-		} else if (errno != EEXIST) {
-			LOG_ERRNO("cannot create %s", path);
-			goto fail;
-		} else if (stat(path, &st) < 0 || S_ISREG(st.st_mode)) {
-			/* A FIFO or device (/dev/null) holds no recording to lose. */
-			LOG_ERR("%s already exists: give --overwrite (-y) to replace it", path);
-			goto fail;
-		}
-	}
-	ret = avio_open2(&muxer->format->pb, url, AVIO_FLAG_WRITE, NULL, NULL);
+	if (strcmp(path, "-") == 0)
+		ret = avio_open2(&muxer->format->pb, "pipe:1", AVIO_FLAG_WRITE, NULL, NULL);
+	else
+		ret = open_output(muxer, path, overwrite);
 	if (ret < 0) {
-		log_av_error("cannot open", path, ret);
+		if (ret != AVERROR_EXIT)
+			log_av_error("cannot open", path, ret);
 		goto fail;
 	}
 	return muxer;
@@ -439,7 +543,7 @@ int muxer_finish(struct muxer *muxer, int64_t end_pts, AVRational time_base)
 		if (muxer->format->pb->error < 0 && !muxer->failed)
 			fail(muxer, "cannot write", muxer->format->pb->error);
 		muxer->bytes_written = avio_tell(muxer->format->pb);
-		int close_ret = avio_closep(&muxer->format->pb);
+		int close_ret = close_output(muxer);
 		if (close_ret < 0)
 			fail(muxer, "cannot close", close_ret);
 	}
@@ -458,8 +562,7 @@ void muxer_destroy(struct muxer *muxer)
 	if (!muxer)
 		return;
 	if (muxer->format) {
-		if (muxer->format->pb)
-			avio_closep(&muxer->format->pb);
+		close_output(muxer);
 		avformat_free_context(muxer->format);
 	}
 	av_packet_free(&muxer->held);

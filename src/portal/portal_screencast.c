@@ -174,6 +174,7 @@ bool portal_screencast_offered(char *why, size_t why_size)
 /* --- requests and their Response --- */
 
 struct response {
+	const char *portal_owner;
 	bool answered;
 	bool timed_out;
 	uint32_t code;
@@ -185,11 +186,18 @@ static void handle_response(GDBusConnection *bus, const char *sender, const char
 			    void *data)
 {
 	(void)bus;
-	(void)sender;
 	(void)path;
 	(void)interface;
 	(void)signal;
 	struct response *response = data;
+	/* Anyone on the bus may send us a Response; GLib before 2.80.1 (CVE-
+	 * 2024-34397) does not check a well-known sender name, so the portal's
+	 * unique name is checked here, whatever GLib does. */
+	if (g_strcmp0(sender, response->portal_owner) != 0) {
+		LOG_DBG("ignored a Response on %s from %s, not the portal (%s)", path,
+			sender ? sender : "(nobody)", response->portal_owner);
+		return;
+	}
 	if (response->answered || !g_variant_is_of_type(parameters, G_VARIANT_TYPE("(ua{sv})")))
 		return;
 	g_variant_get(parameters, "(u@a{sv})", &response->code, &response->results);
@@ -216,14 +224,15 @@ static enum portal_outcome request(struct portal_cast *cast, const char *method,
 	snprintf(path, sizeof(path), PORTAL_PATH "/request/%s/%s", cast->sender, token);
 	g_variant_builder_add(options, "{sv}", "handle_token", g_variant_new_string(token));
 
-	struct response response = { 0 };
-	guint subscription = g_dbus_connection_signal_subscribe(cast->bus, PORTAL_NAME,
+	/* From the portal's unique name only: GLib filters on a unique name. */
+	struct response response = { .portal_owner = cast->portal_owner };
+	guint subscription = g_dbus_connection_signal_subscribe(cast->bus, cast->portal_owner,
 		REQUEST_INTERFACE, "Response", path, NULL, G_DBUS_SIGNAL_FLAGS_NO_MATCH_RULE,
 		handle_response, &response, NULL);
 	/* The match rule by hand: synchronously, so it is in place before the call. */
 	char rule[512];
-	snprintf(rule, sizeof(rule), "type='signal',sender='" PORTAL_NAME "',interface='"
-		 REQUEST_INTERFACE "',member='Response',path='%s'", path);
+	snprintf(rule, sizeof(rule), "type='signal',sender='%s',interface='" REQUEST_INTERFACE
+		 "',member='Response',path='%s'", cast->portal_owner, path);
 	GVariant *added = g_dbus_connection_call_sync(cast->bus, "org.freedesktop.DBus",
 		"/org/freedesktop/DBus", "org.freedesktop.DBus", "AddMatch",
 		g_variant_new("(s)", rule), NULL, G_DBUS_CALL_FLAGS_NONE, CALL_TIMEOUT_MS, NULL,
@@ -322,7 +331,8 @@ static GDBusMessage *filter_closed(GDBusConnection *bus, GDBusMessage *message, 
 	return message;
 }
 
-/* Who the portal is on the bus now: the Closed signal is believed from it only. */
+/* Who the portal is on the bus now: its Responses and the Closed signal are
+ * believed from it only. */
 static char *name_owner(GDBusConnection *bus, const char *name)
 {
 	GVariant *reply = g_dbus_connection_call_sync(bus, "org.freedesktop.DBus",
@@ -341,6 +351,11 @@ static char *name_owner(GDBusConnection *bus, const char *name)
 static enum portal_outcome create_session(struct portal_cast *cast, char *why, size_t why_size)
 {
 	cast->portal_owner = name_owner(cast->bus, PORTAL_NAME);
+	if (!cast->portal_owner) {
+		snprintf(why, why_size, "the portal does not answer (%s has no owner on the bus)",
+			 PORTAL_NAME);
+		return PORTAL_FAILED;
+	}
 	GVariantBuilder options;
 	g_variant_builder_init(&options, G_VARIANT_TYPE_VARDICT);
 	char token[32];
@@ -478,9 +493,18 @@ static enum portal_outcome open_pipewire_remote(struct portal_cast *cast, char *
 	gint32 index;
 	g_variant_get(reply, "(h)", &index);
 	g_variant_unref(reply);
-	cast->remote_fd = fds ? g_unix_fd_list_get(fds, index, &error) : -1;
-	if (fds)
-		g_object_unref(fds);
+	/* The handle is the portal's word: GLib 2.74 reads the list at any
+	 * index (a negative one before its start), so it is checked here. */
+	int count = fds ? g_unix_fd_list_get_length(fds) : 0;
+	if (index < 0 || index >= count) {
+		snprintf(why, why_size, "the portal's OpenPipeWireRemote answer names descriptor %"
+			 PRId32 ", but it sent %d", index, count);
+		if (fds)
+			g_object_unref(fds);
+		return PORTAL_FAILED;
+	}
+	cast->remote_fd = g_unix_fd_list_get(fds, index, &error);
+	g_object_unref(fds);
 	if (cast->remote_fd < 0) {
 		snprintf(why, why_size, "the portal gave no PipeWire connection%s%s",
 			 error ? ": " : "", error ? error->message : "");

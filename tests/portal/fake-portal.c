@@ -10,11 +10,29 @@
  * counts the Starts); OpenPipeWireRemote hands a connection to PipeWire's
  * socket ($XDG_RUNTIME_DIR/pipewire-0). SIGUSR1 closes every session from
  * the portal's side (the Session's Closed signal). Each call is logged on
- * stdout, one line each. */
+ * stdout, one line each.
+ *
+ *   fake-portal NODE_ID bad-fd-index
+ *
+ * OpenPipeWireRemote's handle names no descriptor it sends: in turn -1,
+ * 1 (one past the end), INT32_MAX and INT32_MIN.
+ *
+ *   fake-portal NODE_ID slow
+ *
+ * Each Response comes 2 s after its method's answer, logged as "request
+ * CALLER PATH" when the method answers and "Response PATH" when sent: time
+ * for another process to forge one first, as
+ *
+ *   fake-portal --forge CALLER PATH
+ *
+ * does (a Response "cancelled" on PATH, sent to CALLER, from a process
+ * that is not the portal). */
 #include <errno.h>
 #include <glib-unix.h>
 #include <gio/gio.h>
 #include <gio/gunixfdlist.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,6 +69,9 @@ static GDBusConnection *bus;
 static unsigned node_id;
 static int starts;
 static GPtrArray *sessions; /* their object paths */
+static bool bad_fd_index;
+static bool slow;
+static unsigned remotes_opened;
 
 /* The path element of a unique name: ":1.42" is "1_42". */
 static char *sender_element(const char *sender)
@@ -74,6 +95,45 @@ static unsigned option_uint(GVariant *options, const char *key)
 	return g_variant_lookup(options, key, "u", &value) ? value : 0;
 }
 
+struct late_response {
+	char *caller;
+	char *path;
+	GVariant *results;
+};
+
+static gboolean send_response(void *data)
+{
+	struct late_response *late = data;
+	if (slow)
+		printf("Response %s\n", late->path);
+	g_dbus_connection_emit_signal(bus, late->caller, late->path,
+				      "org.freedesktop.portal.Request", "Response",
+				      g_variant_new("(u@a{sv})", 0u, late->results), NULL);
+	g_variant_unref(late->results);
+	g_free(late->path);
+	g_free(late->caller);
+	g_free(late);
+	return G_SOURCE_REMOVE;
+}
+
+/* Sent by a process that is not the portal: only the bus knows the sender. */
+static int forge(const char *caller, const char *path)
+{
+	GError *error = NULL;
+	GDBusConnection *forger = g_bus_get_sync(G_BUS_TYPE_SESSION, NULL, &error);
+	if (!forger || !g_dbus_connection_emit_signal(forger, caller, path,
+			"org.freedesktop.portal.Request", "Response",
+			g_variant_new("(u@a{sv})", 1u, g_variant_new_array(G_VARIANT_TYPE("{sv}"),
+									 NULL, 0)), &error) ||
+	    !g_dbus_connection_flush_sync(forger, NULL, &error)) {
+		fprintf(stderr, "fake-portal --forge: %s\n", error->message);
+		return 1;
+	}
+	printf("forged a Response on %s from %s\n", path,
+	       g_dbus_connection_get_unique_name(forger));
+	return 0;
+}
+
 /* Answers the method with the Request's path, then the Request's Response. */
 static void respond(GDBusMethodInvocation *invocation, GVariant *options, GVariant *results)
 {
@@ -82,9 +142,15 @@ static void respond(GDBusMethodInvocation *invocation, GVariant *options, GVaria
 	char *path = g_strdup_printf(PORTAL_PATH "/request/%s/%s", element,
 				     option_string(options, "handle_token", "t"));
 	g_dbus_method_invocation_return_value(invocation, g_variant_new("(o)", path));
-	g_dbus_connection_emit_signal(bus, sender, path, "org.freedesktop.portal.Request",
-				      "Response", g_variant_new("(u@a{sv})", 0u, results), NULL);
-	g_free(path);
+	struct late_response *late = g_new(struct late_response, 1);
+	*late = (struct late_response){ g_strdup(sender), path, g_variant_ref_sink(results) };
+	if (slow) {
+		printf("request %s %s\n", sender, path);
+		g_dbus_connection_flush_sync(bus, NULL, NULL);
+		g_timeout_add(2000, send_response, late);
+	} else {
+		send_response(late);
+	}
 	g_free(element);
 }
 
@@ -177,7 +243,12 @@ static void screencast_method(GDBusConnection *connection, const char *sender, c
 		int index = fd >= 0 ? g_unix_fd_list_append(fds, fd, NULL) : -1;
 		if (fd >= 0)
 			close(fd);
-		if (index < 0)
+		if (index >= 0 && bad_fd_index) {
+			static const gint32 bad[] = { -1, 1, INT32_MAX, INT32_MIN };
+			index = bad[remotes_opened++ % 4];
+			printf("OpenPipeWireRemote handle %d\n", index);
+		}
+		if (fd < 0)
 			g_dbus_method_invocation_return_dbus_error(invocation,
 				"org.freedesktop.portal.Error.Failed", "no PipeWire");
 		else
@@ -225,10 +296,16 @@ static gboolean close_sessions(void *data)
 
 int main(int argc, char **argv)
 {
-	if (argc != 2) {
-		fprintf(stderr, "usage: fake-portal NODE_ID\n");
+	if (argc == 4 && strcmp(argv[1], "--forge") == 0)
+		return forge(argv[2], argv[3]);
+	if (argc < 2 || argc > 3 || (argc == 3 && strcmp(argv[2], "bad-fd-index") != 0 &&
+				     strcmp(argv[2], "slow") != 0)) {
+		fprintf(stderr, "usage: fake-portal NODE_ID [bad-fd-index|slow]\n"
+			"       fake-portal --forge CALLER PATH\n");
 		return 2;
 	}
+	bad_fd_index = argc == 3 && strcmp(argv[2], "bad-fd-index") == 0;
+	slow = argc == 3 && strcmp(argv[2], "slow") == 0;
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	node_id = (unsigned)strtoul(argv[1], NULL, 10);
 	sessions = g_ptr_array_new_with_free_func(g_free);

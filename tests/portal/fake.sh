@@ -10,6 +10,13 @@
 #            in (embedded) or, with --no-cursor, hidden; persist_mode 2;
 #            the stored token offered on the next run and replaced by the
 #            new one each time (single use); the session closed on SIGINT.
+#   bad-fd-index  OpenPipeWireRemote's handle names no descriptor it sent
+#            (-1, one past the end, INT32_MAX, INT32_MIN): one clear line,
+#            status 1, no crash (no sanitizer report), no file.
+#   forged-response  another process on the bus sends a Response
+#            ("cancelled") to wl-record on its Start request before the
+#            portal's own (2 s late): ignored, the recording follows the
+#            portal's answer.
 . "$TEST_LIB"
 . "$PIPEWIRE_LIB"
 : "${FAKE_PORTAL:?FAKE_PORTAL must point at tests/portal/fake-portal}"
@@ -24,7 +31,10 @@ PRODUCER_PID=$STARTED_PID
 wait_until 10 "the producer's node" node_exists wlr-test-video
 NODE=$(node_property wlr-test-video id)
 [ -n "$NODE" ] || fail "no id for the producer's node"
-start fake-portal "$FAKE_PORTAL" "$NODE"
+PORTAL_ARGS=()
+[ "$MODE" != bad-fd-index ] || PORTAL_ARGS=(bad-fd-index)
+[ "$MODE" != forged-response ] || PORTAL_ARGS=(slow)
+start fake-portal "$FAKE_PORTAL" "$NODE" "${PORTAL_ARGS[@]}"
 PORTAL_PID=$STARTED_PID
 wait_until 10 "the fake portal" log_has fake-portal '^ready'
 
@@ -40,6 +50,10 @@ record_until_int() {
 	kill -INT "$pid"
 	wait_exit "$pid" 20
 	[ "$EXIT_STATUS" -eq 0 ] || fail "$name: exited $EXIT_STATUS"
+}
+
+stream_or_exit() {
+	log_has record "PipeWire stream: 320x240" || ! is_running "$RECORD_PID"
 }
 
 case $MODE in
@@ -72,6 +86,40 @@ options)
 	[ "$(cat "$TOKEN")" = fake-token-2 ] || fail "the token was not replaced: $(cat "$TOKEN")"
 	python3 "$CHECK" "$TEST_DIR/second.mkv" "$TEST_DIR/producer.log" memfd ||
 		fail "the second file is not the producer's frames"
+	;;
+bad-fd-index)
+	for handle in -1 1 2147483647 -2147483648; do
+		timeout 30 "$WL_RECORD" -q --capture portal "$TEST_DIR/bad.mkv" >"$TEST_DIR/bad.log" 2>&1
+		status=$?
+		cat "$TEST_DIR/bad.log"
+		[ "$status" -eq 1 ] || fail "handle $handle: exited $status, not 1"
+		! grep -q Sanitizer "$TEST_DIR/bad.log" || fail "handle $handle: a sanitizer report"
+		[ "$(wc -l <"$TEST_DIR/bad.log")" -eq 1 ] &&
+			grep -q "the portal's OpenPipeWireRemote answer names descriptor $handle, but it sent 1$" \
+				"$TEST_DIR/bad.log" || fail "handle $handle: not one clear line"
+		log_has fake-portal "^OpenPipeWireRemote handle $handle$" ||
+			fail "the fake portal did not send handle $handle"
+		[ ! -s "$TEST_DIR/bad.mkv" ] || fail "handle $handle: a failed start left a recording"
+	done
+	;;
+forged-response)
+	start record "$WL_RECORD" -v --capture portal "$TEST_DIR/out.mkv"
+	RECORD_PID=$STARTED_PID
+	# Start is wl-record's third request.
+	wait_until 20 "the Start request" log_has fake-portal '^request .*_3$'
+	read -r _ caller path < <(grep '^request .*_3$' "$TEST_DIR/fake-portal.log")
+	"$FAKE_PORTAL" --forge "$caller" "$path" >"$TEST_DIR/forger.log" 2>&1 ||
+		fail "cannot forge: $(cat "$TEST_DIR/forger.log")"
+	! log_has fake-portal "^Response $path$" ||
+		fail "the portal answered before the forgery: nothing was tested"
+	wait_until 15 "the stream" stream_or_exit
+	! log_has record "refused" || fail "the forged Response was believed"
+	wait_until 15 "the producer's frames" producer_frames 12
+	kill -INT "$RECORD_PID"
+	wait_exit "$RECORD_PID" 20
+	[ "$EXIT_STATUS" -eq 0 ] || { cat "$TEST_DIR/record.log"; fail "exited $EXIT_STATUS"; }
+	python3 "$CHECK" "$TEST_DIR/out.mkv" "$TEST_DIR/producer.log" memfd ||
+		fail "the file is not complete"
 	;;
 *)
 	fail "unknown mode $MODE"
