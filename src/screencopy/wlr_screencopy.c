@@ -73,6 +73,13 @@ static void frame_ready(void *data, struct zwlr_screencopy_frame_v1 *frame, uint
 	struct screencopy_source *source = data;
 	struct shm_buffer *buffer = source->target;
 	struct dmabuf_buffer *dmabuf = source->dmabuf_target;
+	/* A copy is ready only once asked for (request_copy sets a target):
+	 * earlier, no buffer holds a picture. */
+	if (!buffer && !dmabuf) {
+		screencopy_end(source, "the compositor sent a copy's ready before wl-record asked "
+				       "for the copy (a wlr-screencopy protocol error)");
+		return;
+	}
 	zwlr_screencopy_frame_v1_destroy(source->wlr.frame);
 	source->wlr.frame = NULL;
 	source->target = NULL;
