@@ -62,7 +62,7 @@ static void frame_flags(void *data, struct zwlr_screencopy_frame_v1 *frame, uint
 static void frame_damage(void *data, struct zwlr_screencopy_frame_v1 *frame, uint32_t x,
 			 uint32_t y, uint32_t width, uint32_t height)
 {
-	screencopy_add_damage(data, (int)x, (int)y, (int)width, (int)height);
+	screencopy_add_damage(data, x, y, width, height);
 }
 
 static void start_capture(struct screencopy_source *source);
