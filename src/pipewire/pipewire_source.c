@@ -21,6 +21,7 @@
 #include "clock.h"
 #include "log.h"
 #include "picture_pool.h"
+#include "pipewire_meta.h"
 #include "sigbus_guard.h"
 
 /* DRM format modifiers (drm_fourcc.h's values; libdrm is not ours): a
@@ -38,7 +39,7 @@
 #define PTS_FUTURE_NS 1000000LL /* rounding by the producer */
 
 #define MAX_DAMAGE_REGIONS 16
-#define CURSOR_MAX_SIZE 256
+#define CURSOR_MAX_SIZE WL_RECORD_PIPEWIRE_CURSOR_MAX
 #define CURSOR_META_SIZE(w, h) \
 	(sizeof(struct spa_meta_cursor) + sizeof(struct spa_meta_bitmap) + (size_t)(w) * (h) * 4)
 
@@ -104,7 +105,7 @@ struct pipewire_source {
 	pixman_image_t *under;         /* CURSOR_MAX_SIZE square */
 	struct frame_damage under_rect; /* where, in the last picture (empty: nowhere) */
 	int64_t last_pts_ns;
-	bool warned_pts, warned_size, warned_full;
+	bool warned_pts, warned_size, warned_full, warned_cursor;
 
 	ended_fn ended;
 	void *ended_data;
@@ -159,6 +160,9 @@ static void registry_global(void *data, uint32_t id, uint32_t permissions, const
 	node->id = id;
 	node->serial = serial ? strtoull(serial, NULL, 10) : 0;
 	node->name = strdup(name ? name : "");
+	/* The producer names its node: no escape sequences in our lines. */
+	if (node->name)
+		wl_record_pipewire_clean_name(node->name);
 }
 
 static void registry_global_remove(void *data, uint32_t id)
@@ -480,6 +484,12 @@ static void stream_param_changed(void *data, uint32_t id, const struct spa_pod *
 		pw_stream_set_error(source->stream, -EINVAL, "unusable video format");
 		return;
 	}
+	char why[160];
+	if (!wl_record_pipewire_size_ok(info.size.width, info.size.height, why, sizeof(why))) {
+		pw_stream_set_error(source->stream, -EINVAL, "unusable video size");
+		source_end(source, "%s: %s", source->description, why);
+		return;
+	}
 	bool dmabuf = info.flags & SPA_VIDEO_FLAG_MODIFIER;
 	source->pixman_format = pixman_format_of(info.format);
 	source->width = (int)info.size.width;
@@ -545,76 +555,61 @@ static void stream_remove_buffer(void *data, struct pw_buffer *buffer)
 	buffer->user_data = NULL;
 }
 
+/* A copy of the cursor's new bitmap (checked to lie within its meta). */
+static void take_bitmap(struct pipewire_source *source, const struct wl_record_pipewire_cursor *c)
+{
+	pixman_format_code_t format = pixman_format_of(c->format);
+	if (!format)
+		return;
+	pixman_image_t *from = pixman_image_create_bits_no_clear(
+		format, c->width, c->height, (uint32_t *)(uintptr_t)c->pixels, c->stride);
+	pixman_image_t *copy = pixman_image_create_bits(
+		PIXMAN_FORMAT_A(format) ? PIXMAN_a8r8g8b8 : PIXMAN_x8r8g8b8, c->width, c->height,
+		NULL, 0);
+	if (from && copy) {
+		pixman_image_composite32(PIXMAN_OP_SRC, from, NULL, copy, 0, 0, 0, 0, 0, 0, c->width,
+					 c->height);
+		if (source->cursor.bitmap)
+			pixman_image_unref(source->cursor.bitmap);
+		source->cursor.bitmap = copy;
+		copy = NULL;
+	}
+	if (from)
+		pixman_image_unref(from);
+	if (copy)
+		pixman_image_unref(copy);
+}
+
 /* The damage and cursor of a buffer, whether or not its picture is used:
- * a newer buffer's picture holds every older one's changes. */
+ * a newer buffer's picture holds every older one's changes. What the
+ * metadata says is read and checked by pipewire_meta.c. */
 static void note_metadata(struct pipewire_source *source, struct spa_buffer *buffer)
 {
-	struct spa_meta *damage = spa_buffer_find_meta(buffer, SPA_META_VideoDamage);
-	if (!damage) {
+	struct wl_record_pipewire_meta meta;
+	wl_record_pipewire_meta_read(buffer, &meta);
+	if (!meta.has_damage)
 		source->damage_known = false;
-	} else {
-		struct spa_meta_region *region;
-		spa_meta_for_each(region, damage) {
-			if (!spa_meta_region_is_valid(region))
-				break;
-			struct frame_damage rect = {
-				region->region.position.x, region->region.position.y,
-				region->region.position.x + (int)region->region.size.width,
-				region->region.position.y + (int)region->region.size.height,
-			};
-			frame_damage_union(&source->damage, &rect);
-		}
-	}
+	else
+		frame_damage_union(&source->damage, &meta.damage);
 
-	struct spa_meta_cursor *cursor = spa_buffer_find_meta_data(buffer, SPA_META_Cursor,
-								   sizeof(*cursor));
-	if (!cursor || source->selection.no_cursor)
+	const struct wl_record_pipewire_cursor *cursor = &meta.cursor;
+	if (!cursor->present || source->selection.no_cursor)
 		return;
-	if (!spa_meta_cursor_is_valid(cursor)) {
-		/* id 0: nothing new about the cursor in this buffer. */
-		return;
-	}
-	struct spa_meta *meta = spa_buffer_find_meta(buffer, SPA_META_Cursor);
-	if (cursor->bitmap_offset >= sizeof(*cursor) &&
-	    cursor->bitmap_offset + sizeof(struct spa_meta_bitmap) <= meta->size) {
-		struct spa_meta_bitmap *bitmap = SPA_PTROFF(cursor, cursor->bitmap_offset,
-							    struct spa_meta_bitmap);
-		pixman_format_code_t format = pixman_format_of(bitmap->format);
-		uint32_t w = bitmap->size.width, h = bitmap->size.height;
-		if (!spa_meta_bitmap_is_valid(bitmap)) {
-			/* format 0: the bitmap is as it was. */
-		} else if (bitmap->offset == 0) {
-			source->cursor.visible = false; /* no image: invisible */
-			if (source->cursor.bitmap)
-				pixman_image_unref(source->cursor.bitmap);
-			source->cursor.bitmap = NULL;
-		} else if (format && w && h && w <= CURSOR_MAX_SIZE && h <= CURSOR_MAX_SIZE &&
-			   bitmap->stride >= (int32_t)(w * 4) &&
-			   cursor->bitmap_offset + bitmap->offset +
-			   (size_t)bitmap->stride * h <= meta->size) {
-			pixman_image_t *from = pixman_image_create_bits_no_clear(
-				format, (int)w, (int)h,
-				SPA_PTROFF(bitmap, bitmap->offset, uint32_t), bitmap->stride);
-			pixman_image_t *copy = pixman_image_create_bits(
-				PIXMAN_FORMAT_A(format) ? PIXMAN_a8r8g8b8 : PIXMAN_x8r8g8b8,
-				(int)w, (int)h, NULL, 0);
-			if (from && copy) {
-				pixman_image_composite32(PIXMAN_OP_SRC, from, NULL, copy, 0, 0, 0, 0,
-							 0, 0, (int)w, (int)h);
-				if (source->cursor.bitmap)
-					pixman_image_unref(source->cursor.bitmap);
-				source->cursor.bitmap = copy;
-				copy = NULL;
-			}
-			if (from)
-				pixman_image_unref(from);
-			if (copy)
-				pixman_image_unref(copy);
-		}
+	if (cursor->bitmap == WL_RECORD_PIPEWIRE_BITMAP_HIDDEN) {
+		if (source->cursor.bitmap)
+			pixman_image_unref(source->cursor.bitmap);
+		source->cursor.bitmap = NULL;
+	} else if (cursor->bitmap == WL_RECORD_PIPEWIRE_BITMAP_NEW) {
+		take_bitmap(source, cursor);
+	} else if (cursor->bitmap == WL_RECORD_PIPEWIRE_BITMAP_INVALID && !source->warned_cursor) {
+		/* Once: a producer that lies once lies in every buffer. */
+		source->warned_cursor = true;
+		LOG_WARN("the PipeWire producer's cursor bitmap does not fit in its metadata: the "
+			 "cursor is not drawn");
 	}
 	source->cursor.visible = source->cursor.bitmap != NULL;
-	source->cursor.x = cursor->position.x - cursor->hotspot.x;
-	source->cursor.y = cursor->position.y - cursor->hotspot.y;
+	source->cursor.x = cursor->x;
+	source->cursor.y = cursor->y;
 	source->cursor_changes++;
 }
 
@@ -622,29 +617,25 @@ static void note_metadata(struct pipewire_source *source, struct spa_buffer *buf
 static struct frame_damage crop_of(struct pipewire_source *source, struct spa_buffer *buffer)
 {
 	struct frame_damage whole = { 0, 0, source->width, source->height };
-	struct spa_meta_region *crop = spa_buffer_find_meta_data(buffer, SPA_META_VideoCrop,
-								 sizeof(*crop));
-	if (!crop || !spa_meta_region_is_valid(crop))
+	struct wl_record_pipewire_meta meta;
+	wl_record_pipewire_meta_read(buffer, &meta);
+	if (!meta.has_crop)
 		return whole;
-	struct frame_damage cut = {
-		crop->region.position.x, crop->region.position.y,
-		crop->region.position.x + (int)crop->region.size.width,
-		crop->region.position.y + (int)crop->region.size.height,
-	};
+	struct frame_damage cut = meta.crop;
 	frame_damage_clip(&cut, &whole);
 	return cut.x2 > cut.x1 && cut.y2 > cut.y1 ? cut : whole;
 }
 
 static int64_t frame_time(struct pipewire_source *source, struct spa_buffer *buffer, int64_t now)
 {
-	struct spa_meta_header *header = spa_buffer_find_meta_data(buffer, SPA_META_Header,
-								   sizeof(*header));
-	if (header && header->pts > now - PTS_PLAUSIBLE_NS && header->pts <= now + PTS_FUTURE_NS)
-		return header->pts;
-	if (header && !source->warned_pts) {
+	struct wl_record_pipewire_meta meta;
+	wl_record_pipewire_meta_read(buffer, &meta);
+	if (meta.has_header && meta.pts > now - PTS_PLAUSIBLE_NS && meta.pts <= now + PTS_FUTURE_NS)
+		return meta.pts;
+	if (meta.has_header && !source->warned_pts) {
 		source->warned_pts = true;
 		LOG_DBG("the producer's pts (%" PRId64 ") is not a CLOCK_MONOTONIC time: frames "
-			"are timed when they arrive", header->pts);
+			"are timed when they arrive", meta.pts);
 	}
 	return now;
 }
@@ -735,12 +726,10 @@ static void deliver(struct pipewire_source *source, struct pw_buffer *pw_buffer,
 	if (!mapping || !source->have_format || !d->chunk)
 		return;
 	const uint8_t *base = mapping->base ? mapping->base + d->mapoffset : d->data;
-	size_t extent = d->maxsize;
-	int stride = d->chunk->stride ? d->chunk->stride : source->width * 4;
-	size_t offset = d->chunk->offset;
-	if (!base || stride < source->width * 4 || stride % 4 ||
-	    offset + (size_t)stride * (size_t)(source->height - 1) + (size_t)source->width * 4 >
-	    extent) {
+	size_t offset;
+	int stride;
+	if (!base || !wl_record_pipewire_chunk_layout(d, d->maxsize, source->width, source->height,
+						      &offset, &stride)) {
 		if (!source->warned_size) {
 			source->warned_size = true;
 			LOG_WARN("a PipeWire buffer is too small for its %dx%d picture: left out",

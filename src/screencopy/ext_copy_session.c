@@ -53,7 +53,18 @@ static void session_dmabuf_device(void *data, struct ext_image_copy_capture_sess
 static void session_dmabuf_format(void *data, struct ext_image_copy_capture_session_v1 *session,
 				  uint32_t format, struct wl_array *modifiers)
 {
-	struct ext_copy_state *ext = &((struct screencopy_source *)data)->ext;
+	struct screencopy_source *source = data;
+	struct ext_copy_state *ext = &source->ext;
+	/* An array of 64-bit values (the protocol's words): whole ones only. A
+	 * compositor that sends a part of one is not read for this format. */
+	if (modifiers->size % sizeof(uint64_t)) {
+		if (!ext->warned_modifiers)
+			LOG_WARN("the compositor's dmabuf format 0x%08x lists %zu bytes of modifiers, "
+				 "not whole 64-bit values: that format is not used", format,
+				 modifiers->size);
+		ext->warned_modifiers = true;
+		return;
+	}
 	int rank = dmabuf_format_rank(format);
 	size_t count = modifiers->size / sizeof(uint64_t);
 	LOG_DBG("the compositor offers dmabuf format 0x%08x with %zu modifier(s)%s", format, count,
@@ -64,11 +75,10 @@ static void session_dmabuf_format(void *data, struct ext_image_copy_capture_sess
 	offer->format = format;
 	offer->rank = rank;
 	offer->n_modifiers = 0;
-	const uint64_t *modifier;
-	wl_array_for_each(modifier, modifiers) {
-		if (offer->n_modifiers < DMABUF_OFFER_MAX_MODIFIERS)
-			offer->modifiers[offer->n_modifiers++] = *modifier;
-	}
+	/* memcpy: the array need not be 8-byte aligned in the message. */
+	for (size_t i = 0; i < count && offer->n_modifiers < DMABUF_OFFER_MAX_MODIFIERS; i++)
+		memcpy(&offer->modifiers[offer->n_modifiers++],
+		       (const uint8_t *)modifiers->data + i * sizeof(uint64_t), sizeof(uint64_t));
 }
 
 /* A whole set of constraints: the buffers from now on. */
@@ -76,6 +86,13 @@ static void session_done(void *data, struct ext_image_copy_capture_session_v1 *s
 {
 	struct screencopy_source *source = data;
 	struct ext_copy_state *ext = &source->ext;
+	/* Taken as ints below (and times 4): larger is refused here. */
+	if (ext->receiving_width > SCREENCOPY_MAX_SIDE || ext->receiving_height > SCREENCOPY_MAX_SIDE) {
+		screencopy_end(source, "the compositor's buffers would be %ux%u pixels: wl-record "
+				       "takes up to %dx%d", ext->receiving_width,
+			       ext->receiving_height, SCREENCOPY_MAX_SIDE, SCREENCOPY_MAX_SIDE);
+		return;
+	}
 	struct copy_offer offer = ext->receiving;
 	offer.width = (int)ext->receiving_width;
 	offer.height = (int)ext->receiving_height;
@@ -89,7 +106,7 @@ static void session_done(void *data, struct ext_image_copy_capture_session_v1 *s
 	ext->dmabuf_constraints = ext->receiving_dmabuf;
 	ext->dmabuf_constraints.width = offer.width;
 	ext->dmabuf_constraints.height = offer.height;
-	if (!offer.width || !offer.height || offer.width > 16384 || offer.height > 16384)
+	if (!offer.width || !offer.height)
 		ext->dmabuf_constraints.rank = 0;
 	if (ext->dmabuf_constraints.rank)
 		LOG_DBG("ext-image-copy-capture buffers: dmabuf format 0x%08x",

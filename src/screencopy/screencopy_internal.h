@@ -60,6 +60,7 @@ struct ext_copy_state {
 	int failed_copies;           /* in a row, for no stated reason */
 	/* What the compositor said of the copy under way. */
 	bool damage_seen;
+	bool warned_modifiers; /* a dmabuf_format of part of a modifier, said once */
 	uint32_t transform;
 	bool time_known;
 	uint32_t sec_hi, sec_lo, nsec;
@@ -161,9 +162,13 @@ void screencopy_dmabuf_failed(struct screencopy_source *source, const char *why)
 void screencopy_deliver_dmabuf(struct screencopy_source *source, struct dmabuf_buffer *buffer,
 			       int64_t pts_ns, bool y_invert, uint32_t transform);
 
-/* Grows source->damage by a rectangle the compositor reports. */
-void screencopy_add_damage(struct screencopy_source *source, int x, int y, int width,
-			   int height);
+/* The largest copy side taken from a compositor (as shm_offer_rank's). */
+#define SCREENCOPY_MAX_SIDE 16384
+
+/* Grows source->damage by a rectangle the compositor reports; 64-bit, as
+ * the protocols' values are (x + width may overflow an int). */
+void screencopy_add_damage(struct screencopy_source *source, int64_t x, int64_t y,
+			   int64_t width, int64_t height);
 
 /* The compositor's presentation time (CLOCK_MONOTONIC) when usable, else
  * now; strictly increasing either way, as the muxer needs. */

@@ -159,11 +159,20 @@ struct wl_buffer *screencopy_target_wl_buffer(const struct screencopy_source *so
 				     : source->target->wl_buffer;
 }
 
-void screencopy_add_damage(struct screencopy_source *source, int x, int y, int width, int height)
+/* Far outside any copy (at most SCREENCOPY_MAX_SIDE), within an int. */
+static int damage_coord(int64_t v)
+{
+	const int64_t limit = 1 << 24;
+	return (int)(v < -limit ? -limit : v > limit ? limit : v);
+}
+
+void screencopy_add_damage(struct screencopy_source *source, int64_t x, int64_t y,
+			   int64_t width, int64_t height)
 {
 	struct frame damage = {
 		.damage_known = true,
-		.damage = { x, y, x + width, y + height },
+		.damage = { damage_coord(x), damage_coord(y), damage_coord(x + width),
+			    damage_coord(y + height) },
 	};
 	struct frame into = { .damage_known = source->damage_known, .damage = source->damage };
 	frame_damage_merge(&into, &damage);

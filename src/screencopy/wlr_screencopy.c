@@ -62,7 +62,7 @@ static void frame_flags(void *data, struct zwlr_screencopy_frame_v1 *frame, uint
 static void frame_damage(void *data, struct zwlr_screencopy_frame_v1 *frame, uint32_t x,
 			 uint32_t y, uint32_t width, uint32_t height)
 {
-	screencopy_add_damage(data, (int)x, (int)y, (int)width, (int)height);
+	screencopy_add_damage(data, x, y, width, height);
 }
 
 static void start_capture(struct screencopy_source *source);
@@ -73,6 +73,13 @@ static void frame_ready(void *data, struct zwlr_screencopy_frame_v1 *frame, uint
 	struct screencopy_source *source = data;
 	struct shm_buffer *buffer = source->target;
 	struct dmabuf_buffer *dmabuf = source->dmabuf_target;
+	/* A copy is ready only once asked for (request_copy sets a target):
+	 * earlier, no buffer holds a picture. */
+	if (!buffer && !dmabuf) {
+		screencopy_end(source, "the compositor sent a copy's ready before wl-record asked "
+				       "for the copy (a wlr-screencopy protocol error)");
+		return;
+	}
 	zwlr_screencopy_frame_v1_destroy(source->wlr.frame);
 	source->wlr.frame = NULL;
 	source->target = NULL;

@@ -9,7 +9,11 @@
 #   missing-node     a node that is not there: one line naming the video
 #                    nodes there are, exit 1; an empty NODE is a bad
 #                    command line (exit 2); the node found by its id and
-#                    by its object.serial as well as by its name.
+#                    by its object.serial as well as by its name;
+#   bad-cursor-offset  a producer whose cursor bitmap offset wraps in 32
+#                    bits (producer --bad-cursor-offset): one line saying
+#                    its cursor is not drawn, the recording goes on and
+#                    its file is whole (before, a read 4 GiB away: SIGSEGV).
 . "$TEST_LIB"
 . "$(dirname "$0")/pipewire-lib.sh"
 fault=${1:?FAULT}
@@ -99,6 +103,18 @@ missing-node)
 			fail "pipewire=$node did not find wlr-test-video"
 		ffprobe -v error "$out" || fail "$out (pipewire=$node) does not decode"
 	done
+	;;
+bad-cursor-offset)
+	start_pipewire
+	start producer "$PRODUCER" wlr-test-video --cursor --bad-cursor-offset
+	wait_until 10 "the producer's node" node_exists wlr-test-video
+	run_record --duration 2 --capture pipewire=wlr-test-video "$out"
+	[ "$EXIT_STATUS" = 0 ] || fail "wl-record exited $EXIT_STATUS, not 0: $(cat "$TEST_DIR/record.log")"
+	n=$(grep -c "cursor bitmap does not fit" "$TEST_DIR/record.log")
+	[ "$n" = 1 ] || fail "$n lines about the cursor, expected one: $(cat "$TEST_DIR/record.log")"
+	log_has record "^wl-record: pipewire: the PipeWire producer's cursor bitmap does not fit in its metadata: the cursor is not drawn$" ||
+		fail "unexpected message: $(cat "$TEST_DIR/record.log")"
+	python3 "$CHECK" "$out" "$TEST_DIR/producer.log" memfd || fail "$out is not complete"
 	;;
 *) fail "unknown fault $fault" ;;
 esac

@@ -31,7 +31,11 @@
  *                 a picture (chunk size 0) that only move the cursor: 10
  *                 pixels right each time (x = 110..250, then from 110
  *                 again), the bitmap not sent again; each is a line
- *                 "cursor PTS_NS X" on stdout. */
+ *                 "cursor PTS_NS X" on stdout.
+ *   --bad-cursor-offset  (with --cursor) a hostile producer: the bitmap's
+ *                 offset is 0xFFFFFFF0, which added to its bitmap_offset
+ *                 (28) in 32 bits is 12: a consumer checking that sum
+ *                 reads 4 GiB past the meta. */
 
 #include <fcntl.h>
 #include <getopt.h>
@@ -60,7 +64,7 @@ struct producer {
 	struct spa_source *timer;
 	int width, height, stride;
 	enum spa_video_format format;
-	bool dmabuf, cursor, crop, lie_damage;
+	bool dmabuf, cursor, crop, lie_damage, bad_cursor_offset;
 	int delay_odd_ms;
 	long still_after; /* -1: never */
 	long cursor_only_after; /* -1: never */
@@ -111,6 +115,8 @@ static void fill(const struct producer *p, uint8_t *data, uint32_t rgb)
 	}
 }
 
+static bool bad_cursor_offset;
+
 static void set_cursor(struct spa_buffer *buffer, int position_x, bool with_bitmap)
 {
 	struct spa_meta_cursor *cursor = spa_buffer_find_meta_data(buffer, SPA_META_Cursor,
@@ -140,6 +146,8 @@ static void set_cursor(struct spa_buffer *buffer, int position_x, bool with_bitm
 			/* BGRA bytes: a little-endian 0xAARRGGBB word. */
 			pixels[y * CURSOR_SIZE + x] = solid ? 0xffff8000u : 0;
 		}
+	if (bad_cursor_offset)
+		bitmap->offset = 0xFFFFFFF0u;
 }
 
 static void set_damage(const struct producer *p, struct spa_buffer *buffer)
@@ -349,6 +357,7 @@ int main(int argc, char **argv)
 		{ "delay-odd-ms", required_argument, NULL, 'D' },
 		{ "still-after", required_argument, NULL, 'S' },
 		{ "cursor-only-after", required_argument, NULL, 'O' },
+		{ "bad-cursor-offset", no_argument, NULL, 'B' },
 		{ 0 },
 	};
 	int opt;
@@ -367,6 +376,7 @@ int main(int argc, char **argv)
 		case 'D': p.delay_odd_ms = atoi(optarg); break;
 		case 'S': p.still_after = atol(optarg); break;
 		case 'O': p.cursor_only_after = atol(optarg); break;
+		case 'B': bad_cursor_offset = true; break;
 		default: return 2;
 		}
 	}

@@ -10,6 +10,7 @@
  *                 [--frames N] [--times FILE] [--fail-at K] [--fail-from K]
  *                 [--resize-at K --resize WxH] [--stop-at K] [--also-wlr]
  *                 [--scale N] [--transform T] [--dmabuf] [--no-copy]
+ *                 [--bad-modifiers] [--huge-damage-at K] [--buffer-size WxH]
  *
  * The copies answered show pattern frames 0, 1, ... N-1 (N default 1),
  * each 20 ms after it is asked; then a copy waits for a change that never
@@ -37,7 +38,13 @@
  * wl_shm and the output): a desktop that cannot be copied, now that
  * wl-record's own display can (choice.sh). Prints "ready", "session
  * options N", "capture K WxH" for each copy answered and "wlr capture" for
- * wlr-screencopy on stdout. Runs until killed. */
+ * wlr-screencopy on stdout. Runs until killed.
+ * Hostile modes, for hostile.sh: --bad-modifiers (with --dmabuf) sends the
+ * dmabuf format's modifiers as an array of 12 bytes, not whole 64-bit
+ * values; --huge-damage-at K adds to copy K's damage a rectangle at
+ * (INT32_MAX - 1, INT32_MAX - 1) of INT32_MAX x INT32_MAX, whose ends
+ * overflow an int; --buffer-size WxH announces buffers of that size
+ * (buffer_size) whatever the output's. */
 
 #include <getopt.h>
 #include <stdbool.h>
@@ -68,6 +75,9 @@ struct fake {
 	int copies; /* asked so far */
 	int shown;  /* answered so far: the next pattern frame */
 	bool full_next; /* the next answer damages everything */
+	bool bad_modifiers;
+	int huge_damage_at;
+	uint32_t buffer_width, buffer_height; /* 0: the output's */
 	struct wl_resource *session;
 };
 
@@ -95,16 +105,17 @@ static void send_constraints(struct fake *fake)
 {
 	if (!fake->session)
 		return;
-	ext_image_copy_capture_session_v1_send_buffer_size(fake->session,
-							   (uint32_t)fake->output.width,
-							   (uint32_t)fake->output.height);
+	ext_image_copy_capture_session_v1_send_buffer_size(
+		fake->session, fake->buffer_width ? fake->buffer_width : (uint32_t)fake->output.width,
+		fake->buffer_height ? fake->buffer_height : (uint32_t)fake->output.height);
 	ext_image_copy_capture_session_v1_send_shm_format(fake->session, fake->args.format);
 	if (fake->args.dmabuf) {
 		dev_t device = makedev(226, 128);
-		uint64_t linear = 0;
+		uint64_t linear[2] = { 0, 0 };
 		struct wl_array array = { .size = sizeof(device), .alloc = 0, .data = &device };
 		ext_image_copy_capture_session_v1_send_dmabuf_device(fake->session, &array);
-		array = (struct wl_array){ .size = sizeof(linear), .alloc = 0, .data = &linear };
+		array = (struct wl_array){ .size = fake->bad_modifiers ? 12 : sizeof(linear[0]),
+					   .alloc = 0, .data = linear };
 		ext_image_copy_capture_session_v1_send_dmabuf_format(fake->session,
 								     FAKE_DRM_FORMAT_XRGB8888, &array);
 	}
@@ -212,6 +223,9 @@ static int answer(void *data)
 							    changed[i].y1,
 							    changed[i].x2 - changed[i].x1,
 							    changed[i].y2 - changed[i].y1);
+	if (frame->index == fake->huge_damage_at)
+		ext_image_copy_capture_frame_v1_send_damage(frame->resource, INT32_MAX - 1,
+							    INT32_MAX - 1, INT32_MAX, INT32_MAX);
 	int64_t presented = fake_now_ns() - (int64_t)(fake->shown % 3) * 8000000;
 	uint64_t sec = (uint64_t)(presented / 1000000000);
 	ext_image_copy_capture_frame_v1_send_presentation_time(frame->resource,
@@ -475,7 +489,7 @@ static void bind_manager(struct wl_client *client, void *data, uint32_t version,
 
 int main(int argc, char **argv)
 {
-	struct fake fake = { .fail_from = -1, .resize_at = -1, .stop_at = -1 };
+	struct fake fake = { .fail_from = -1, .resize_at = -1, .stop_at = -1, .huge_damage_at = -1 };
 	fake_args_init(&fake.args);
 	bool also_wlr = false, no_copy = false;
 	int scale = 1, transform = WL_OUTPUT_TRANSFORM_NORMAL;
@@ -490,6 +504,9 @@ int main(int argc, char **argv)
 		{ "scale", required_argument, NULL, 'S' },
 		{ "transform", required_argument, NULL, 'T' },
 		{ "no-copy", no_argument, NULL, 'C' },
+		{ "bad-modifiers", no_argument, NULL, 'M' },
+		{ "huge-damage-at", required_argument, NULL, 'H' },
+		{ "buffer-size", required_argument, NULL, 'B' },
 		{ 0 },
 	};
 	int opt;
@@ -513,6 +530,12 @@ int main(int argc, char **argv)
 		case 'S': scale = atoi(optarg); break;
 		case 'T': transform = atoi(optarg); break;
 		case 'C': no_copy = true; break;
+		case 'M': fake.bad_modifiers = true; break;
+		case 'H': fake.huge_damage_at = atoi(optarg); break;
+		case 'B':
+			if (sscanf(optarg, "%ux%u", &fake.buffer_width, &fake.buffer_height) != 2)
+				die("bad --buffer-size");
+			break;
 		default: die("bad option (see the comment at the top of fake-ext-copy.c)");
 		}
 	}

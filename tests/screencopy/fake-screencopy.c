@@ -7,6 +7,7 @@
  *   fake-screencopy --socket NAME --size WxH [--version 1|2|3]
  *                   [--format xrgb|argb|xbgr|abgr] [--y-invert]
  *                   [--frames N] [--fail-at N] [--remove-output-at N] [--dmabuf]
+ *                   [--ready-before-copy-at K]
  *
  * Copy k (from 0) gets pattern frame min(k, N-1) (N default 1), answered
  * 20 ms after it is asked; once the last frame has been sent, a
@@ -15,6 +16,9 @@
  * copy K is answered with `failed`. --remove-output-at K: when copy K is
  * asked, the output's global goes (and the copy is never answered).
  * --dmabuf (v3): each copy offers a dmabuf XRGB8888 buffer too (linux_dmabuf).
+ * --ready-before-copy-at K (hostile): capture K (from 0) is answered with
+ * `ready` right after its `buffer` event, before buffer_done and before the
+ * client could ask for the copy; prints "early ready K".
  * Prints "copy K" on stdout for each copy answered. Runs until killed. */
 
 #include <getopt.h>
@@ -39,6 +43,8 @@ struct fake {
 	bool y_invert;
 	int remove_output_at;
 	int copies; /* asked so far */
+	int captures; /* frames made so far */
+	int ready_before_copy_at;
 };
 
 struct pending_copy {
@@ -164,6 +170,11 @@ static void capture(struct wl_client *client, struct wl_resource *manager, uint3
 	wl_resource_set_implementation(frame, &frame_impl, fake, NULL);
 	zwlr_screencopy_frame_v1_send_buffer(frame, fake->args.format, (uint32_t)fake->args.width,
 					     (uint32_t)fake->args.height, (uint32_t)fake->args.width * 4);
+	if (fake->captures++ == fake->ready_before_copy_at) {
+		zwlr_screencopy_frame_v1_send_ready(frame, 0, 0, 0);
+		printf("early ready %d\n", fake->captures - 1);
+		fflush(stdout);
+	}
 	if (wl_resource_get_version(frame) >= 3 && fake->args.dmabuf)
 		zwlr_screencopy_frame_v1_send_linux_dmabuf(frame, FAKE_DRM_FORMAT_XRGB8888,
 							   (uint32_t)fake->args.width,
@@ -217,13 +228,14 @@ static void bind_manager(struct wl_client *client, void *data, uint32_t version,
 
 int main(int argc, char **argv)
 {
-	struct fake fake = { .version = 3, .remove_output_at = -1 };
+	struct fake fake = { .version = 3, .remove_output_at = -1, .ready_before_copy_at = -1 };
 	fake_args_init(&fake.args);
 	static const struct option options[] = {
 		FAKE_COMMON_OPTIONS,
 		{ "version", required_argument, NULL, 'v' },
 		{ "y-invert", no_argument, NULL, 'y' },
 		{ "remove-output-at", required_argument, NULL, 'r' },
+		{ "ready-before-copy-at", required_argument, NULL, 'e' },
 		{ 0 },
 	};
 	int opt;
@@ -234,6 +246,7 @@ int main(int argc, char **argv)
 		case 'v': fake.version = (uint32_t)atoi(optarg); break;
 		case 'y': fake.y_invert = true; break;
 		case 'r': fake.remove_output_at = atoi(optarg); break;
+		case 'e': fake.ready_before_copy_at = atoi(optarg); break;
 		default: die("bad option (see the comment at the top of fake-screencopy.c)");
 		}
 	}
