@@ -124,7 +124,7 @@ TEST(damage_regions_overflowing)
 		{ .region = { .position = { -10, 10 }, .size = { UINT32_MAX, 20 } } },
 		{ .region = { .position = { INT32_MIN, 5 }, .size = { 1, 1 } } },
 		{ .region = { .position = { 0, INT32_MIN }, .size = { 5, UINT32_MAX } } },
-		{ 0 },
+		{ .region = { .size = { 0, 0 } } },
 		{ .region = { .position = { -100, -100 }, .size = { 1, 1 } } },
 	};
 	uint32_t size = sizeof(regions);
