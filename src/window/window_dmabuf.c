@@ -4,10 +4,10 @@
 #include <drm_fourcc.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 #include <wayland-client.h>
 
+#include "dmabuf_format_table.h"
 #include "dmabuf_lease.h"
 #include "linux-dmabuf-unstable-v1-client-protocol.h"
 #include "log.h"
@@ -16,13 +16,8 @@
  * dropped oldest first when neither pending nor held by the desktop. */
 #define MAX_ENTRIES 16
 
-struct format_modifier {
-	uint32_t format;
-	uint64_t modifier;
-};
-
 struct format_list {
-	struct format_modifier *items;
+	struct dmabuf_format_modifier *items;
 	size_t count, capacity;
 };
 
@@ -56,7 +51,7 @@ struct window_dmabuf {
 	struct zwp_linux_dmabuf_feedback_v1 *feedback;
 	struct format_list offered;
 	/* Version 4: the table, and the tranches' formats until `done`. */
-	struct format_modifier *table;
+	struct dmabuf_format_modifier *table;
 	size_t table_count;
 	struct format_list incoming;
 	bool feedback_done;
@@ -82,13 +77,13 @@ static void list_add(struct format_list *list, uint32_t format, uint64_t modifie
 		return;
 	if (list->count == list->capacity) {
 		size_t capacity = list->capacity ? list->capacity * 2 : 16;
-		struct format_modifier *items = realloc(list->items, capacity * sizeof(*items));
+		struct dmabuf_format_modifier *items = realloc(list->items, capacity * sizeof(*items));
 		if (!items)
 			return; /* one format less: its buffers are copied */
 		list->items = items;
 		list->capacity = capacity;
 	}
-	list->items[list->count++] = (struct format_modifier){ format, modifier };
+	list->items[list->count++] = (struct dmabuf_format_modifier){ format, modifier };
 }
 
 static void list_finish(struct format_list *list)
@@ -135,26 +130,11 @@ static void handle_format_table(void *data, struct zwp_linux_dmabuf_feedback_v1 
 {
 	struct window_dmabuf *dmabuf = data;
 	free(dmabuf->table);
-	dmabuf->table = NULL;
-	dmabuf->table_count = 0;
-	/* Each entry: format (32 bits), padding (32 bits), modifier (64 bits). */
-	size_t count = size / 16;
-	void *map = count ? mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0) : MAP_FAILED;
+	const char *why = dmabuf_format_table_read(fd, size, &dmabuf->table, &dmabuf->table_count);
 	close(fd);
-	if (map == MAP_FAILED) {
-		LOG_DBG("cannot map the desktop's dmabuf format table: its buffers are copied");
-		return;
-	}
-	dmabuf->table = calloc(count, sizeof(*dmabuf->table));
-	if (dmabuf->table) {
-		const uint8_t *bytes = map;
-		for (size_t i = 0; i < count; i++) {
-			memcpy(&dmabuf->table[i].format, bytes + i * 16, 4);
-			memcpy(&dmabuf->table[i].modifier, bytes + i * 16 + 8, 8);
-		}
-		dmabuf->table_count = count;
-	}
-	munmap(map, size);
+	if (why)
+		LOG_DBG("the desktop's dmabuf format table is refused (%s): its buffers are copied",
+			why);
 }
 
 static void handle_main_device(void *data, struct zwp_linux_dmabuf_feedback_v1 *feedback,
