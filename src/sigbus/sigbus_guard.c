@@ -5,6 +5,7 @@
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 
@@ -14,21 +15,27 @@ struct guarded_read {
 	void *mapping;
 	size_t size;
 	int prot; /* of the zero pages that replace it */
-	volatile sig_atomic_t active;
 	volatile sig_atomic_t faulted;
 };
 
+/* Guards nest: a copy from one client's memory into another's is guarded
+ * for both, and a read begun inside a write must not end the write's guard.
+ * Deeper nesting than this is a programming error. */
+#define SIGBUS_GUARD_DEPTH 4
+
 /* Per thread, so a guarded read on one thread never excuses a fault on another. */
-static _Thread_local struct guarded_read current_read;
+static _Thread_local struct guarded_read guarded[SIGBUS_GUARD_DEPTH];
+static _Thread_local volatile sig_atomic_t guarded_depth;
 static struct sigaction previous_action;
 
 static void handle_sigbus(int sig, siginfo_t *info, void *context)
 {
-	struct guarded_read *read = &current_read;
 	uintptr_t fault = (uintptr_t)info->si_addr;
-	uintptr_t start = (uintptr_t)read->mapping;
-
-	if (read->active && fault >= start && fault - start < read->size) {
+	for (int i = (int)guarded_depth - 1; i >= 0; i--) {
+		struct guarded_read *read = &guarded[i];
+		uintptr_t start = (uintptr_t)read->mapping;
+		if (fault < start || fault - start >= read->size)
+			continue;
 		/* Only async-signal-safe calls here: mmap is one. Zero pages keep
 		 * the interrupted copy going; the caller discards its result. */
 		if (mmap(read->mapping, read->size, read->prot,
@@ -36,6 +43,7 @@ static void handle_sigbus(int sig, siginfo_t *info, void *context)
 			read->faulted = 1;
 			return;
 		}
+		break;
 	}
 
 	/* Not ours: behave as if we had never been installed. */
@@ -72,12 +80,15 @@ bool sigbus_guard_install(void)
 
 static void guard_begin(void *mapping, size_t size, int prot)
 {
-	current_read.mapping = mapping;
-	current_read.size = size;
-	current_read.prot = prot;
-	current_read.faulted = 0;
+	int depth = (int)guarded_depth;
+	if (depth == SIGBUS_GUARD_DEPTH) {
+		LOG_ERR("SIGBUS guards nested deeper than %d: a bug in wl-record", SIGBUS_GUARD_DEPTH);
+		abort();
+	}
+	guarded[depth] = (struct guarded_read){ .mapping = mapping, .size = size, .prot = prot };
+	/* The entry is whole before the handler can see it. */
 	atomic_signal_fence(memory_order_seq_cst);
-	current_read.active = 1;
+	guarded_depth = depth + 1;
 }
 
 void sigbus_guard_begin(void *mapping, size_t size)
@@ -92,7 +103,12 @@ void sigbus_guard_begin_write(void *mapping, size_t size)
 
 bool sigbus_guard_end(void)
 {
-	current_read.active = 0;
+	int depth = (int)guarded_depth;
+	if (depth == 0) {
+		LOG_ERR("a SIGBUS guard ended that never began: a bug in wl-record");
+		abort();
+	}
+	guarded_depth = depth - 1;
 	atomic_signal_fence(memory_order_seq_cst);
-	return !current_read.faulted;
+	return !guarded[depth - 1].faulted;
 }

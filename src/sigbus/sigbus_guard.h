@@ -9,7 +9,11 @@
  * sigbus_guard_begin() and sigbus_guard_end(): a fault inside the guarded
  * mapping replaces that mapping with zero pages, the read completes, and
  * sigbus_guard_end() reports it so the caller can discard what it read and
- * post the protocol error. A SIGBUS anywhere else still kills the process. */
+ * post the protocol error. A SIGBUS anywhere else still kills the process.
+ *
+ * Guards nest (up to 4 per thread), ended in the reverse order: each
+ * sigbus_guard_end() ends the innermost, and a fault in an outer mapping
+ * while an inner guard is open is still caught. */
 
 /* Installs the process-wide handler; call once before reading client memory. */
 bool sigbus_guard_install(void);
