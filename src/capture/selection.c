@@ -178,6 +178,11 @@ void selection_set_desktop(struct selection *selection, const char *const *mime_
 {
 	set_client_source(selection, NULL);
 	free_mime_types(&selection->desktop_mime_types);
+	if (count > SELECTION_MIME_TYPES_MAX) {
+		LOG_DBG("the desktop offers %zu types: the first %d kept", count,
+			SELECTION_MIME_TYPES_MAX);
+		count = SELECTION_MIME_TYPES_MAX;
+	}
 	for (size_t i = 0; i < count; i++)
 		add_mime_type(&selection->desktop_mime_types, mime_types[i]);
 	selection->owner = count ? SELECTION_DESKTOP : SELECTION_NONE;
@@ -223,6 +228,12 @@ void selection_source_offer(struct selection_source *source, const char *mime_ty
 		/* No error (wlroots only logs it); the desktop was told the
 		 * types already: what was copied stays as it was. */
 		LOG_DBG("a client offers %s after using its source: ignored", mime_type);
+		return;
+	}
+	if (source->mime_types.size / sizeof(char *) >= SELECTION_MIME_TYPES_MAX) {
+		/* No protocol error for it: the first types are the useful ones. */
+		LOG_DBG("a client offers more than %d types: %s ignored", SELECTION_MIME_TYPES_MAX,
+			mime_type);
 		return;
 	}
 	if (!add_mime_type(&source->mime_types, mime_type))

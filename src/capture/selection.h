@@ -83,7 +83,13 @@ void selection_set_peer(struct selection *selection, const struct wl_record_clip
 /* The seat's keyboard focus moved to another client (or none). */
 void selection_keyboard_focus_changed(struct selection *selection);
 
-/* The desktop's selection changed (count 0: none): it becomes the selection. */
+/* The types one selection carries at most, either way: a source offering
+ * more has the rest ignored (they would be re-sent at every focus change
+ * and forwarded to the desktop at once). Real clients offer under 40. */
+#define SELECTION_MIME_TYPES_MAX 64
+
+/* The desktop's selection changed (count 0: none): it becomes the selection.
+ * Only its first SELECTION_MIME_TYPES_MAX types are kept. */
 void selection_set_desktop(struct selection *selection, const char *const *mime_types,
 			   size_t count);
 

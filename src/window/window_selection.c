@@ -37,12 +37,19 @@ static void offer_destroy(struct desktop_offer *offer)
 	free(offer);
 }
 
+/* A desktop offering more types has the rest ignored: hosted clients are
+ * told them all at every focus change. The nested compositor keeps the
+ * same number. */
+#define OFFER_MIME_TYPES_MAX 64
+
 static void offer_add_mime_type(struct desktop_offer *offer, const char *mime_type)
 {
 	if (strcmp(mime_type, OWN_SELECTION_MIME) == 0) {
 		offer->ours = true;
 		return;
 	}
+	if (offer->mime_types.size / sizeof(char *) >= OFFER_MIME_TYPES_MAX)
+		return;
 	char *copy = strdup(mime_type);
 	char **slot = copy ? wl_array_add(&offer->mime_types, sizeof(*slot)) : NULL;
 	if (slot)

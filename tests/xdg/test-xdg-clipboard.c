@@ -13,9 +13,11 @@ struct clip {
 	int offer_count;
 	struct wl_data_offer *selection;
 	char offered[256];           /* mime types of the newest offer, ';'-joined */
+	int offered_count;           /* how many */
 	int selections;              /* selection events */
 	/* The peer (the desktop's side), as cmd/ would connect it. */
 	char peer_types[256];
+	size_t peer_type_count;
 	int peer_selections;
 	char peer_receive_mime[64];
 	int peer_receives;
@@ -41,6 +43,7 @@ static const struct wl_registry_listener clip_registry_listener = {
 static void clip_offer_offer(void *data, struct wl_data_offer *offer, const char *mime_type)
 {
 	struct clip *c = data;
+	c->offered_count++;
 	size_t used = strlen(c->offered);
 	snprintf(c->offered + used, sizeof(c->offered) - used, "%s%s", used ? ";" : "", mime_type);
 }
@@ -63,6 +66,7 @@ static void clip_data_offer(void *data, struct wl_data_device *device, struct wl
 	struct clip *c = data;
 	c->offer = offer;
 	c->offered[0] = 0;
+	c->offered_count = 0;
 	test_assert(c->offer_count < 16);
 	c->offers[c->offer_count++] = offer;
 	wl_data_offer_add_listener(offer, &clip_offer_listener, c);
@@ -104,6 +108,7 @@ static void peer_selection(void *data, const char *const *mime_types, size_t cou
 {
 	struct clip *c = data;
 	c->peer_selections++;
+	c->peer_type_count = count;
 	c->peer_types[0] = 0;
 	for (size_t i = 0; i < count; i++) {
 		size_t used = strlen(c->peer_types);
@@ -287,6 +292,61 @@ TEST(clipboard_desktop_selection_follows_the_keyboard)
 	selection_set_desktop(t.server->data_device, types, 1);
 	test_assert(inproc_roundtrip(&t));
 	test_assert(c.cancels == 2 && strcmp(c.offered, "text/plain;charset=utf-8") == 0);
+	wl_data_source_destroy(source);
+	if (c.selection)
+		clip_offer_destroy(&c, c.selection);
+	selection_set_peer(t.server->data_device, NULL);
+	clip_finish(&c);
+	input_finish(&log);
+	destroy_window(&top);
+	test_buffer_finish(&red);
+	teardown(&t, &g);
+}
+
+TEST(clipboard_offers_are_capped_both_ways)
+{
+	/* A client offering a thousand types, or a desktop doing so, has the
+	 * first SELECTION_MIME_TYPES_MAX passed on (issue 30 §3.6): each would
+	 * be re-sent at every focus change. */
+	struct inproc t;
+	struct globals g;
+	setup(&t, &g, 64, 48);
+	struct input_log log;
+	input_setup(&t, &g, &log);
+	struct clip c;
+	clip_setup(&t, &g, &c);
+	struct window top;
+	struct test_buffer red;
+	test_buffer_init(&t, &red, 64, 48, WL_SHM_FORMAT_XRGB8888);
+	solid(&red, RED);
+	map_toplevel(&t, &g, &top, &red);
+	feed(&t, &(struct wl_record_input_event){ .type = WL_RECORD_INPUT_KEYBOARD_ENTER });
+
+	struct wl_data_source *source = wl_data_device_manager_create_data_source(c.manager);
+	wl_data_source_add_listener(source, &clip_source_listener, &c);
+	for (int i = 0; i < 1000; i++) {
+		char mime[32];
+		snprintf(mime, sizeof(mime), "application/x-type-%d", i);
+		wl_data_source_offer(source, mime);
+	}
+	wl_data_device_set_selection(c.device, source, 0);
+	test_assert(inproc_roundtrip(&t));
+	test_assert(c.peer_selections == 1 && c.peer_type_count == SELECTION_MIME_TYPES_MAX,
+		    "the desktop was told %zu types", c.peer_type_count);
+	test_assert(strncmp(c.peer_types, "application/x-type-0;application/x-type-1;", 42) == 0,
+		    "the first types are kept: '%.60s'", c.peer_types);
+
+	static const char *many[1000];
+	static char names[1000][32];
+	for (int i = 0; i < 1000; i++) {
+		snprintf(names[i], sizeof(names[i]), "text/x-desktop-%d", i);
+		many[i] = names[i];
+	}
+	selection_set_desktop(t.server->data_device, many, 1000);
+	test_assert(inproc_roundtrip(&t));
+	test_assert(c.selection != NULL && c.offered_count == SELECTION_MIME_TYPES_MAX,
+		    "the client was offered %d types", c.offered_count);
+
 	wl_data_source_destroy(source);
 	if (c.selection)
 		clip_offer_destroy(&c, c.selection);
