@@ -33,6 +33,9 @@ void seat_handle_input(struct seat *seat, const struct wl_record_input_event *ev
 
 /* The pointer image the client under the pointer asked for (set_cursor);
  * NULL: none asked, the desktop's own. */
+/* Larger images are not passed on (sent as hidden): a cursor is 24-64
+ * pixels at scale 1, 256 at scale 4, and each commit is copied. */
+#define SEAT_CURSOR_SIZE_MAX 256
 typedef void (*seat_cursor_fn)(void *data, const struct wl_record_cursor_image *image);
 void seat_set_cursor_handler(struct seat *seat, seat_cursor_fn fn, void *data);
 

@@ -1,6 +1,7 @@
 /* The seat's pointer: the desktop window's pointer to the surface under
  * it (or the one a button went down on), the wheel by each client's
  * version, the image its client sets, and the start of a drag. */
+#define LOG_MODULE "capture"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +9,7 @@
 
 #include "clock.h"
 #include "drag.h"
+#include "log.h"
 #include "seat_internal.h"
 #include "server.h"
 #include "surface.h"
@@ -285,20 +287,31 @@ static const struct surface_role cursor_role = {
 	.commit = cursor_role_commit,
 };
 
+/* Hidden: a transparent pixel. */
+static void send_hidden_cursor(struct seat *seat)
+{
+	static const uint8_t clear[4];
+	struct wl_record_cursor_image none = { clear, 1, 1, 4, 0, 0 };
+	seat->cursor_fn(seat->cursor_data, &none);
+}
+
 static void send_cursor(struct seat *seat)
 {
 	struct surface *surface = seat->cursor.surface;
 	if (!seat->cursor_fn)
 		return;
 	if (!surface || !surface->mapped || !surface->texture || !surface_refresh_texture(surface)) {
-		/* Hidden: a transparent pixel. */
-		static const uint8_t clear[4];
-		struct wl_record_cursor_image none = { clear, 1, 1, 4, 0, 0 };
-		seat->cursor_fn(seat->cursor_data, &none);
+		send_hidden_cursor(seat);
 		return;
 	}
 	pixman_image_t *texture = surface->texture;
 	int width = pixman_image_get_width(texture), height = pixman_image_get_height(texture);
+	if (width > SEAT_CURSOR_SIZE_MAX || height > SEAT_CURSOR_SIZE_MAX) {
+		LOG_DBG("a client's %dx%d cursor is larger than %d pixels: hidden on the desktop",
+			width, height, SEAT_CURSOR_SIZE_MAX);
+		send_hidden_cursor(seat);
+		return;
+	}
 	int stride = pixman_image_get_stride(texture);
 	const uint8_t *pixels = (const uint8_t *)pixman_image_get_data(texture);
 	uint8_t *copy = NULL;

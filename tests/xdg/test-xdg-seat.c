@@ -445,6 +445,68 @@ TEST(seat_wheel_value120_and_discrete_by_version)
 	teardown(&t, &g);
 }
 
+/* ---- the pointer's image passed to the desktop (--window) ---- */
+
+struct cursor_log {
+	int images;
+	int width, height;
+};
+
+static void log_cursor(void *data, const struct wl_record_cursor_image *image)
+{
+	struct cursor_log *log = data;
+	log->images++;
+	log->width = image ? image->width : 0;
+	log->height = image ? image->height : 0;
+}
+
+TEST(seat_cursor_too_large_is_hidden_on_the_desktop)
+{
+	/* Each commit of the image is copied and forwarded: a client's
+	 * 4096x4096 cursor is not (issue 30 §3.7); a real one is. */
+	struct inproc t;
+	struct globals g;
+	setup(&t, &g, 64, 48);
+	struct cursor_log cursors = { 0 };
+	seat_set_cursor_handler(t.server->seat, log_cursor, &cursors);
+	struct input_log log;
+	input_setup(&t, &g, &log);
+	struct window top;
+	struct test_buffer red, small, large;
+	test_buffer_init(&t, &red, 64, 48, WL_SHM_FORMAT_XRGB8888);
+	solid(&red, RED);
+	map_toplevel(&t, &g, &top, &red);
+	move_to(&t, 20.5, 30);
+	test_assert(log.pointer_surface == top.surface);
+
+	struct wl_surface *cursor = wl_compositor_create_surface(t.compositor);
+	test_buffer_init(&t, &small, SEAT_CURSOR_SIZE_MAX, 24, WL_SHM_FORMAT_ARGB8888);
+	test_buffer_init(&t, &large, 4096, 4096, WL_SHM_FORMAT_ARGB8888);
+	solid(&small, CYAN);
+	commit_buffer(cursor, &small);
+	wl_pointer_set_cursor(log.pointer, log.enter_serial, cursor, 0, 0);
+	test_assert(inproc_roundtrip(&t));
+	test_assert(cursors.width == SEAT_CURSOR_SIZE_MAX && cursors.height == 24,
+		    "the desktop got a %dx%d image", cursors.width, cursors.height);
+
+	int images = cursors.images;
+	commit_buffer(cursor, &large);
+	test_assert(inproc_roundtrip(&t));
+	test_assert(cursors.images > images);
+	test_assert(cursors.width == 1 && cursors.height == 1,
+		    "a 4096x4096 cursor reached the desktop as %dx%d", cursors.width, cursors.height);
+
+	wl_surface_destroy(cursor);
+	test_assert(inproc_roundtrip(&t));
+	seat_set_cursor_handler(t.server->seat, NULL, NULL);
+	input_finish(&log);
+	destroy_window(&top);
+	test_buffer_finish(&small);
+	test_buffer_finish(&large);
+	test_buffer_finish(&red);
+	teardown(&t, &g);
+}
+
 /* ---- the pointer's image in the picture (--cursor) ---- */
 
 TEST(seat_cursor_drawn_on_the_views)
