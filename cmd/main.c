@@ -297,16 +297,119 @@ static void print_output_path(const char *path)
 		LOG_WARN("cannot print the file name on stdout");
 }
 
+/* What the sinks report (pipeline_events.h): the run's end, the pid file
+ * and the summary are the program's. */
+static void handle_sink_stop(void *data, bool failed, const char *reason)
+{
+	app_stop(data, failed ? EXIT_FAILED : EXIT_OK, reason);
+}
+
+static bool handle_sink_stopping(void *data)
+{
+	const struct app *app = data;
+	return app->stopping;
+}
+
+static bool handle_sink_running(void *data)
+{
+	const struct app *app = data;
+	return app->running;
+}
+
+static void handle_first_frame(void *data, int64_t pts_ns)
+{
+	stats_note_first_frame(pts_ns);
+}
+
+static void handle_recorded(void *data, const struct recorder_stats *stats, double duration_s)
+{
+	stats_note_recording(stats, duration_s);
+}
+
+static void handle_snapped(void *data, const char *path)
+{
+	const struct app *app = data;
+	control_note_still(app->pid_file, path);
+}
+
+static void handle_still_written(void *data, double write_ms)
+{
+	stats_note_still(write_ms);
+}
+
+static struct pipeline_events sink_events(struct app *app)
+{
+	return (struct pipeline_events){
+		.data = app,
+		.stop = handle_sink_stop,
+		.stopping = handle_sink_stopping,
+		.running = handle_sink_running,
+		.first_frame = handle_first_frame,
+		.recorded = handle_recorded,
+		.snapped = handle_snapped,
+		.still_written = handle_still_written,
+	};
+}
+
+static bool create_screenshot(struct app *app)
+{
+	const struct options *options = app->options;
+	struct screenshot_config config = {
+		.path = app->output_path,
+		.overwrite = app_may_replace_output(app),
+		.loop = app->loop,
+		.source = app->source,
+		.hosting = app_is_hosting(app),
+		.timeout_s = options->timeout_s,
+		.delay_s = options->delay_s,
+		.events = sink_events(app),
+	};
+	app->screenshot = screenshot_create(&config);
+	return app->screenshot != NULL;
+}
+
+/* Starts the encoder thread; NULL with `bad_config` as recording_create. */
+static struct recording *create_recording(struct app *app, bool *bad_config)
+{
+	const struct options *options = app->options;
+	struct recording_config config = {
+		.recorder = {
+			.path = app->output_path,
+			.overwrite = app_may_replace_output(app),
+			.codec = options->codec,
+			.device = options->device,
+			.bitrate = options->bitrate,
+			.crf = options->crf,
+			.fps = options->fps,
+			.cfr = options->cfr,
+			.codec_params = options->codec_params,
+			.audio_mix = options->audio_mix,
+			.audio_codec = options->audio_codec,
+			.audio_bitrate = options->audio_bitrate,
+		},
+		.app_sink = app->app_sink,
+		.audio_sources = options->audio_sources,
+		.audio_source_count = options->audio_source_count,
+		.loop = app->loop,
+		.grid = &app->server->frame_clock.grid,
+		.source = app->source,
+		.hosting = app_is_hosting(app),
+		.max_frames = options->max_frames,
+		.duration_s = options->duration_s,
+		.status_line = options->verbosity >= 0 && isatty(STDERR_FILENO),
+		.events = sink_events(app),
+	};
+	return recording_create(&config, bad_config);
+}
+
 /* The sink first: a bad setting is refused before anything listens. A
  * recording writes the pid file (`previous`: the entry it replaced). */
 static bool create_sink(struct app *app, const char *pid_file,
 			struct control_entry *previous)
 {
 	const struct options *options = app->options;
-	if (options->screenshot) {
-		app->screenshot = screenshot_create(app);
-		return app->screenshot != NULL;
-	}
+	if (options->screenshot)
+		return create_screenshot(app);
 	if (options->app_audio) {
 		/* Before the recording, which records its monitor, and the
 		 * command, which plays into it. Shown in mixers by the
@@ -318,7 +421,7 @@ static bool create_sink(struct app *app, const char *pid_file,
 			return false;
 	}
 	bool bad_config;
-	app->recording = recording_create(app, &bad_config); /* starts the encoder thread */
+	app->recording = create_recording(app, &bad_config); /* starts the encoder thread */
 	if (!app->recording) {
 		if (bad_config)
 			app->status = EXIT_USAGE;

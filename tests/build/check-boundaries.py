@@ -16,14 +16,14 @@ import sys
 # part -> (headers it must reach, headers it must not reach)
 RULES = {
     "common": (["frame.h", "frame_source.h"],
-               ["server.h", "screen.h", "encoder.h", "recorder.h",
+               ["recording.h", "server.h", "screen.h", "encoder.h", "recorder.h",
                 "screencopy_source.h", "copy_server.h", "audio_capture.h", "app_sink.h",
                 "desktop_window.h", "pipewire_source.h", "sigbus_guard.h"]),
     "capture": (["server.h", "frame.h", "sigbus_guard.h"],
                 ["encoder.h", "recorder.h", "muxer.h", "screencopy_source.h",
                  "copy_server.h", "pipewire_source.h"]),
     "encode": (["encoder.h", "frame.h", "audio_chunk.h"],
-               ["server.h", "screen.h", "surface.h", "screencopy_source.h",
+               ["recording.h", "server.h", "screen.h", "surface.h", "screencopy_source.h",
                 "audio_capture.h", "app_sink.h", "pipewire_source.h"]),
     # Audio capture (libpulse): common/ only; chunks leave through
     # common's audio_chunk.h, the recorder is not its to know.
@@ -70,6 +70,14 @@ RULES = {
                ["server.h", "screen.h", "surface.h", "encoder.h", "recorder.h",
                 "screencopy_source.h", "desktop_window.h", "copy_server.h",
                 "pipewire_source.h", "audio_capture.h"]),
+    # The sinks at the end of the frame path: the recorder's, the still
+    # writer's and audio's headers; never the program's (what it needs of
+    # cmd/ comes through pipeline_events.h), nor the compositor's or the
+    # other sinks'.
+    "pipeline": (["recording.h", "screenshot.h", "pipeline_events.h", "recorder.h",
+                  "png_writer.h", "audio_capture.h", "frame_pacer.h"],
+                 ["app.h", "options.h", "stats.h", "control.h", "server.h", "screen.h",
+                  "surface.h", "desktop_window.h", "copy_server.h"]),
 }
 
 
