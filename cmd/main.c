@@ -24,11 +24,11 @@
 #include "preflight.h"
 #include "recorder.h"
 #include "recording.h"
+#include "screen_capture.h"
 #include "screenshot.h"
-#include "screen_source.h"
 #include "server.h"
 #include "shm.h"
-#include "source_setup.h"
+#include "source_select.h"
 #include "stats.h"
 #include "window_setup.h"
 #include "xdg_shell.h"
@@ -358,7 +358,7 @@ static bool create_screenshot(struct app *app)
 		.path = app->output_path,
 		.overwrite = app_may_replace_output(app),
 		.loop = app->loop,
-		.source = app->source,
+		.source = capture_source_frames(app->source),
 		.hosting = app_is_hosting(app),
 		.timeout_s = options->timeout_s,
 		.delay_s = options->delay_s,
@@ -392,7 +392,7 @@ static struct recording *create_recording(struct app *app, bool *bad_config)
 		.audio_source_count = options->audio_source_count,
 		.loop = app->loop,
 		.grid = &app->server->frame_clock.grid,
-		.source = app->source,
+		.source = capture_source_frames(app->source),
 		.hosting = app_is_hosting(app),
 		.max_frames = options->max_frames,
 		.duration_s = options->duration_s,
@@ -400,6 +400,47 @@ static struct recording *create_recording(struct app *app, bool *bad_config)
 		.events = sink_events(app),
 	};
 	return recording_create(&config, bad_config);
+}
+
+/* Chooses where frames come from and says so; false (logged) when a
+ * forced source cannot be had, with EXIT_USAGE for a -g no output holds. */
+static bool choose_source(struct app *app)
+{
+	const struct options *options = app->options;
+	struct source_select_request request = {
+		.capture = options->capture,
+		.pipewire_node = options->pipewire_node,
+		.output_name = options->output_name,
+		.region = options->region,
+		.region_x = options->region_x, .region_y = options->region_y,
+		.region_width = options->region_width, .region_height = options->region_height,
+		.no_cursor = options->no_cursor,
+		.still = options->screenshot,
+		.codec = options->codec,
+		.device = options->device,
+		.server_socket = getenv("WAYLAND_SERVER_SOCKET") != NULL,
+		.command = options->command != NULL,
+		.socket_name = options->socket_name != NULL,
+		.wayland_display = getenv("WAYLAND_DISPLAY"),
+		.host = screen_capture_create,
+	};
+	bool bad_usage;
+	app->source = source_select(&request, &bad_usage);
+	if (bad_usage)
+		app->status = EXIT_USAGE;
+	return app->source != NULL;
+}
+
+/* The source ended by itself (its compositor, node or portal session went
+ * away): a failure, said once. */
+static void handle_source_ended(void *data, const char *why)
+{
+	struct app *app = data;
+	if (app->stopping)
+		return;
+	stats_note_stop(why);
+	LOG_ERR("%s", why);
+	app_stop(app, EXIT_FAILED, NULL);
 }
 
 /* The sink first: a bad setting is refused before anything listens. A
@@ -441,7 +482,8 @@ static int finish(struct app *app, const struct control_entry *previous)
 	app->recording = NULL;
 	screenshot_destroy(app->screenshot);
 	app->screenshot = NULL;
-	source_teardown(app);
+	capture_source_destroy(app->source);
+	app->source = NULL;
 	window_setup_teardown(app);
 	/* Before the display: its clients' capture objects become inert. */
 	copy_server_destroy(app->copy_server);
@@ -495,7 +537,7 @@ static int run(const struct options *options)
 	if (!window_setup_connect(&app))
 		goto out;
 	/* Before the server: a forced source that cannot be had is one line. */
-	if (!source_setup(&app))
+	if (!choose_source(&app))
 		goto out;
 	struct server_config config = {
 		.width = options->width, .height = options->height, .fps = options->fps,
@@ -510,7 +552,7 @@ static int run(const struct options *options)
 	if (!install_signals(&app))
 		goto out;
 	if (app_is_hosting(&app))
-		app.source = screen_frame_source(&app.server->screen);
+		screen_capture_set_screen(app.source, &app.server->screen);
 
 	if (!create_sink(&app, pid_file, &previous_recording))
 		goto out;
@@ -523,13 +565,12 @@ static int run(const struct options *options)
 						     app.server->screen.height);
 		if (!app.copy_server)
 			goto out;
-		copy_server_connect(app.copy_server, app.source);
+		copy_server_connect(app.copy_server, capture_source_frames(app.source));
 	}
 
-	if (!app_is_hosting(&app)) {
-		if (!source_start(&app))
-			goto out;
-	} else {
+	if (!capture_source_start(app.source, app.loop, handle_source_ended, &app))
+		goto out;
+	if (app_is_hosting(&app)) {
 		if (!connect_clients(&app))
 			goto out;
 		app.presenter_gone.notify = handle_presenter_gone;
@@ -616,9 +657,9 @@ int main(int argc, char **argv)
 		return recorder_list_encoders() ? EXIT_OK : EXIT_FAILED;
 	}
 	if (options.list_outputs)
-		return source_list_outputs();
+		return source_list_outputs(getenv("WAYLAND_DISPLAY")) ? EXIT_OK : EXIT_FAILED;
 	if (options.forget_portal)
-		return source_forget_portal();
+		return source_forget_portal() ? EXIT_OK : EXIT_FAILED;
 	char buf[4096];
 	const char *pid_file = pid_file_path(&options, buf, sizeof(buf));
 	if (options.snap)
