@@ -5,15 +5,12 @@
 #include <sys/types.h>
 #include <wayland-server-core.h>
 
+#include "capture_source.h"
 #include "options.h"
 
 struct server;
 struct screenshot;
 struct recording;
-struct frame_source;
-struct screencopy_source;
-struct pipewire_source;
-struct portal_cast;
 struct copy_server;
 struct app_sink;
 struct desktop_window;
@@ -54,13 +51,10 @@ struct app {
 	 * the command (unloaded last, so the command never plays elsewhere). */
 	struct app_sink *app_sink;
 
-	/* Where the sinks take frames from (source_setup.h): the hosted
-	 * screen, or the desktop copied through `screencopy`. */
-	struct frame_source *source;
-	struct screencopy_source *screencopy; /* NULL when hosting */
-	struct pipewire_source *pipewire;     /* --capture pipewire=NODE, or the portal's */
-	struct portal_cast *portal;           /* the ScreenCast portal's session */
-	char portal_node[16];                 /* its node id, as the pipewire source takes it */
+	/* Where frames come from (source_select.h): the hosted screen, the
+	 * desktop copied, a PipeWire node or the portal's; the sinks connect
+	 * to its capture_source_frames(). */
+	struct capture_source *source;
 	/* ext-image-copy-capture on the hosted display (NULL when copying). */
 	struct copy_server *copy_server;
 	/* --window: the recording shown on the desktop (NULL without). */
@@ -75,10 +69,11 @@ static inline bool app_may_replace_output(const struct app *app)
 }
 
 /* Whether frames come from the hosted screen, not from the desktop copied
- * or a PipeWire node. */
+ * or a PipeWire node (nothing is copied before the choice or after the
+ * source is gone). */
 static inline bool app_is_hosting(const struct app *app)
 {
-	return !app->screencopy && !app->pipewire;
+	return !app->source || capture_source_is_hosting(app->source);
 }
 
 /* Ends the main loop; the first call decides the reason and status. */

@@ -24,11 +24,11 @@
 #include "preflight.h"
 #include "recorder.h"
 #include "recording.h"
+#include "screen_capture.h"
 #include "screenshot.h"
-#include "screen_source.h"
 #include "server.h"
 #include "shm.h"
-#include "source_setup.h"
+#include "source_select.h"
 #include "stats.h"
 #include "window_setup.h"
 #include "xdg_shell.h"
@@ -297,16 +297,160 @@ static void print_output_path(const char *path)
 		LOG_WARN("cannot print the file name on stdout");
 }
 
+/* What the sinks report (pipeline_events.h): the run's end, the pid file
+ * and the summary are the program's. */
+static void handle_sink_stop(void *data, bool failed, const char *reason)
+{
+	app_stop(data, failed ? EXIT_FAILED : EXIT_OK, reason);
+}
+
+static bool handle_sink_stopping(void *data)
+{
+	const struct app *app = data;
+	return app->stopping;
+}
+
+static bool handle_sink_running(void *data)
+{
+	const struct app *app = data;
+	return app->running;
+}
+
+static void handle_first_frame(void *data, int64_t pts_ns)
+{
+	stats_note_first_frame(pts_ns);
+}
+
+static void handle_recorded(void *data, const struct recorder_stats *stats, double duration_s)
+{
+	stats_note_recording(stats, duration_s);
+}
+
+static void handle_snapped(void *data, const char *path)
+{
+	const struct app *app = data;
+	control_note_still(app->pid_file, path);
+}
+
+static void handle_still_written(void *data, double write_ms)
+{
+	stats_note_still(write_ms);
+}
+
+static struct pipeline_events sink_events(struct app *app)
+{
+	return (struct pipeline_events){
+		.data = app,
+		.stop = handle_sink_stop,
+		.stopping = handle_sink_stopping,
+		.running = handle_sink_running,
+		.first_frame = handle_first_frame,
+		.recorded = handle_recorded,
+		.snapped = handle_snapped,
+		.still_written = handle_still_written,
+	};
+}
+
+static bool create_screenshot(struct app *app)
+{
+	const struct options *options = app->options;
+	struct screenshot_config config = {
+		.path = app->output_path,
+		.overwrite = app_may_replace_output(app),
+		.loop = app->loop,
+		.source = capture_source_frames(app->source),
+		.hosting = app_is_hosting(app),
+		.timeout_s = options->timeout_s,
+		.delay_s = options->delay_s,
+		.events = sink_events(app),
+	};
+	app->screenshot = screenshot_create(&config);
+	return app->screenshot != NULL;
+}
+
+/* Starts the encoder thread; NULL with `bad_config` as recording_create. */
+static struct recording *create_recording(struct app *app, bool *bad_config)
+{
+	const struct options *options = app->options;
+	struct recording_config config = {
+		.recorder = {
+			.path = app->output_path,
+			.overwrite = app_may_replace_output(app),
+			.codec = options->codec,
+			.device = options->device,
+			.bitrate = options->bitrate,
+			.crf = options->crf,
+			.fps = options->fps,
+			.cfr = options->cfr,
+			.codec_params = options->codec_params,
+			.audio_mix = options->audio_mix,
+			.audio_codec = options->audio_codec,
+			.audio_bitrate = options->audio_bitrate,
+		},
+		.app_sink = app->app_sink,
+		.audio_sources = options->audio_sources,
+		.audio_source_count = options->audio_source_count,
+		.loop = app->loop,
+		.grid = &app->server->frame_clock.grid,
+		.source = capture_source_frames(app->source),
+		.hosting = app_is_hosting(app),
+		.max_frames = options->max_frames,
+		.duration_s = options->duration_s,
+		.status_line = options->verbosity >= 0 && isatty(STDERR_FILENO),
+		.events = sink_events(app),
+	};
+	return recording_create(&config, bad_config);
+}
+
+/* Chooses where frames come from and says so; false (logged) when a
+ * forced source cannot be had, with EXIT_USAGE for a -g no output holds. */
+static bool choose_source(struct app *app)
+{
+	const struct options *options = app->options;
+	struct source_select_request request = {
+		.capture = options->capture,
+		.pipewire_node = options->pipewire_node,
+		.output_name = options->output_name,
+		.region = options->region,
+		.region_x = options->region_x, .region_y = options->region_y,
+		.region_width = options->region_width, .region_height = options->region_height,
+		.no_cursor = options->no_cursor,
+		.still = options->screenshot,
+		.codec = options->codec,
+		.device = options->device,
+		.server_socket = getenv("WAYLAND_SERVER_SOCKET") != NULL,
+		.command = options->command != NULL,
+		.socket_name = options->socket_name != NULL,
+		.wayland_display = getenv("WAYLAND_DISPLAY"),
+		.host = screen_capture_create,
+	};
+	bool bad_usage;
+	app->source = source_select(&request, &bad_usage);
+	if (bad_usage)
+		app->status = EXIT_USAGE;
+	return app->source != NULL;
+}
+
+/* The source ended by itself (its compositor, node or portal session went
+ * away): a failure, said once. */
+static void handle_source_ended(void *data, const char *why)
+{
+	struct app *app = data;
+	if (app->stopping)
+		return;
+	stats_note_stop(why);
+	LOG_ERR("%s", why);
+	app_stop(app, EXIT_FAILED, NULL);
+}
+
 /* The sink first: a bad setting is refused before anything listens. A
  * recording writes the pid file (`previous`: the entry it replaced). */
 static bool create_sink(struct app *app, const char *pid_file,
 			struct control_entry *previous)
 {
 	const struct options *options = app->options;
-	if (options->screenshot) {
-		app->screenshot = screenshot_create(app);
-		return app->screenshot != NULL;
-	}
+	if (options->screenshot)
+		return create_screenshot(app);
 	if (options->app_audio) {
 		/* Before the recording, which records its monitor, and the
 		 * command, which plays into it. Shown in mixers by the
@@ -318,7 +462,7 @@ static bool create_sink(struct app *app, const char *pid_file,
 			return false;
 	}
 	bool bad_config;
-	app->recording = recording_create(app, &bad_config); /* starts the encoder thread */
+	app->recording = create_recording(app, &bad_config); /* starts the encoder thread */
 	if (!app->recording) {
 		if (bad_config)
 			app->status = EXIT_USAGE;
@@ -338,7 +482,8 @@ static int finish(struct app *app, const struct control_entry *previous)
 	app->recording = NULL;
 	screenshot_destroy(app->screenshot);
 	app->screenshot = NULL;
-	source_teardown(app);
+	capture_source_destroy(app->source);
+	app->source = NULL;
 	window_setup_teardown(app);
 	/* Before the display: its clients' capture objects become inert. */
 	copy_server_destroy(app->copy_server);
@@ -392,7 +537,7 @@ static int run(const struct options *options)
 	if (!window_setup_connect(&app))
 		goto out;
 	/* Before the server: a forced source that cannot be had is one line. */
-	if (!source_setup(&app))
+	if (!choose_source(&app))
 		goto out;
 	struct server_config config = {
 		.width = options->width, .height = options->height, .fps = options->fps,
@@ -407,7 +552,7 @@ static int run(const struct options *options)
 	if (!install_signals(&app))
 		goto out;
 	if (app_is_hosting(&app))
-		app.source = screen_frame_source(&app.server->screen);
+		screen_capture_set_screen(app.source, &app.server->screen);
 
 	if (!create_sink(&app, pid_file, &previous_recording))
 		goto out;
@@ -420,13 +565,12 @@ static int run(const struct options *options)
 						     app.server->screen.height);
 		if (!app.copy_server)
 			goto out;
-		copy_server_connect(app.copy_server, app.source);
+		copy_server_connect(app.copy_server, capture_source_frames(app.source));
 	}
 
-	if (!app_is_hosting(&app)) {
-		if (!source_start(&app))
-			goto out;
-	} else {
+	if (!capture_source_start(app.source, app.loop, handle_source_ended, &app))
+		goto out;
+	if (app_is_hosting(&app)) {
 		if (!connect_clients(&app))
 			goto out;
 		app.presenter_gone.notify = handle_presenter_gone;
@@ -513,9 +657,9 @@ int main(int argc, char **argv)
 		return recorder_list_encoders() ? EXIT_OK : EXIT_FAILED;
 	}
 	if (options.list_outputs)
-		return source_list_outputs();
+		return source_list_outputs(getenv("WAYLAND_DISPLAY")) ? EXIT_OK : EXIT_FAILED;
 	if (options.forget_portal)
-		return source_forget_portal();
+		return source_forget_portal() ? EXIT_OK : EXIT_FAILED;
 	char buf[4096];
 	const char *pid_file = pid_file_path(&options, buf, sizeof(buf));
 	if (options.snap)

@@ -164,7 +164,7 @@ bool window_setup_open(struct app *app)
 	if (!desktop_window_open(app->window, app->loop, title, app->server->screen.width,
 				 app->server->screen.height, &events))
 		return false;
-	desktop_window_connect_source(app->window, app->source);
+	desktop_window_connect_source(app->window, capture_source_frames(app->source));
 	/* The window is named after what the user sees in it. */
 	xdg_shell_set_title_handler(app->server->xdg_shell, handle_app_title, app);
 	return true;

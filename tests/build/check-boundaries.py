@@ -16,14 +16,14 @@ import sys
 # part -> (headers it must reach, headers it must not reach)
 RULES = {
     "common": (["frame.h", "frame_source.h"],
-               ["server.h", "screen.h", "encoder.h", "recorder.h",
+               ["recording.h", "server.h", "screen.h", "encoder.h", "recorder.h",
                 "screencopy_source.h", "copy_server.h", "audio_capture.h", "app_sink.h",
                 "desktop_window.h", "pipewire_source.h", "sigbus_guard.h"]),
-    "capture": (["server.h", "frame.h", "sigbus_guard.h"],
+    "capture": (["server.h", "frame.h", "sigbus_guard.h", "capture_source.h"],
                 ["encoder.h", "recorder.h", "muxer.h", "screencopy_source.h",
                  "copy_server.h", "pipewire_source.h"]),
     "encode": (["encoder.h", "frame.h", "audio_chunk.h"],
-               ["server.h", "screen.h", "surface.h", "screencopy_source.h",
+               ["recording.h", "server.h", "screen.h", "surface.h", "screencopy_source.h",
                 "audio_capture.h", "app_sink.h", "pipewire_source.h"]),
     # Audio capture (libpulse): common/ only; chunks leave through
     # common's audio_chunk.h, the recorder is not its to know.
@@ -32,12 +32,12 @@ RULES = {
                "audio_track.h", "screencopy_source.h", "copy_server.h"]),
     # A client of another compositor: none of the nested compositor's
     # (server) headers, nor the encoder's.
-    "screencopy": (["screencopy_source.h", "frame.h"],
+    "screencopy": (["screencopy_source.h", "frame.h", "capture_source.h"],
                    ["server.h", "screen.h", "surface.h", "shm.h", "encoder.h",
                     "recorder.h"]),
     # A PipeWire node as a frame source: common/ and the SIGBUS guard
     # only; none of the compositor's, the desktop client's or the encoder's.
-    "pipewire": (["pipewire_source.h", "frame_source.h", "sigbus_guard.h"],
+    "pipewire": (["pipewire_source.h", "frame_source.h", "sigbus_guard.h", "capture_source.h"],
                  ["server.h", "screen.h", "surface.h", "shm.h", "encoder.h",
                   "recorder.h", "screencopy_source.h", "copy_server.h",
                   "audio_capture.h"]),
@@ -65,11 +65,23 @@ RULES = {
                 "screencopy_source.h", "desktop_window.h", "copy_server.h",
                 "pipewire_source.h", "portal_screencast.h"]),
     # The ScreenCast portal (GDBus): it hands a PipeWire remote fd and a node
-    # to cmd/, which gives them to pipewire/; it reads no frames itself.
-    "portal": (["portal_screencast.h", "log.h"],
+    # to pipeline/, which gives them to pipewire/; it reads no frames itself
+    # (its capture source holds pipewire/'s through capture_source.h).
+    "portal": (["portal_screencast.h", "log.h", "capture_source.h"],
                ["server.h", "screen.h", "surface.h", "encoder.h", "recorder.h",
                 "screencopy_source.h", "desktop_window.h", "copy_server.h",
                 "pipewire_source.h", "audio_capture.h"]),
+    # The frame path without the program: the sources it chooses among
+    # (not the compositor: the program hands its source in), the
+    # recorder's, the still writer's and audio's headers; never the
+    # program's (what it needs of cmd/ comes as a request, configs and
+    # pipeline_events.h), nor the compositor's or the other sinks'.
+    "pipeline": (["recording.h", "screenshot.h", "pipeline_events.h", "source_select.h",
+                  "capture_source.h", "recorder.h", "png_writer.h", "audio_capture.h",
+                  "frame_pacer.h", "screencopy_source.h", "pipewire_source.h",
+                  "portal_screencast.h"],
+                 ["app.h", "options.h", "stats.h", "control.h", "server.h", "screen.h",
+                  "surface.h", "desktop_window.h", "copy_server.h"]),
 }
 
 

@@ -1,10 +1,11 @@
-/* Where frames come from (cmd/source_choice.h): each step of the order, the
+/* Where frames come from (src/pipeline/source_choice.h): each step of the order, the
  * display probed only when its answer decides, and --capture's parsing. */
 #include <stdio.h>
 #include <string.h>
 
 #include "options.h"
 #include "source_choice.h"
+#include "source_select.h"
 #include "test-runner.h"
 
 struct fake_display {
@@ -313,4 +314,56 @@ TEST(forget_portal_option)
 	test_assert(PARSE(&o, "--forget-portal", "--toggle") == OPTIONS_BAD);
 	test_assert(PARSE(&o, "--forget-portal", "--stop") == OPTIONS_BAD);
 	test_assert(PARSE(&o, "out.mkv") == OPTIONS_RUN && !o.forget_portal);
+}
+
+/* source_select(): hosting is the program's own source, made only when
+ * chosen; a forced copy that cannot be had makes none. */
+static int hosts_made;
+
+static bool host_start(struct capture_source *source, struct wl_event_loop *loop,
+		       ended_fn ended, void *data)
+{
+	return true;
+}
+
+static struct frame_source *host_frames(struct capture_source *source)
+{
+	return NULL;
+}
+
+static const char *host_describe(const struct capture_source *source)
+{
+	return "the test's host";
+}
+
+static void host_destroy(struct capture_source *source)
+{
+	hosts_made--;
+}
+
+static const struct capture_source_impl host_impl = {
+	.hosting = true, .start = host_start, .frames = host_frames,
+	.describe = host_describe, .destroy = host_destroy,
+};
+static struct capture_source host_source = { .impl = &host_impl };
+
+static struct capture_source *make_host(void)
+{
+	hosts_made++;
+	return &host_source;
+}
+
+TEST(select_hosts_through_the_program)
+{
+	struct source_select_request request = { .command = true, .host = make_host };
+	bool bad_usage = true;
+	struct capture_source *source = source_select(&request, &bad_usage);
+	test_assert(source == &host_source && hosts_made == 1 && !bad_usage);
+	test_assert(capture_source_is_hosting(source));
+	test_assert(!capture_source_list_outputs(source, stdout)); /* a host has no outputs */
+	capture_source_destroy(source);
+	test_assert(hosts_made == 0);
+
+	request = (struct source_select_request){ .capture = CAPTURE_SCREENCOPY, .host = make_host };
+	test_assert(!source_select(&request, &bad_usage) && !bad_usage && hosts_made == 0);
 }

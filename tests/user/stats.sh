@@ -162,8 +162,8 @@ timeout 60 "$WL_RECORD" -v "$TEST_DIR/verbose.mkv" -- \
 	>/dev/null 2>"$TEST_DIR/verbose.log"
 status=$?
 [ "$status" = 0 ] || fail "-v exited $status"
-grep -Eq '^wl-record: record: cmd/recording\.c:[0-9]+: wrote ' "$TEST_DIR/verbose.log" ||
-	fail "-v: the 'wrote' line does not carry cmd/recording.c:LINE"
+grep -Eq '^wl-record: record: src/pipeline/recording\.c:[0-9]+: wrote ' "$TEST_DIR/verbose.log" ||
+	fail "-v: the 'wrote' line does not carry src/pipeline/recording.c:LINE"
 grep -q '^wl-record: ffmpeg: libx264: ' "$TEST_DIR/verbose.log" ||
 	fail "-v: no libx264 line through the logger"
 untagged=$(grep '^wl-record: ' "$TEST_DIR/verbose.log" | grep -v '^wl-record: ffmpeg: ' |

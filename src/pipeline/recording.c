@@ -9,17 +9,13 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "app.h"
 #include "app_sink.h"
 #include "audio_capture.h"
 #include "clock.h"
-#include "control.h"
 #include "frame_pacer.h"
 #include "frame_source.h"
 #include "log.h"
 #include "recorder.h"
-#include "server.h"
-#include "stats.h"
 
 #define STATUS_INTERVAL_MS 500
 
@@ -32,7 +28,7 @@ struct recording_audio {
 };
 
 struct recording {
-	struct app *app;
+	struct recording_config config;
 	struct recorder *recorder;
 	struct recording_audio audio[RECORDER_MAX_AUDIO_SOURCES]; /* --audio, in order */
 	int audio_count;
@@ -48,6 +44,16 @@ struct recording {
 	int64_t frames_end_ns;   /* --frames reached: where the file ends, 0 before */
 };
 
+static bool stopping(const struct recording *recording)
+{
+	return recording->config.events.stopping(recording->config.events.data);
+}
+
+static void stop(const struct recording *recording, bool failed, const char *reason)
+{
+	recording->config.events.stop(recording->config.events.data, failed, reason);
+}
+
 /* "-" is a file name for the command line, not for a sentence. */
 static const char *path_for_people(const char *path)
 {
@@ -57,27 +63,26 @@ static const char *path_for_people(const char *path)
 static bool consume_frame(void *data, const struct frame *frame)
 {
 	struct recording *recording = data;
-	if (recording->app->stopping && recording->app->options->max_frames &&
-	    recording->frames_accepted >= recording->app->options->max_frames)
+	if (stopping(recording) && recording->config.max_frames &&
+	    recording->frames_accepted >= recording->config.max_frames)
 		return true; /* --frames reached: later pictures are not wanted */
 	if (!recorder_submit(recording->recorder, frame))
 		return false;
 	if (!recording->frames_accepted)
-		stats_note_first_frame(frame->pts_ns);
+		recording->config.events.first_frame(recording->config.events.data, frame->pts_ns);
 	recording->frames_accepted++;
 	if (recording->still_pending) {
 		recording->still_pending = false;
 		recording_snap(recording);
 	}
-	int64_t max = recording->app->options->max_frames;
+	int64_t max = recording->config.max_frames;
 	if (max && recording->frames_accepted >= max) {
 		/* The N-th frame lasts one period, as the others did: the file
 		 * ends there, not when the loop gets round to stopping (later
 		 * on a loaded machine, which would repeat the picture once more:
 		 * recorder_finish). */
-		recording->frames_end_ns = frame->pts_ns +
-					   recording->app->server->frame_clock.grid.period_ns;
-		app_stop(recording->app, EXIT_OK, NULL);
+		recording->frames_end_ns = frame->pts_ns + recording->config.grid->period_ns;
+		stop(recording, false, NULL);
 	}
 	return true;
 }
@@ -89,7 +94,7 @@ static void handle_frame(struct frame_sink *sink, const struct frame *frame)
 	 * shows, so keeping it holds no extra client buffer). */
 	frame_unref(&recording->newest);
 	frame_ref(&recording->newest, frame);
-	if (recording->app->stopping)
+	if (stopping(recording))
 		return;
 	frame_pacer_offer(&recording->pacer, frame);
 }
@@ -100,7 +105,7 @@ static int handle_recorder_event(int fd, uint32_t mask, void *data)
 {
 	struct recording *recording = data;
 	if (recorder_failed(recording->recorder))
-		app_stop(recording->app, EXIT_FAILED, "the recording failed");
+		stop(recording, true, "the recording failed");
 	return 0;
 }
 
@@ -174,7 +179,7 @@ static int handle_status_timer(void *data)
 static int handle_duration(void *data)
 {
 	struct recording *recording = data;
-	app_stop(recording->app, EXIT_OK, NULL);
+	stop(recording, false, NULL);
 	return 0;
 }
 
@@ -215,12 +220,12 @@ void recording_snap(struct recording *recording)
 		return;
 	}
 	char path[4096];
-	still_path(recording->app->output_path, path, sizeof(path));
+	still_path(recording->config.recorder.path, path, sizeof(path));
 	/* The screen as it is now, in RGB: the encoder's own frames may be
 	 * YUV already (frame_queue.h). */
 	if (recorder_request_still(recording->recorder, path, &recording->newest)) {
 		LOG_INFO("writing a still to %s", path);
-		control_note_still(recording->app->pid_file, path);
+		recording->config.events.snapped(recording->config.events.data, path);
 	} else {
 		LOG_WARN("no still written to %s", path);
 	}
@@ -258,33 +263,19 @@ static void stop_audio(struct recording *recording)
 	recording->audio_count = 0;
 }
 
-struct recording *recording_create(struct app *app, bool *bad_config)
+struct recording *recording_create(const struct recording_config *config, bool *bad_config)
 {
 	*bad_config = false;
-	const struct options *options = app->options;
 	struct recording *recording = calloc(1, sizeof(*recording));
 	if (!recording)
 		return NULL;
-	recording->app = app;
+	recording->config = *config;
 	recording->start_ns = clock_now_ns();
 
-	struct recorder_config config = {
-		.path = app->output_path,
-		.overwrite = app_may_replace_output(app),
-		.codec = options->codec,
-		.device = options->device,
-		.bitrate = options->bitrate,
-		.crf = options->crf,
-		.fps = options->fps,
-		.cfr = options->cfr,
-		.codec_params = options->codec_params,
-		.audio_sources = options->audio_source_count + (app->app_sink ? 1 : 0),
-		.audio_mix = options->audio_mix,
-		.audio_codec = options->audio_codec,
-		.audio_bitrate = options->audio_bitrate,
-	};
+	struct recorder_config recorder_config = config->recorder;
+	recorder_config.audio_sources = config->audio_source_count + (config->app_sink ? 1 : 0);
 	enum recorder_error error;
-	recording->recorder = recorder_create(&config, &error);
+	recording->recorder = recorder_create(&recorder_config, &error);
 	if (!recording->recorder) {
 		*bad_config = error == RECORDER_ERROR_CONFIG;
 		goto fail;
@@ -292,42 +283,43 @@ struct recording *recording_create(struct app *app, bool *bad_config)
 	/* No server or no such source: one line, exit 1, no file (the
 	 * recorder removes its empty output). --app-audio's source, the
 	 * monitor of the command's own output, is the first track. */
-	if (app->app_sink) {
+	if (config->app_sink) {
 		char name[160];
-		snprintf(name, sizeof(name), "the command's own sound (%s)", app_sink_name(app->app_sink));
-		if (!start_audio(recording, app_sink_monitor(app->app_sink), name))
+		snprintf(name, sizeof(name), "the command's own sound (%s)",
+			 app_sink_name(config->app_sink));
+		if (!start_audio(recording, app_sink_monitor(config->app_sink), name))
 			goto fail;
 	}
-	for (int i = 0; i < options->audio_source_count; i++)
-		if (!start_audio(recording, options->audio_sources[i], NULL))
+	for (int i = 0; i < config->audio_source_count; i++)
+		if (!start_audio(recording, config->audio_sources[i], NULL))
 			goto fail;
-	if (!frame_pacer_init(&recording->pacer, app->loop, &app->server->frame_clock.grid,
+	if (!frame_pacer_init(&recording->pacer, config->loop, config->grid,
 			      consume_frame, recording))
 		goto fail;
 	/* --frames counts frame periods from the first frame: a still app
 	 * would otherwise never send the N-th frame. */
-	frame_pacer_set_repeat(&recording->pacer, options->max_frames > 0);
-	recording->recorder_event = wl_event_loop_add_fd(app->loop,
+	frame_pacer_set_repeat(&recording->pacer, config->max_frames > 0);
+	recording->recorder_event = wl_event_loop_add_fd(config->loop,
 							 recorder_get_fd(recording->recorder),
 							 WL_EVENT_READABLE, handle_recorder_event,
 							 recording);
 	if (!recording->recorder_event)
 		goto fail;
-	if (options->duration_s > 0) {
-		recording->duration_timer = wl_event_loop_add_timer(app->loop, handle_duration,
+	if (config->duration_s > 0) {
+		recording->duration_timer = wl_event_loop_add_timer(config->loop, handle_duration,
 								    recording);
 		if (!recording->duration_timer)
 			goto fail;
 		wl_event_source_timer_update(recording->duration_timer,
-					     (int)(options->duration_s * 1000));
+					     (int)(config->duration_s * 1000));
 	}
-	if (options->verbosity >= 0 && isatty(STDERR_FILENO)) {
-		recording->status_timer = wl_event_loop_add_timer(app->loop, handle_status_timer,
+	if (config->status_line) {
+		recording->status_timer = wl_event_loop_add_timer(config->loop, handle_status_timer,
 								  recording);
 		if (recording->status_timer)
 			wl_event_source_timer_update(recording->status_timer, STATUS_INTERVAL_MS);
 	}
-	frame_sink_connect(&recording->sink, &recording_sink, app->source);
+	frame_sink_connect(&recording->sink, &recording_sink, config->source);
 	return recording;
 
 fail:
@@ -385,21 +377,23 @@ int recording_finish(struct recording *recording)
 		/* The pacer's replacements too: with the recorder's, every picture
 		 * offered before the last recorded one that is not in the file. */
 		stats.frames_replaced += recording->pacer.replaced;
-		stats_note_recording(&stats, (double)(now_ns - recording->start_ns) / 1e9);
+		recording->config.events.recorded(recording->config.events.data, &stats,
+						  (double)(now_ns - recording->start_ns) / 1e9);
 		char size[32];
 		format_size(size, sizeof(size), stats.bytes_written);
 		if (ret == 0)
 			LOG_INFO("wrote %s: %" PRIu64 " %s in %.1f s, %" PRIu64 " dropped, %" PRIu64
 				 " replaced, %s (%s)",
-				 path_for_people(recording->app->output_path), stats.frames_encoded,
+				 path_for_people(recording->config.recorder.path), stats.frames_encoded,
 				 plural(stats.frames_encoded, "frame", "frames"),
 				 (double)(now_ns - recording->start_ns) / 1e9, stats.frames_dropped,
 				 stats.frames_replaced + stats.frames_unreadable, size, stats.encoder);
 		/* After a failed start-up its own error is the only message. */
-		if (ret < 0 && stats.frames_submitted == 0 && recording->app->running)
+		if (ret < 0 && stats.frames_submitted == 0 &&
+		    recording->config.events.running(recording->config.events.data))
 			LOG_ERR("%s: no frame was recorded%s",
-				path_for_people(recording->app->output_path),
-				app_is_hosting(recording->app) ? ": nothing presented to wl-record" : "");
+				path_for_people(recording->config.recorder.path),
+				recording->config.hosting ? ": nothing presented to wl-record" : "");
 		char tracks[32] = "";
 		if (audio_count > 1)
 			snprintf(tracks, sizeof(tracks), stats.audio_tracks > 1 ? ", %d tracks" :

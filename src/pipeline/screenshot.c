@@ -4,14 +4,11 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "app.h"
 #include "clock.h"
 #include "dmabuf_lease.h"
 #include "frame_source.h"
 #include "log.h"
 #include "png_writer.h"
-#include "stats.h"
-#include "server.h"
 
 /* A still is the first picture that has stayed unchanged (no new frame
  * from the source) this long: an app's first frames are often not what it
@@ -27,7 +24,7 @@
 #define MAX_SETTLE_WAIT_MS 2000
 
 struct screenshot {
-	struct app *app;
+	struct screenshot_config config;
 	struct frame_sink sink;  /* on the screen's frame source */
 	struct frame newest;     /* kept: the candidate picture */
 	int64_t newest_since_ns; /* when it came: unchanged since then */
@@ -45,6 +42,11 @@ struct screenshot {
 	bool timed_out;          /* --timeout passed with a frame but none settled */
 	bool done;
 };
+
+static void stop(const struct screenshot *screenshot, bool failed, const char *reason)
+{
+	screenshot->config.events.stop(screenshot->config.events.data, failed, reason);
+}
 
 /* Gives a dmabuf frame CPU pixels (read into our own buffer). */
 static bool read_pixels(struct screenshot *screenshot, struct frame *frame)
@@ -86,21 +88,21 @@ static void take(struct screenshot *screenshot, const struct frame *picture)
 	struct frame copy = *picture;
 	const struct frame *frame = &copy;
 	if (!read_pixels(screenshot, &copy)) {
-		app_stop(screenshot->app, EXIT_FAILED, "the picture could not be read");
+		stop(screenshot, true, "the picture could not be read");
 		return;
 	}
 	int64_t start_ns = clock_now_ns();
-	const char *path = screenshot->app->output_path;
-	if ((app_may_replace_output(screenshot->app) ? png_write_frame(path, frame)
-						   : png_create_frame(path, frame)) < 0) {
-		app_stop(screenshot->app, EXIT_FAILED, "the PNG could not be written");
+	const char *path = screenshot->config.path;
+	if ((screenshot->config.overwrite ? png_write_frame(path, frame)
+					  : png_create_frame(path, frame)) < 0) {
+		stop(screenshot, true, "the PNG could not be written");
 		return;
 	}
-	LOG_INFO("wrote %s (%dx%d)", screenshot->app->output_path, frame->width, frame->height);
+	LOG_INFO("wrote %s (%dx%d)", screenshot->config.path, frame->width, frame->height);
 	double write_ms = (double)(clock_now_ns() - start_ns) / 1e6;
-	stats_note_still(write_ms);
+	screenshot->config.events.still_written(screenshot->config.events.data, write_ms);
 	LOG_DBG("the PNG took %.1f ms", write_ms);
-	app_stop(screenshot->app, EXIT_OK, NULL);
+	stop(screenshot, false, NULL);
 }
 
 static void arm_ms(struct wl_event_source *timer, int64_t ms)
@@ -142,7 +144,7 @@ static void handle_frame(struct frame_sink *sink, const struct frame *picture)
 	screenshot->newest_since_ns = clock_now_ns();
 	if (!screenshot->saw_frame) {
 		screenshot->saw_frame = true;
-		double delay_ms = screenshot->app->options->delay_s * 1000;
+		double delay_ms = screenshot->config.delay_s * 1000;
 		if (delay_ms > 0) {
 			arm_ms(screenshot->delay, (int64_t)delay_ms);
 		} else {
@@ -206,8 +208,8 @@ static int handle_timeout(void *data)
 		return 0;
 	if (!screenshot->saw_frame) {
 		LOG_ERR("no frame was presented within %g s (is the compositor connected? see --timeout)",
-			screenshot->app->options->timeout_s);
-		app_stop(screenshot->app, EXIT_FAILED, NULL);
+			screenshot->config.timeout_s);
+		stop(screenshot, true, NULL);
 		return 0;
 	}
 	if (!screenshot->delay_over) {
@@ -215,7 +217,7 @@ static int handle_timeout(void *data)
 		return 0;
 	}
 	LOG_INFO("the picture kept changing for %g s (--timeout); taking the newest",
-		 screenshot->app->options->timeout_s);
+		 screenshot->config.timeout_s);
 	take(screenshot, &screenshot->newest);
 	return 0;
 }
@@ -232,26 +234,27 @@ bool screenshot_take_now(struct screenshot *screenshot)
 	return true;
 }
 
-struct screenshot *screenshot_create(struct app *app)
+struct screenshot *screenshot_create(const struct screenshot_config *config)
 {
 	struct screenshot *screenshot = calloc(1, sizeof(*screenshot));
 	if (!screenshot)
 		return NULL;
-	screenshot->app = app;
-	screenshot->settles = app_is_hosting(app);
-	screenshot->timeout = wl_event_loop_add_timer(app->loop, handle_timeout, screenshot);
-	screenshot->delay = wl_event_loop_add_timer(app->loop, handle_delay, screenshot);
-	screenshot->settle = wl_event_loop_add_timer(app->loop, handle_settle, screenshot);
-	screenshot->settle_limit = wl_event_loop_add_timer(app->loop, handle_settle_limit,
+	screenshot->config = *config;
+	screenshot->settles = config->hosting;
+	struct wl_event_loop *loop = config->loop;
+	screenshot->timeout = wl_event_loop_add_timer(loop, handle_timeout, screenshot);
+	screenshot->delay = wl_event_loop_add_timer(loop, handle_delay, screenshot);
+	screenshot->settle = wl_event_loop_add_timer(loop, handle_settle, screenshot);
+	screenshot->settle_limit = wl_event_loop_add_timer(loop, handle_settle_limit,
 							   screenshot);
 	if (!screenshot->timeout || !screenshot->delay || !screenshot->settle ||
 	    !screenshot->settle_limit) {
 		screenshot_destroy(screenshot);
 		return NULL;
 	}
-	double timeout_ms = app->options->timeout_s * 1000;
+	double timeout_ms = config->timeout_s * 1000;
 	wl_event_source_timer_update(screenshot->timeout, timeout_ms < 1 ? 1 : (int)timeout_ms);
-	frame_sink_connect(&screenshot->sink, &screenshot_sink, app->source);
+	frame_sink_connect(&screenshot->sink, &screenshot_sink, config->source);
 	return screenshot;
 }
 
