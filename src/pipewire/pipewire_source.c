@@ -706,8 +706,7 @@ static void hand_on(struct pipewire_source *source, struct picture *picture,
 		.stride = pixman_image_get_stride(picture->image),
 		.pts_ns = pts,
 		.damage_known = damage_known,
-		.picture_impl = &picture_pool_picture,
-		.picture = picture,
+		.buffer = &picture->base,
 	};
 	if (damage_known) {
 		frame_damage_union(&damage, &old_cursor);
@@ -717,9 +716,9 @@ static void hand_on(struct pipewire_source *source, struct picture *picture,
 	if (source->last_pts_ns && frame.pts_ns < source->last_pts_ns)
 		frame.pts_ns = source->last_pts_ns; /* never back in time */
 	source->last_pts_ns = frame.pts_ns;
-	picture_pool_picture.ref(picture);
+	wl_record_buffer_lock(&picture->base);
 	if (source->last_picture)
-		picture_pool_picture.unref(source->last_picture);
+		wl_record_buffer_unlock(&source->last_picture->base);
 	source->last_picture = picture;
 	source->last_crop = *crop;
 	source->delivered = true;
@@ -958,7 +957,7 @@ void pipewire_source_destroy(struct pipewire_source *source)
 		pw_loop_destroy(source->loop);
 	}
 	if (source->last_picture)
-		picture_pool_picture.unref(source->last_picture);
+		wl_record_buffer_unlock(&source->last_picture->base);
 	picture_pool_finish(&source->pictures);
 	if (source->under)
 		pixman_image_unref(source->under);

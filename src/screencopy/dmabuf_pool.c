@@ -1,7 +1,8 @@
 #define LOG_MODULE "screencopy"
 /* dmabuf_pool.h through libgbm. GBM is not thread-safe: every call on a
- * device (allocate, map, destroy) holds the node's lock, since a lease may
- * end, and the CPU fallback read, on the encoder thread. */
+ * device (allocate, map, destroy) holds the node's lock, since a buffer's
+ * last reference may go, and the CPU fallback read run, on the encoder
+ * thread. */
 #include "dmabuf_pool.h"
 
 #include <errno.h>
@@ -35,11 +36,6 @@ struct dmabuf_node {
 	pthread_mutex_t lock;
 	int fd;
 	struct gbm_device *gbm;
-};
-
-struct copy_lease {
-	struct dmabuf_lease base;
-	struct dmabuf_buffer *buffer;
 };
 
 bool dmabuf_pool_available(void)
@@ -146,11 +142,11 @@ static bool read_mapped(struct dmabuf_buffer *buffer, uint8_t *dst, int dst_stri
 	return true;
 }
 
-static bool planes_read(struct dmabuf_planes *planes, uint8_t *dst, int dst_stride, char *why,
+static bool buffer_read(struct wl_record_buffer *base, uint8_t *dst, int dst_stride, char *why,
 			size_t why_size)
 {
-	struct dmabuf_buffer *buffer = wl_container_of(planes, buffer, planes);
-	const struct dmabuf_attributes *a = &planes->attributes;
+	struct dmabuf_buffer *buffer = wl_container_of(base, buffer, base);
+	const struct dmabuf_attributes *a = &buffer->attributes;
 	/* The compositor said `ready`; its GPU may still be writing. */
 	struct pollfd pfd = { .fd = a->fd[0], .events = POLLIN };
 	while (poll(&pfd, 1, WRITE_WAIT_MS) < 0 && errno == EINTR) {
@@ -161,45 +157,30 @@ static bool planes_read(struct dmabuf_planes *planes, uint8_t *dst, int dst_stri
 }
 
 /* The last reference (any thread). */
-static void planes_destroy(struct dmabuf_planes *planes)
+static void buffer_destroy(struct wl_record_buffer *base)
 {
-	struct dmabuf_buffer *buffer = wl_container_of(planes, buffer, planes);
+	struct dmabuf_buffer *buffer = wl_container_of(base, buffer, base);
 	pthread_mutex_lock(&buffer->node->lock);
 	gbm_bo_destroy(buffer->bo);
 	pthread_mutex_unlock(&buffer->node->lock);
-	for (int i = 0; i < planes->attributes.n_planes; i++)
-		if (planes->attributes.fd[i] >= 0)
-			close(planes->attributes.fd[i]);
+	for (int i = 0; i < buffer->attributes.n_planes; i++)
+		if (buffer->attributes.fd[i] >= 0)
+			close(buffer->attributes.fd[i]);
 	node_unref(buffer->node);
 	free(buffer);
 }
 
-static const struct dmabuf_planes_impl planes_impl = {
-	.read = planes_read,
-	.destroy = planes_destroy,
+static const struct dmabuf_attributes *buffer_get_dmabuf(struct wl_record_buffer *base)
+{
+	struct dmabuf_buffer *buffer = wl_container_of(base, buffer, base);
+	return &buffer->attributes;
+}
+
+static const struct wl_record_buffer_impl buffer_impl = {
+	.destroy = buffer_destroy,
+	.get_dmabuf = buffer_get_dmabuf,
+	.read = buffer_read,
 };
-
-static void lease_end(struct dmabuf_lease *base)
-{
-	struct copy_lease *lease = wl_container_of(base, lease, base);
-	/* Free to copy into again (the pool looks on the main thread). */
-	atomic_fetch_sub(&lease->buffer->leases, 1);
-	dmabuf_planes_unref(base->planes);
-	free(lease);
-}
-
-static const struct dmabuf_lease_impl lease_impl = { .end = lease_end };
-
-struct dmabuf_lease *dmabuf_buffer_lend(struct dmabuf_buffer *buffer)
-{
-	struct copy_lease *lease = calloc(1, sizeof(*lease));
-	if (!lease)
-		return NULL;
-	atomic_fetch_add(&buffer->leases, 1);
-	lease->buffer = buffer;
-	dmabuf_lease_init(&lease->base, &lease_impl, &buffer->planes);
-	return &lease->base;
-}
 
 static struct gbm_bo *allocate(struct dmabuf_node *node, const struct dmabuf_offer *offer)
 {
@@ -275,8 +256,9 @@ static struct dmabuf_buffer *buffer_create(struct dmabuf_pool *pool,
 	buffer->width = offer->width;
 	buffer->height = offer->height;
 	buffer->format = offer->format;
-	atomic_init(&buffer->leases, 0);
-	dmabuf_planes_init(&buffer->planes, &planes_impl, &a);
+	wl_record_buffer_init(&buffer->base, &buffer_impl, offer->width, offer->height,
+			      offer->format);
+	buffer->attributes = a;
 
 	struct zwp_linux_buffer_params_v1 *params =
 		zwp_linux_dmabuf_v1_create_params(pool->linux_dmabuf);
@@ -296,7 +278,7 @@ static struct dmabuf_buffer *buffer_create(struct dmabuf_pool *pool,
 
 static bool buffer_is_free(struct dmabuf_buffer *buffer)
 {
-	return atomic_load(&buffer->leases) == 0;
+	return !wl_record_buffer_is_locked(&buffer->base);
 }
 
 static void buffer_drop(struct dmabuf_buffer *buffer)
@@ -304,7 +286,7 @@ static void buffer_drop(struct dmabuf_buffer *buffer)
 	if (buffer->wl_buffer)
 		wl_buffer_destroy(buffer->wl_buffer);
 	buffer->wl_buffer = NULL;
-	dmabuf_planes_unref(&buffer->planes);
+	wl_record_buffer_drop(&buffer->base);
 }
 
 struct dmabuf_buffer *dmabuf_pool_buffer_for(struct dmabuf_pool *pool,

@@ -9,18 +9,19 @@
 
 #include <wayland-client.h>
 
-#include "dmabuf_lease.h"
+#include "dmabuf_attributes.h"
 #include "frame.h"
+#include "wl_record_buffer.h"
 
 /* The dmabufs a compositor copies an output into, allocated through GBM on
  * a render node, the counterpart of shm_pool.h for the zero-copy path: each
- * copy is lent to the sinks as a dmabuf lease (dmabuf_lease.h), which
- * VA-API maps without a CPU copy; the planes' read() is the CPU fallback
- * (an mmap of a LINEAR buffer, else gbm_bo_map).
+ * copy goes to the sinks as a frame with its wl_record_buffer and no
+ * pixels, which VA-API maps without a CPU copy; the buffer's read() is the
+ * CPU fallback (an mmap of a LINEAR buffer, else gbm_bo_map).
  *
- * A buffer is copied into again only when no lease on it is left (as
- * shm_pool.c waits for the last frame reference): an encoder's cache of
- * imports keeps the planes open, never the buffer from reuse.
+ * A buffer is copied into again only when no frame locks it: an encoder's
+ * cache of imports references it (keeps the fds open), never holds it from
+ * reuse.
  *
  * Built without libgbm (dmabuf_pool_none.c), nothing opens: every copy
  * goes into shm. */
@@ -44,11 +45,11 @@ struct gbm_bo;
 struct dmabuf_node;
 
 struct dmabuf_buffer {
-	/* The fds and layout; reference counted: the pool holds one, each
-	 * lease one, each encoder cache of imports one. The GBM object and
-	 * the fds go with the last. */
-	struct dmabuf_planes planes;
-	atomic_int leases; /* lent and not ended: not free to copy into */
+	/* The pool holds the producer's reference, each kept frame a lock,
+	 * each encoder cache of imports a reference. The GBM object and the
+	 * fds go with the last. */
+	struct wl_record_buffer base;
+	struct dmabuf_attributes attributes; /* the fds are the buffer's */
 	struct dmabuf_node *node;
 	struct gbm_bo *bo;
 	struct wl_buffer *wl_buffer; /* the pool's, main thread */
@@ -87,11 +88,7 @@ bool dmabuf_pool_full(const struct dmabuf_pool *pool);
 void dmabuf_pool_note_copy(struct dmabuf_pool *pool, struct dmabuf_buffer *filled, bool known,
 			   const struct frame_damage *damage);
 
-/* A new lease on `buffer` (one reference, the caller's), NULL without
- * memory. The buffer is free again once every lease ended (any thread). */
-struct dmabuf_lease *dmabuf_buffer_lend(struct dmabuf_buffer *buffer);
-
-/* Lets go of every buffer and the node: what leases and caches keep stays
+/* Lets go of every buffer and the node: what frames and caches keep stays
  * until they let go. The wl_buffers are destroyed now. */
 void dmabuf_pool_finish(struct dmabuf_pool *pool);
 

@@ -33,11 +33,6 @@ void dmabuf_pool_note_copy(struct dmabuf_pool *pool, struct dmabuf_buffer *fille
 {
 }
 
-struct dmabuf_lease *dmabuf_buffer_lend(struct dmabuf_buffer *buffer)
-{
-	return NULL;
-}
-
 void dmabuf_pool_finish(struct dmabuf_pool *pool)
 {
 }

@@ -153,7 +153,7 @@ struct wl_buffer *screencopy_target_wl_buffer(const struct screencopy_source *so
  * the session, said once (a warning). */
 void screencopy_dmabuf_failed(struct screencopy_source *source, const char *why);
 
-/* Hands a dmabuf copy to the sinks as a lease (with source->damage); the
+/* Hands a dmabuf copy to the sinks as its buffer (with source->damage); the
  * buffer is copied into again once no sink holds it. A y-inverted or
  * turned copy (`transform`, output_transform.h) cannot be turned upright
  * without the CPU: screencopy_dmabuf_failed(), and the next copy is a

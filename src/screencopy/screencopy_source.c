@@ -317,8 +317,7 @@ void screencopy_deliver(struct screencopy_source *source, struct shm_buffer *buf
 		.stride = buffer->stride,
 		.pts_ns = pts_ns,
 		.damage_known = source->damage_known,
-		.picture_impl = &shm_buffer_picture,
-		.picture = buffer,
+		.buffer = &buffer->base,
 	};
 	if (buffer->converted || transform != WL_OUTPUT_TRANSFORM_NORMAL) {
 		pixman_image_t *sink = sink_picture(buffer, transform);
@@ -349,10 +348,11 @@ void screencopy_deliver(struct screencopy_source *source, struct shm_buffer *buf
 	picture.damage = (struct frame_damage){ d.x1 - box.x1, d.y1 - box.y1, d.x2 - box.x1,
 						 d.y2 - box.y1 };
 	source->copied_once = true;
+	/* Kept from reuse: the next copy is compared with it. */
 	if (source->last)
-		shm_buffer_unref(source->last);
+		wl_record_buffer_unlock(&source->last->base);
 	source->last = buffer;
-	shm_buffer_ref(buffer);
+	wl_record_buffer_lock(&buffer->base);
 	frame_source_emit(&source->frames, &picture);
 }
 
@@ -369,11 +369,6 @@ void screencopy_deliver_dmabuf(struct screencopy_source *source, struct dmabuf_b
 	struct frame_damage all = { 0, 0, buffer->width, buffer->height };
 	struct frame_damage d = source->damage_known ? source->damage : all;
 	frame_damage_clip(&d, &all);
-	struct dmabuf_lease *lease = dmabuf_buffer_lend(buffer);
-	if (!lease) {
-		screencopy_end(source, "out of memory");
-		return;
-	}
 	/* No pixels to compare with the last picture: every copy goes on. */
 	struct frame picture = {
 		.format = FRAME_XRGB8888,
@@ -383,17 +378,14 @@ void screencopy_deliver_dmabuf(struct screencopy_source *source, struct dmabuf_b
 		.pts_ns = pts_ns,
 		.damage_known = source->damage_known,
 		.damage = d,
-		.dmabuf = lease,
-		.picture_impl = &dmabuf_lease_picture,
-		.picture = lease,
+		.buffer = &buffer->base,
 	};
 	source->copied_once = true;
 	source->dmabuf_copies++;
 	if (source->last)
-		shm_buffer_unref(source->last);
+		wl_record_buffer_unlock(&source->last->base);
 	source->last = NULL;
 	frame_source_emit(&source->frames, &picture);
-	dmabuf_lease_unref(lease);
 }
 
 static int handle_retry(void *data)
@@ -687,7 +679,7 @@ void screencopy_source_destroy(struct screencopy_source *source)
 		LOG_DBG("%" PRId64 " copies brought nothing new and were passed over",
 			source->unchanged_copies);
 	if (source->last)
-		shm_buffer_unref(source->last);
+		wl_record_buffer_unlock(&source->last->base);
 	shm_pool_finish(&source->pool);
 	if (source->dmabuf_copies)
 		LOG_DBG("%" PRId64 " copies went into dmabufs", source->dmabuf_copies);

@@ -1,6 +1,7 @@
 #define LOG_MODULE "screencopy"
 #include "shm_pool.h"
 
+#include <drm_fourcc.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <sys/mman.h>
@@ -9,15 +10,10 @@
 #include "log.h"
 #include "stale_damage.h"
 
-void shm_buffer_ref(struct shm_buffer *buffer)
+/* The last reference (any thread): the pool's went, and every frame's. */
+static void buffer_destroy(struct wl_record_buffer *base)
 {
-	atomic_fetch_add(&buffer->refs, 1);
-}
-
-void shm_buffer_unref(struct shm_buffer *buffer)
-{
-	if (atomic_fetch_sub(&buffer->refs, 1) != 1)
-		return;
+	struct shm_buffer *buffer = wl_container_of(base, buffer, base);
 	if (buffer->converted)
 		pixman_image_unref(buffer->converted);
 	if (buffer->upright)
@@ -26,21 +22,29 @@ void shm_buffer_unref(struct shm_buffer *buffer)
 	free(buffer);
 }
 
-static void picture_ref(void *picture)
+/* Our own mapping of the copy, as the compositor wrote it. */
+static bool buffer_begin_access(struct wl_record_buffer *base, const uint8_t **data, int *stride)
 {
-	shm_buffer_ref(picture);
+	struct shm_buffer *buffer = wl_container_of(base, buffer, base);
+	*data = buffer->data;
+	*stride = buffer->stride;
+	return true;
 }
 
-static void picture_unref(void *picture)
+static bool buffer_end_access(struct wl_record_buffer *base)
 {
-	shm_buffer_unref(picture);
+	return true; /* our memfd, never shrunk: nothing can fault */
 }
 
-const struct frame_picture_impl shm_buffer_picture = { picture_ref, picture_unref };
+static const struct wl_record_buffer_impl buffer_impl = {
+	.destroy = buffer_destroy,
+	.begin_data_ptr_access = buffer_begin_access,
+	.end_data_ptr_access = buffer_end_access,
+};
 
 static bool buffer_is_free(struct shm_buffer *buffer)
 {
-	return atomic_load(&buffer->refs) == 1;
+	return !wl_record_buffer_is_locked(&buffer->base);
 }
 
 /* The pool lets go of a buffer: its wl_buffer now, its memory when no
@@ -50,7 +54,7 @@ static void buffer_drop(struct shm_buffer *buffer)
 	if (buffer->wl_buffer)
 		wl_buffer_destroy(buffer->wl_buffer);
 	buffer->wl_buffer = NULL;
-	shm_buffer_unref(buffer);
+	wl_record_buffer_drop(&buffer->base);
 }
 
 static bool format_is_swapped(uint32_t format)
@@ -68,12 +72,21 @@ int shm_offer_rank(uint32_t format, uint32_t width, uint32_t height, uint32_t st
 	return format_is_swapped(format) ? 1 : 0;
 }
 
+/* wl_shm's codes are DRM's but for its first two. */
+static uint32_t drm_format(uint32_t shm_format)
+{
+	return shm_format == WL_SHM_FORMAT_ARGB8888   ? DRM_FORMAT_ARGB8888
+	       : shm_format == WL_SHM_FORMAT_XRGB8888 ? DRM_FORMAT_XRGB8888
+						       : shm_format;
+}
+
 static struct shm_buffer *buffer_create(struct shm_pool *pool, const struct copy_offer *offer)
 {
 	struct shm_buffer *buffer = calloc(1, sizeof(*buffer));
 	if (!buffer)
 		return NULL;
-	atomic_init(&buffer->refs, 1);
+	wl_record_buffer_init(&buffer->base, &buffer_impl, offer->width, offer->height,
+			      drm_format(offer->format));
 	buffer->format = offer->format;
 	buffer->width = offer->width;
 	buffer->height = offer->height;

@@ -10,6 +10,7 @@
 #include <wayland-client.h>
 
 #include "frame.h"
+#include "wl_record_buffer.h"
 
 /* The wl_shm buffers a compositor copies an output into, shared by every
  * copy protocol (wlr-screencopy, ext-image-copy-capture).
@@ -19,13 +20,13 @@
  * a sink keeps one longer. */
 #define SHM_POOL_MAX_BUFFERS 4
 
-/* One wl_shm buffer the compositor copies into, and the picture of the
- * frames made from it. Reference counted across threads (a sink may drop a
- * frame on another thread): the pool holds one reference, each kept frame
- * one more, so it is free to copy into again at exactly one. The memory
- * goes with the last reference, the wl_buffer with the pool. */
+/* One wl_shm buffer the compositor copies into, and the buffer of the
+ * frames made from it: the pool holds the producer's reference, each kept
+ * frame a lock (any thread), so it is free to copy into again when nothing
+ * locks it. The memory goes with the last reference, the wl_buffer with
+ * the pool. */
 struct shm_buffer {
-	atomic_int refs;
+	struct wl_record_buffer base;
 	struct wl_buffer *wl_buffer;
 	uint8_t *data;
 	size_t size;
@@ -55,12 +56,6 @@ struct shm_pool {
 	struct shm_buffer *buffers[SHM_POOL_MAX_BUFFERS];
 	int count;
 };
-
-/* Hands frames a buffer: references it for as long as they keep it. */
-extern const struct frame_picture_impl shm_buffer_picture;
-
-void shm_buffer_ref(struct shm_buffer *buffer);
-void shm_buffer_unref(struct shm_buffer *buffer);
 
 /* How well wl-record reads a wl_shm format: XRGB and ARGB are what frames
  * hold (2), XBGR and ABGR are converted (1), anything else is not read (0).
