@@ -7,7 +7,7 @@
 #include <pixman.h>
 
 #include "frame.h"
-#include "wl_record_buffer.h"
+#include "buffer_pool.h"
 
 /* The XRGB8888 pictures PipeWire buffers are copied into, handed to the
  * sinks as frames. A producer wants its buffers back at once, so frames
@@ -26,12 +26,14 @@ struct picture {
 };
 
 struct picture_pool {
-	struct picture *pictures[PICTURE_POOL_SIZE];
-	int count;
+	struct wl_record_buffer_pool pictures;
 };
 
-/* A free picture of that size; NULL when every one is kept by a sink or
- * out of memory. */
+void picture_pool_init(struct picture_pool *pool);
+
+/* A free picture of that size, locked for the caller (who fills it, then
+ * keeps or unlocks it); NULL when every one is kept by a sink or out of
+ * memory. */
 struct picture *picture_pool_get(struct picture_pool *pool, int width, int height);
 
 /* Lets go of every picture: each goes with the last frame keeping it. */

@@ -11,7 +11,7 @@
 
 #include "dmabuf_attributes.h"
 #include "frame.h"
-#include "wl_record_buffer.h"
+#include "buffer_pool.h"
 
 /* The dmabufs a compositor copies an output into, allocated through GBM on
  * a render node, the counterpart of shm_pool.h for the zero-copy path: each
@@ -44,7 +44,7 @@ struct dmabuf_offer {
 struct gbm_bo;
 struct dmabuf_node;
 
-struct dmabuf_buffer {
+struct screencopy_dmabuf_buffer {
 	/* The pool holds the producer's reference, each kept frame a lock,
 	 * each encoder cache of imports a reference. The GBM object and the
 	 * fds go with the last. */
@@ -55,41 +55,48 @@ struct dmabuf_buffer {
 	struct wl_buffer *wl_buffer; /* the pool's, main thread */
 	int width, height;
 	uint32_t format;
-	/* As shm_buffer's: what changed since it was last copied into. */
+	/* As screencopy_shm_buffer's: what changed since it was last copied into. */
 	bool stale_known;
 	struct frame_damage stale;
 };
 
 struct zwp_linux_dmabuf_v1;
 
-struct dmabuf_pool {
+struct screencopy_dmabuf_pool {
 	struct zwp_linux_dmabuf_v1 *linux_dmabuf; /* bound by the source */
 	struct dmabuf_node *node;                 /* NULL until opened */
-	struct dmabuf_buffer *buffers[DMABUF_POOL_MAX_BUFFERS];
-	int count;
+	struct wl_record_buffer_pool buffers;
+	/* During dmabuf_pool_buffer_for: what to make, where to say why not. */
+	const struct dmabuf_offer *asked;
+	char *why;
+	size_t why_size;
 };
 
 /* Whether this build can allocate dmabufs at all (libgbm). */
 bool dmabuf_pool_available(void);
 
+void dmabuf_pool_init(struct screencopy_dmabuf_pool *pool);
+
 /* Opens the render node at `path` and its GBM device. False with why. */
-bool dmabuf_pool_open(struct dmabuf_pool *pool, const char *path, char *why, size_t why_size);
+bool dmabuf_pool_open(struct screencopy_dmabuf_pool *pool, const char *path, char *why,
+		      size_t why_size);
 
-/* A free buffer for `offer`, as shm_pool_buffer_for(). NULL when every
- * buffer is kept (why is then "") or when one cannot be allocated or
- * exported (why says so). */
-struct dmabuf_buffer *dmabuf_pool_buffer_for(struct dmabuf_pool *pool,
-					     const struct dmabuf_offer *offer, char *why,
-					     size_t why_size);
+/* A free buffer for `offer`, locked for the copy, as shm_pool_buffer_for().
+ * NULL when every buffer is kept (why is then "") or when one cannot be
+ * allocated or exported (why says so). */
+struct screencopy_dmabuf_buffer *dmabuf_pool_buffer_for(struct screencopy_dmabuf_pool *pool,
+							const struct dmabuf_offer *offer,
+							char *why, size_t why_size);
 
-bool dmabuf_pool_full(const struct dmabuf_pool *pool);
+bool dmabuf_pool_full(const struct screencopy_dmabuf_pool *pool);
 
 /* As shm_pool_note_copy(); `filled` may be NULL (a shm copy). */
-void dmabuf_pool_note_copy(struct dmabuf_pool *pool, struct dmabuf_buffer *filled, bool known,
+void dmabuf_pool_note_copy(struct screencopy_dmabuf_pool *pool,
+			   struct screencopy_dmabuf_buffer *filled, bool known,
 			   const struct frame_damage *damage);
 
 /* Lets go of every buffer and the node: what frames and caches keep stays
  * until they let go. The wl_buffers are destroyed now. */
-void dmabuf_pool_finish(struct dmabuf_pool *pool);
+void dmabuf_pool_finish(struct screencopy_dmabuf_pool *pool);
 
 #endif

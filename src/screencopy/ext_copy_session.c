@@ -153,8 +153,9 @@ static void frame_ready(void *data, struct ext_image_copy_capture_frame_v1 *fram
 {
 	struct screencopy_source *source = data;
 	struct ext_copy_state *ext = &source->ext;
-	struct shm_buffer *buffer = source->target;
-	struct dmabuf_buffer *dmabuf = source->dmabuf_target;
+	/* The copy's lock goes with the buffer to screencopy_deliver*(). */
+	struct screencopy_shm_buffer *buffer = source->target;
+	struct screencopy_dmabuf_buffer *dmabuf = source->dmabuf_target;
 	ext_image_copy_capture_frame_v1_destroy(ext->frame);
 	ext->frame = NULL;
 	source->target = NULL;
@@ -191,8 +192,7 @@ static void frame_failed(void *data, struct ext_image_copy_capture_frame_v1 *fra
 	bool into_dmabuf = source->dmabuf_target != NULL;
 	ext_image_copy_capture_frame_v1_destroy(ext->frame);
 	ext->frame = NULL;
-	source->target = NULL;
-	source->dmabuf_target = NULL;
+	screencopy_drop_target(source);
 	/* A dmabuf refused (for no reason, or for constraints that did not
 	 * change): shm from now on, asked again at once. A stop or new
 	 * constraints are what they are with any buffer. */
@@ -324,8 +324,7 @@ static void cancel(struct screencopy_source *source)
 	ext->frame = NULL;
 	ext->session = NULL;
 	ext->capture_source = NULL;
-	source->target = NULL;
-	source->dmabuf_target = NULL;
+	screencopy_drop_target(source);
 }
 
 const struct copy_protocol ext_copy_protocol = {

@@ -50,14 +50,14 @@ void screencopy_flush(struct screencopy_source *source)
 	desktop_connection_flush(&source->connection);
 }
 
-struct shm_buffer *screencopy_take_buffer(struct screencopy_source *source)
+struct screencopy_shm_buffer *screencopy_take_buffer(struct screencopy_source *source)
 {
 	if (!source->offer.rank) {
 		screencopy_end(source, "the compositor offers no shm format wl-record reads "
 				       "(XRGB8888, ARGB8888, XBGR8888, ABGR8888)");
 		return NULL;
 	}
-	struct shm_buffer *buffer = shm_pool_buffer_for(&source->pool, &source->offer);
+	struct screencopy_shm_buffer *buffer = shm_pool_buffer_for(&source->pool, &source->offer);
 	if (!buffer) {
 		if (!shm_pool_full(&source->pool)) {
 			screencopy_end(source, "cannot allocate a %dx%d buffer", source->offer.width,
@@ -116,14 +116,23 @@ void screencopy_dmabuf_failed(struct screencopy_source *source, const char *why)
 	LOG_WARN("dmabuf copies: %s; copying into shm from now on", why);
 }
 
-bool screencopy_take_target(struct screencopy_source *source, bool cropped)
+void screencopy_drop_target(struct screencopy_source *source)
 {
+	if (source->target)
+		wl_record_buffer_unlock(&source->target->base);
+	if (source->dmabuf_target)
+		wl_record_buffer_unlock(&source->dmabuf_target->base);
 	source->target = NULL;
 	source->dmabuf_target = NULL;
+}
+
+bool screencopy_take_target(struct screencopy_source *source, bool cropped)
+{
+	screencopy_drop_target(source);
 	choose_buffers(source, cropped);
 	if (source->buffers_kind == BUFFERS_DMABUF) {
 		char why[320] = "";
-		struct dmabuf_buffer *buffer = NULL;
+		struct screencopy_dmabuf_buffer *buffer = NULL;
 		if (!source->dmabuf_offer.rank)
 			snprintf(why, sizeof(why), "the compositor no longer offers a dmabuf copy");
 		else if (cropped)
@@ -176,9 +185,9 @@ void screencopy_add_damage(struct screencopy_source *source, int x, int y, int w
  * drawing at 20 fps); such a copy is no new picture and costs the encoder a
  * frame. */
 static bool copy_unchanged(const struct screencopy_source *source,
-			   const struct shm_buffer *buffer, struct frame_damage d)
+			   const struct screencopy_shm_buffer *buffer, struct frame_damage d)
 {
-	const struct shm_buffer *last = source->last;
+	const struct screencopy_shm_buffer *last = source->last;
 	if (!last || last->format != buffer->format ||
 	    last->width != buffer->width || last->height != buffer->height ||
 	    last->stride != buffer->stride)
@@ -191,7 +200,7 @@ static bool copy_unchanged(const struct screencopy_source *source,
 	return true;
 }
 
-static void flip_rows(struct shm_buffer *buffer)
+static void flip_rows(struct screencopy_shm_buffer *buffer)
 {
 	size_t row = (size_t)buffer->width * 4;
 	uint8_t *tmp = malloc(row);
@@ -226,7 +235,8 @@ int64_t screencopy_frame_time(struct screencopy_source *source, bool known, uint
 /* -g in the upright copy's pixels: the region's logical box scaled as the
  * output's logical size is to the upright picture's. */
 struct frame_damage screencopy_region_in_copy(const struct screencopy_source *source,
-					     const struct shm_buffer *buffer, uint32_t transform)
+					      const struct screencopy_shm_buffer *buffer,
+					      uint32_t transform)
 {
 	int x, y, width, height, upright_width, upright_height;
 	desktop_output_box(source->output, &x, &y, &width, &height);
@@ -243,7 +253,7 @@ struct frame_damage screencopy_region_in_copy(const struct screencopy_source *so
 /* The picture the sinks get from `buffer`: XRGB, upright. XBGR/ABGR copies
  * are converted, a turned or mirrored output's copy is turned back; a copy
  * that is both is converted, then turned. NULL when out of memory. */
-static pixman_image_t *sink_picture(struct shm_buffer *buffer, uint32_t transform)
+static pixman_image_t *sink_picture(struct screencopy_shm_buffer *buffer, uint32_t transform)
 {
 	pixman_image_t *from = NULL;
 	if (buffer->converted) {
@@ -287,7 +297,7 @@ static pixman_image_t *sink_picture(struct shm_buffer *buffer, uint32_t transfor
 	return buffer->upright;
 }
 
-void screencopy_deliver(struct screencopy_source *source, struct shm_buffer *buffer,
+void screencopy_deliver(struct screencopy_source *source, struct screencopy_shm_buffer *buffer,
 			int64_t pts_ns, bool y_invert, uint32_t transform,
 			const struct frame_damage *crop)
 {
@@ -306,6 +316,7 @@ void screencopy_deliver(struct screencopy_source *source, struct shm_buffer *buf
 		flip_rows(buffer);
 	if (copy_unchanged(source, buffer, d)) {
 		source->unchanged_copies++;
+		wl_record_buffer_unlock(&buffer->base);
 		return;
 	}
 
@@ -322,6 +333,7 @@ void screencopy_deliver(struct screencopy_source *source, struct shm_buffer *buf
 	if (buffer->converted || transform != WL_OUTPUT_TRANSFORM_NORMAL) {
 		pixman_image_t *sink = sink_picture(buffer, transform);
 		if (!sink) {
+			wl_record_buffer_unlock(&buffer->base);
 			screencopy_end(source, "out of memory");
 			return;
 		}
@@ -348,18 +360,19 @@ void screencopy_deliver(struct screencopy_source *source, struct shm_buffer *buf
 	picture.damage = (struct frame_damage){ d.x1 - box.x1, d.y1 - box.y1, d.x2 - box.x1,
 						 d.y2 - box.y1 };
 	source->copied_once = true;
-	/* Kept from reuse: the next copy is compared with it. */
+	/* Kept from reuse (the copy's lock): the next copy is compared with it. */
 	if (source->last)
 		wl_record_buffer_unlock(&source->last->base);
 	source->last = buffer;
-	wl_record_buffer_lock(&buffer->base);
 	frame_source_emit(&source->frames, &picture);
 }
 
-void screencopy_deliver_dmabuf(struct screencopy_source *source, struct dmabuf_buffer *buffer,
-			       int64_t pts_ns, bool y_invert, uint32_t transform)
+void screencopy_deliver_dmabuf(struct screencopy_source *source,
+			       struct screencopy_dmabuf_buffer *buffer, int64_t pts_ns,
+			       bool y_invert, uint32_t transform)
 {
 	if (y_invert || transform != WL_OUTPUT_TRANSFORM_NORMAL) {
+		wl_record_buffer_unlock(&buffer->base);
 		screencopy_dmabuf_failed(source, "the compositor copies upside down (y-invert) or "
 					 "turned (a rotated output), which only the CPU turns back");
 		/* That picture is lost: the next copy is a whole one. */
@@ -386,6 +399,7 @@ void screencopy_deliver_dmabuf(struct screencopy_source *source, struct dmabuf_b
 		wl_record_buffer_unlock(&source->last->base);
 	source->last = NULL;
 	frame_source_emit(&source->frames, &picture);
+	wl_record_buffer_unlock(&buffer->base); /* the copy's */
 }
 
 static int handle_retry(void *data)
@@ -479,6 +493,8 @@ struct screencopy_source *screencopy_source_connect(const char *display_name, ch
 		snprintf(why, why_size, "out of memory");
 		return NULL;
 	}
+	shm_pool_init(&source->pool);
+	dmabuf_pool_init(&source->dmabuf);
 	frame_source_init(&source->frames);
 	wl_list_init(&source->outputs);
 	source->display = wl_display_connect(display_name);

@@ -71,8 +71,9 @@ static void frame_ready(void *data, struct zwlr_screencopy_frame_v1 *frame, uint
 			uint32_t sec_lo, uint32_t nsec)
 {
 	struct screencopy_source *source = data;
-	struct shm_buffer *buffer = source->target;
-	struct dmabuf_buffer *dmabuf = source->dmabuf_target;
+	/* The copy's lock goes with the buffer to screencopy_deliver*(). */
+	struct screencopy_shm_buffer *buffer = source->target;
+	struct screencopy_dmabuf_buffer *dmabuf = source->dmabuf_target;
 	zwlr_screencopy_frame_v1_destroy(source->wlr.frame);
 	source->wlr.frame = NULL;
 	source->target = NULL;
@@ -104,7 +105,7 @@ static void frame_failed(void *data, struct zwlr_screencopy_frame_v1 *frame)
 		/* Perhaps only the dmabuf it refused: shm, asked again. */
 		zwlr_screencopy_frame_v1_destroy(source->wlr.frame);
 		source->wlr.frame = NULL;
-		source->dmabuf_target = NULL;
+		screencopy_drop_target(source);
 		screencopy_dmabuf_failed(source, "the compositor could not copy into a dmabuf "
 					 "(screencopy failed)");
 		source->copied_once = false;
@@ -172,8 +173,7 @@ static void cancel(struct screencopy_source *source)
 	if (source->wlr.frame)
 		zwlr_screencopy_frame_v1_destroy(source->wlr.frame);
 	source->wlr.frame = NULL;
-	source->target = NULL;
-	source->dmabuf_target = NULL;
+	screencopy_drop_target(source);
 }
 
 const struct copy_protocol wlr_screencopy_protocol = {

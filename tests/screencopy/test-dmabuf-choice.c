@@ -130,7 +130,8 @@ TEST(render_node_search)
 /* Without a render node nothing is allocated, and the pool says why. */
 TEST(dmabuf_pool_open_refuses)
 {
-	struct dmabuf_pool pool = { 0 };
+	struct screencopy_dmabuf_pool pool = { 0 };
+	dmabuf_pool_init(&pool);
 	char why[256] = "";
 	test_assert(!dmabuf_pool_open(&pool, "/nonexistent/renderD128", why, sizeof(why)));
 	if (dmabuf_pool_available())
