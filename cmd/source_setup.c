@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "app.h"
+#include "encoder_sink_caps.h"
 #include "log.h"
 #include "pipewire_source.h"
 #include "portal_screencast.h"
@@ -160,10 +161,10 @@ bool source_setup(struct app *app)
 		/* dmabufs only where they save a CPU copy: not for a still (it
 		 * wants pixels), not for an encoder that reads pixels anyway. */
 		struct screencopy_buffers_request buffers = {
-			.still = options->screenshot,
-			.codec = options->codec,
+			.n_sinks = 1,
 			.device = options->device,
 		};
+		encoder_sink_caps(options->screenshot, options->codec, &buffers.sinks[0]);
 		screencopy_source_set_buffers(app->screencopy, &buffers);
 		const char *note = screencopy_source_note(app->screencopy);
 		LOG_INFO("recording %s of WAYLAND_DISPLAY=%s through %s (%s)%s%s",

@@ -34,7 +34,7 @@
 struct dmabuf_offer {
 	uint32_t format;
 	int width, height;
-	int rank; /* dmabuf_format_rank(); 0: none offered */
+	int rank; /* wl_record_dmabuf_format_rank(); 0: none offered */
 	int n_modifiers; /* 0: not said (wlr-screencopy): LINEAR */
 	uint64_t modifiers[DMABUF_OFFER_MAX_MODIFIERS];
 	bool device_known;

@@ -11,7 +11,7 @@
 
 #include <string.h>
 
-#include "dmabuf_choice.h"
+#include "buffer_negotiation.h"
 #include "ext-image-capture-source-v1-client-protocol.h"
 #include "ext-image-copy-capture-v1-client-protocol.h"
 #include "log.h"
@@ -53,22 +53,32 @@ static void session_dmabuf_device(void *data, struct ext_image_copy_capture_sess
 static void session_dmabuf_format(void *data, struct ext_image_copy_capture_session_v1 *session,
 				  uint32_t format, struct wl_array *modifiers)
 {
-	struct ext_copy_state *ext = &((struct screencopy_source *)data)->ext;
-	int rank = dmabuf_format_rank(format);
+	struct screencopy_source *source = data;
+	struct ext_copy_state *ext = &source->ext;
+	const struct screencopy_buffers_request *asked = &source->buffers;
+	int rank = wl_record_dmabuf_format_rank(asked->sinks, asked->n_sinks, format);
 	size_t count = modifiers->size / sizeof(uint64_t);
 	LOG_DBG("the compositor offers dmabuf format 0x%08x with %zu modifier(s)%s", format, count,
 		rank ? "" : " (not mapped)");
 	if (rank <= ext->receiving_dmabuf.rank)
 		return;
+	/* Only the modifiers every sink takes. */
+	int n_taken = 0;
+	uint64_t taken[DMABUF_OFFER_MAX_MODIFIERS];
+	const uint64_t *modifier;
+	wl_array_for_each(modifier, modifiers) {
+		bool sinks_take = wl_record_dmabuf_modifier_taken(asked->sinks, asked->n_sinks,
+								  format, *modifier);
+		if (sinks_take && n_taken < DMABUF_OFFER_MAX_MODIFIERS)
+			taken[n_taken++] = *modifier;
+	}
+	if (count && !n_taken)
+		return; /* as a format no sink takes */
 	struct dmabuf_offer *offer = &ext->receiving_dmabuf;
 	offer->format = format;
 	offer->rank = rank;
-	offer->n_modifiers = 0;
-	const uint64_t *modifier;
-	wl_array_for_each(modifier, modifiers) {
-		if (offer->n_modifiers < DMABUF_OFFER_MAX_MODIFIERS)
-			offer->modifiers[offer->n_modifiers++] = *modifier;
-	}
+	offer->n_modifiers = n_taken;
+	memcpy(offer->modifiers, taken, sizeof(taken[0]) * (size_t)n_taken);
 }
 
 /* A whole set of constraints: the buffers from now on. */

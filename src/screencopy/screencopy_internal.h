@@ -110,9 +110,9 @@ struct screencopy_source {
 	/* The output transform the log last named (normal at first). */
 	uint32_t transform_said;
 
-	/* dmabuf copies (dmabuf_pool.h): what the app asked for, and what was
-	 * chosen at the first copy (screencopy_take_target). */
-	bool buffers_asked;
+	/* dmabuf copies (dmabuf_pool.h): what the app asked for (no sinks:
+	 * nothing), and what was chosen at the first copy
+	 * (screencopy_take_target). */
 	struct screencopy_buffers_request buffers;
 	enum { BUFFERS_UNDECIDED, BUFFERS_SHM, BUFFERS_DMABUF } buffers_kind;
 	struct screencopy_dmabuf_pool dmabuf;

@@ -83,10 +83,9 @@ static void choose_buffers(struct screencopy_source *source, bool cropped)
 						 sizeof(node_why));
 	struct dmabuf_choice_facts facts = {
 		.built_with_gbm = dmabuf_pool_available(),
-		.asked = source->buffers_asked,
-		.still = source->buffers.still,
-		.codec = source->buffers.codec,
-		.format_offered = offer->rank > 0,
+		.sinks = source->buffers.sinks,
+		.n_sinks = source->buffers.n_sinks,
+		.format_offered = offer->rank > 0 ? offer->format : 0,
 		.cropped = cropped,
 		/* Known before the first copy from the output (both protocols'
 		 * compositors send the output's transform); a copy that turns out
@@ -648,7 +647,6 @@ const char *screencopy_source_describe(const struct screencopy_source *source)
 void screencopy_source_set_buffers(struct screencopy_source *source,
 				   const struct screencopy_buffers_request *request)
 {
-	source->buffers_asked = true;
 	source->buffers = *request;
 }
 

@@ -6,7 +6,9 @@
 
 #include <string.h>
 
-#include "dmabuf_choice.h"
+#include <drm_fourcc.h>
+
+#include "buffer_negotiation.h"
 #include "log.h"
 #include "wlr-screencopy-unstable-v1-client-protocol.h"
 
@@ -37,8 +39,12 @@ static void frame_linux_dmabuf(void *data, struct zwlr_screencopy_frame_v1 *fram
 			       uint32_t format, uint32_t width, uint32_t height)
 {
 	struct screencopy_source *source = data;
-	int rank = width && height && width <= 16384 && height <= 16384
-		   ? dmabuf_format_rank(format) : 0;
+	const struct screencopy_buffers_request *asked = &source->buffers;
+	/* No modifiers in v3: LINEAR, which every sink must take. */
+	bool taken = wl_record_dmabuf_modifier_taken(asked->sinks, asked->n_sinks, format,
+						     DRM_FORMAT_MOD_LINEAR);
+	int rank = width && height && width <= 16384 && height <= 16384 && taken
+		   ? wl_record_dmabuf_format_rank(asked->sinks, asked->n_sinks, format) : 0;
 	if (!source->copied_once)
 		LOG_DBG("the compositor offers dmabuf format 0x%08x %ux%u%s", format, width, height,
 			rank ? "" : " (not mapped)");
