@@ -11,11 +11,11 @@
 #include "buffer.h"
 #include "clock.h"
 #include "dmabuf_buffer.h"
-#include "dmabuf_lease.h"
 #include "log.h"
 #include "server.h"
 #include "subcompositor.h"
 #include "viewporter.h"
+#include "wl_record_buffer.h"
 
 #define COMPOSITOR_VERSION 4
 
@@ -416,21 +416,22 @@ static bool copy_buffer_damage(struct surface *surface, struct client_buffer *bu
 }
 
 /* Zero-copy when a consumer wants dmabufs and this surface is what the
- * screen shows: the buffer is lent (released when the last frame holding it
- * is encoded). Otherwise the damage is copied and the buffer released now. */
-static bool lend_or_copy(struct surface *surface, struct client_buffer *buffer,
+ * screen shows: the buffer is locked (released when the last frame holding
+ * it is encoded). Otherwise the damage is copied and the buffer released now. */
+static bool lock_or_copy(struct surface *surface, struct client_buffer *buffer,
 			 const pixman_region32_t *damage)
 {
 	struct server *server = surface->server;
-	struct dmabuf_lease *lease = NULL;
+	struct wl_record_buffer *locked = NULL;
 	/* While frame sinks are connected, the presented surface's dmabuf is
-	 * lent, not copied here: frames carry it (when it maps 1:1) and each
-	 * sink maps or reads it. Without sinks nobody would use the reference. */
+	 * locked, not copied here: frames carry it (when it maps 1:1) and each
+	 * sink maps or reads it. Without sinks nobody would use it. */
 	if (server->screen.surface == surface && frame_source_has_sinks(&server->screen.source))
-		lease = dmabuf_buffer_lease(buffer);
-	if (lease) {
-		dmabuf_lease_unref(surface->lease);
-		surface->lease = lease;
+		locked = dmabuf_buffer_lock(buffer);
+	if (locked) {
+		/* Locked before the old one goes: they may be the same buffer. */
+		wl_record_buffer_unlock(surface->locked_dmabuf);
+		surface->locked_dmabuf = locked;
 		surface->texture_stale = true;
 		return true;
 	}
@@ -441,8 +442,8 @@ static bool lend_or_copy(struct surface *surface, struct client_buffer *buffer,
 	pixman_region32_fini(&all);
 	if (!ok)
 		return false;
-	dmabuf_lease_unref(surface->lease);
-	surface->lease = NULL;
+	wl_record_buffer_unlock(surface->locked_dmabuf);
+	surface->locked_dmabuf = NULL;
 	surface->texture_stale = false;
 	/* Our copy is taken: the client may draw into it again. */
 	wl_buffer_send_release(buffer->resource);
@@ -451,11 +452,12 @@ static bool lend_or_copy(struct surface *surface, struct client_buffer *buffer,
 
 bool surface_refresh_texture(struct surface *surface)
 {
-	if (!surface->texture_stale || !surface->lease)
+	if (!surface->texture_stale || !surface->locked_dmabuf)
 		return true;
 	char why[256] = "";
-	if (!dmabuf_lease_read(surface->lease, (uint8_t *)pixman_image_get_data(surface->texture),
-			       pixman_image_get_stride(surface->texture), why, sizeof(why))) {
+	uint8_t *texture = (uint8_t *)pixman_image_get_data(surface->texture);
+	if (!wl_record_buffer_read(surface->locked_dmabuf, texture,
+				   pixman_image_get_stride(surface->texture), why, sizeof(why))) {
 		LOG_WARN("cannot read the presented dmabuf: %s", why);
 		return false;
 	}
@@ -515,7 +517,7 @@ static void surface_apply_state(struct surface *surface, struct surface_state *n
 						       (unsigned)buffer->width,
 						       (unsigned)buffer->height);
 		}
-		if (!lend_or_copy(surface, buffer, &damage))
+		if (!lock_or_copy(surface, buffer, &damage))
 			goto out;
 		surface->mapped = true;
 	} else if (next->attached) {
@@ -637,7 +639,7 @@ static void surface_resource_destroy(struct wl_resource *resource)
 	state_finish(&surface->current);
 	if (surface->texture)
 		pixman_image_unref(surface->texture);
-	dmabuf_lease_unref(surface->lease);
+	wl_record_buffer_unlock(surface->locked_dmabuf);
 	free(surface);
 }
 

@@ -10,7 +10,7 @@
 #include <unistd.h>
 #include <wayland-server-protocol.h>
 
-#include "dmabuf_lease_internal.h"
+#include "client_dmabuf.h"
 #include "dmabuf_read.h"
 #include "egl_import.h"
 #include "linux-dmabuf-unstable-v1-server-protocol.h"
@@ -21,9 +21,10 @@
 struct dmabuf_buffer {
 	struct client_buffer base;
 	struct linux_dmabuf *dmabuf;
-	struct dmabuf_planes *planes;
-	const struct dmabuf_attributes *attributes; /* the planes' */
-	struct dmabuf_lease_owner leases;
+	/* What frames lock instead of a copy: the fds and layout, the release
+	 * after the last unlock (client_dmabuf.h). The wl_buffer's reference. */
+	struct wl_record_buffer *record;
+	const struct dmabuf_attributes *attributes; /* the record's */
 	bool is_dmabuf;    /* a real dma-buf, not a memfd standing in for one */
 	/* LINEAR: the plane mapped for reading. */
 	uint8_t *map;
@@ -113,11 +114,12 @@ static const struct wl_buffer_interface dmabuf_buffer_impl = {
 
 static void buffer_free(struct dmabuf_buffer *buffer)
 {
-	dmabuf_lease_owner_finish(&buffer->leases);
+	if (buffer->record)
+		client_dmabuf_set_resource(buffer->record, NULL);
 	if (buffer->map)
 		munmap(buffer->map, buffer->map_size);
 	free(buffer->readback);
-	dmabuf_planes_unref(buffer->planes);
+	wl_record_buffer_drop(buffer->record);
 	free(buffer);
 }
 
@@ -179,14 +181,13 @@ struct wl_resource *dmabuf_buffer_create(struct linux_dmabuf *dmabuf, struct wl_
 	}
 	buffer->dmabuf = dmabuf;
 	buffer->is_dmabuf = dmabuf_fd_is_dmabuf(attributes->fd[0]);
-	buffer->planes = dmabuf_planes_create(attributes, dmabuf->egl);
-	if (!buffer->planes) {
+	buffer->record = client_dmabuf_create(attributes, dmabuf->egl, dmabuf->releases);
+	if (!buffer->record) {
 		free(buffer);
 		wl_client_post_no_memory(client);
 		return NULL;
 	}
-	buffer->attributes = dmabuf_planes_attributes(buffer->planes);
-	dmabuf_lease_owner_init(&buffer->leases, NULL);
+	buffer->attributes = wl_record_buffer_get_dmabuf(buffer->record);
 
 	/* Pick the reader now, so that an unusable buffer fails at creation. */
 	bool readable = buffer->attributes->modifier == DRM_FORMAT_MOD_LINEAR
@@ -204,7 +205,7 @@ struct wl_resource *dmabuf_buffer_create(struct linux_dmabuf *dmabuf, struct wl_
 		wl_client_post_no_memory(client);
 		return NULL;
 	}
-	buffer->leases.buffer = buffer->base.resource;
+	client_dmabuf_set_resource(buffer->record, buffer->base.resource);
 	buffer->base.impl = &dmabuf_client_buffer_impl;
 	buffer->base.width = buffer->attributes->width;
 	buffer->base.height = buffer->attributes->height;
@@ -219,15 +220,15 @@ struct wl_resource *dmabuf_buffer_create(struct linux_dmabuf *dmabuf, struct wl_
 	return buffer->base.resource;
 }
 
-struct dmabuf_lease *dmabuf_buffer_lease(struct client_buffer *base)
+struct wl_record_buffer *dmabuf_buffer_lock(struct client_buffer *base)
 {
 	if (!base || base->impl != &dmabuf_client_buffer_impl)
 		return NULL;
 	struct dmabuf_buffer *buffer = wl_container_of(base, buffer, base);
-	/* Consumers of a lent buffer (the encoder's reads, VA-API's import)
+	/* Consumers of a locked buffer (the encoder's reads, VA-API's import)
 	 * take XRGB8888/ARGB8888 only: other formats are copied and converted. */
 	uint32_t format = buffer->attributes->format;
 	if (format != DRM_FORMAT_XRGB8888 && format != DRM_FORMAT_ARGB8888)
 		return NULL;
-	return dmabuf_lease_create(buffer->dmabuf->releases, &buffer->leases, buffer->planes);
+	return client_dmabuf_lock(buffer->record);
 }

@@ -12,7 +12,7 @@
 #define DMABUF_MAX_SIDE 16384
 
 struct linux_dmabuf;
-struct dmabuf_lease;
+struct wl_record_buffer;
 
 /* A wl_buffer made from a dmabuf. Its client_buffer reads pixels by:
  *  - LINEAR: mmap of the plane, DMA_BUF_IOCTL_SYNC around the read (after
@@ -27,10 +27,10 @@ struct wl_resource *dmabuf_buffer_create(struct linux_dmabuf *dmabuf, struct wl_
 /* The buffer behind a wl_buffer made by linux-dmabuf, or NULL. */
 struct client_buffer *dmabuf_buffer_try_from_resource(struct wl_resource *resource);
 
-/* Lends the buffer to the encoder (zero-copy path): the wl_buffer is not
- * released until the lease and every reference to it end. NULL when `buffer`
- * is not a dmabuf, not XRGB8888/ARGB8888 (other formats are copied and
- * converted) or on allocation failure. Main thread. */
-struct dmabuf_lease *dmabuf_buffer_lease(struct client_buffer *buffer);
+/* Locks the buffer for the frames (zero-copy path): the wl_buffer is not
+ * released until this lock and every lock taken while it lasts are gone.
+ * NULL when `buffer` is not a dmabuf or not XRGB8888/ARGB8888 (other
+ * formats are copied and converted). Main thread. */
+struct wl_record_buffer *dmabuf_buffer_lock(struct client_buffer *buffer);
 
 #endif

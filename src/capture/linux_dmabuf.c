@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "buffer.h"
-#include "dmabuf_lease_internal.h"
+#include "client_dmabuf.h"
 #include "egl_import.h"
 #include "linux-dmabuf-unstable-v1-server-protocol.h"
 #include "log.h"

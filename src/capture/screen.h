@@ -161,7 +161,8 @@ struct surface *screen_top_surface(struct screen *screen);
  * or already on top (nothing changed). */
 bool screen_raise_view(struct screen *screen, struct surface *root, int64_t commit_ns);
 
-/* The current picture (a view valid until the next change; frame_ref keeps it). */
+/* The current picture (a view valid until the next change; frame_ref keeps
+ * it), its buffer referenced once for screen_source_emit, which drops it. */
 void screen_get_frame(struct screen *screen, struct frame *frame, int64_t pts_ns);
 
 #endif

@@ -8,7 +8,7 @@
 
 #include "addon.h"
 
-struct dmabuf_lease;
+struct wl_record_buffer;
 struct server;
 struct surface;
 
@@ -62,7 +62,7 @@ struct surface {
 	struct wl_resource *resource;
 	struct server *server;
 	/* `current` never holds a buffer: applying a state copies it into
-	 * `texture` (or lends it) and releases it. */
+	 * `texture` (or locks it) and releases it. */
 	struct surface_state pending, cached, current;
 	bool has_cache;              /* `cached` waits for the parent */
 
@@ -78,10 +78,10 @@ struct surface {
 	const struct surface_role *role;
 	void *role_data;
 
-	/* Zero-copy: the committed dmabuf, lent instead of copied into
+	/* Zero-copy: the committed dmabuf, locked instead of copied into
 	 * `texture` (which is then stale until surface_refresh_texture()).
 	 * NULL on the usual path. */
-	struct dmabuf_lease *lease;
+	struct wl_record_buffer *locked_dmabuf;
 	bool texture_stale;
 
 	/* Extension state (viewport, subsurface children, xdg_surface),
@@ -107,7 +107,7 @@ struct surface *surface_from_resource(struct wl_resource *resource);
 bool surface_set_role(struct surface *surface, const struct surface_role *role, void *role_data,
 		      struct wl_resource *error_resource, uint32_t error_code);
 
-/* Brings `texture` up to date when the last commit was lent as a dmabuf
+/* Brings `texture` up to date when the last commit was locked as a dmabuf
  * (CPU or EGL read of it). False when it could not be read. */
 bool surface_refresh_texture(struct surface *surface);
 

@@ -12,6 +12,23 @@ void wl_record_buffer_pool_init(struct wl_record_buffer_pool *pool, int capacity
 	};
 }
 
+void wl_record_buffer_pool_set_retire(struct wl_record_buffer_pool *pool,
+				      wl_record_buffer_retire_fn retire)
+{
+	pool->retire = retire;
+}
+
+static void retire(struct wl_record_buffer_pool *pool, int slot)
+{
+	struct wl_record_buffer *buffer = pool->slots[slot];
+	if (!buffer)
+		return;
+	if (pool->retire)
+		pool->retire(buffer, pool->data);
+	wl_record_buffer_drop(buffer);
+	pool->slots[slot] = NULL;
+}
+
 static bool fits(const struct wl_record_buffer *buffer, int width, int height, uint32_t format)
 {
 	return buffer->width == width && buffer->height == height && buffer->format == format;
@@ -44,7 +61,7 @@ struct wl_record_buffer *wl_record_buffer_pool_acquire(struct wl_record_buffer_p
 	struct wl_record_buffer *buffer = pool->create(pool->data, width, height, format);
 	if (!buffer)
 		return NULL;
-	wl_record_buffer_drop(pool->slots[replace]);
+	retire(pool, replace);
 	pool->slots[replace] = buffer;
 	if (created)
 		*created = true;
@@ -70,8 +87,6 @@ void wl_record_buffer_pool_for_each(struct wl_record_buffer_pool *pool,
 
 void wl_record_buffer_pool_finish(struct wl_record_buffer_pool *pool)
 {
-	for (int i = 0; i < pool->capacity; i++) {
-		wl_record_buffer_drop(pool->slots[i]);
-		pool->slots[i] = NULL;
-	}
+	for (int i = 0; i < pool->capacity; i++)
+		retire(pool, i);
 }

@@ -19,9 +19,14 @@ struct wl_record_buffer_pool;
 /* Makes a buffer of that size and format (NULL on failure, said by it). */
 typedef struct wl_record_buffer *(*wl_record_buffer_create_fn)(void *data, int width, int height,
 							       uint32_t format);
+/* The pool lets go of `buffer` (replaced, or at finish), on the pool's
+ * thread, just before dropping its reference: what must happen there
+ * rather than at the last unlock on any thread (a wl_buffer proxy). */
+typedef void (*wl_record_buffer_retire_fn)(struct wl_record_buffer *buffer, void *data);
 
 struct wl_record_buffer_pool {
 	wl_record_buffer_create_fn create;
+	wl_record_buffer_retire_fn retire; /* NULL: nothing to do */
 	void *data;
 	int capacity; /* at most WL_RECORD_BUFFER_POOL_CAPACITY */
 	struct wl_record_buffer *slots[WL_RECORD_BUFFER_POOL_CAPACITY];
@@ -29,6 +34,8 @@ struct wl_record_buffer_pool {
 
 void wl_record_buffer_pool_init(struct wl_record_buffer_pool *pool, int capacity,
 				wl_record_buffer_create_fn create, void *data);
+void wl_record_buffer_pool_set_retire(struct wl_record_buffer_pool *pool,
+				      wl_record_buffer_retire_fn retire);
 
 /* A free buffer of that size and format, locked once for the caller: one of
  * the pool's that fits, else a new one in an empty slot or in place of a

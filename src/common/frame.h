@@ -6,6 +6,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "wl_record_buffer.h"
+
 /* The one default frame rate: --fps, the frame clock, the recorder and the
  * encoder all fall back to it. */
 #define WL_RECORD_DEFAULT_FPS 60.0
@@ -42,39 +44,40 @@ struct frame {
 	 * skip what lies outside `damage` when this is true. */
 	bool damage_known;
 	struct frame_damage damage;
-	/* The client's dmabuf itself when the presented surface maps 1:1 (NULL
-	 * otherwise); `data` is then usually NULL and a consumer that wants
-	 * pixels reads the lease (dmabuf_lease_read), one that can map it (VA-API)
-	 * keeps a reference instead. */
-	struct dmabuf_lease *dmabuf;
-	/* What keeps `data` or `dmabuf` alive, reference counted the way wlroots
-	 * locks a wlr_buffer. A frame is valid during the call that delivers it;
-	 * whoever keeps it longer takes a reference (frame_ref) and drops it
-	 * (frame_unref). NULL impl: pixels owned by the caller, not keepable. */
-	const struct frame_picture_impl *picture_impl;
-	void *picture;
+	/* What holds the pixels: a hosted client's buffer, a buffer a desktop
+	 * copied into, a picture the compositor composed (wl_record_buffer.h).
+	 * A frame is valid during the call that delivers it; whoever keeps it
+	 * longer locks the buffer (frame_ref) and unlocks it (frame_unref), so
+	 * that its producer neither reuses nor gives it back meanwhile. NULL:
+	 * pixels owned by the caller, not keepable.
+	 *
+	 * `data` is the fast path to pixels in our own memory; a frame whose
+	 * pixels are reachable only through the buffer (a dmabuf) has NULL
+	 * `data` (frame_in_buffer_only): a consumer that wants pixels reads the
+	 * buffer (wl_record_buffer_read), one that can map the dmabuf (VA-API,
+	 * the desktop) locks it instead. */
+	struct wl_record_buffer *buffer;
 };
 
-struct frame_picture_impl {
-	void (*ref)(void *picture);
-	void (*unref)(void *picture); /* any thread */
-};
-
-/* `to` becomes a kept copy of `from` (the same picture, one more reference). */
+/* `to` becomes a kept copy of `from` (the same picture, one more lock). */
 static inline void frame_ref(struct frame *to, const struct frame *from)
 {
 	*to = *from;
-	if (from->picture_impl)
-		from->picture_impl->ref(from->picture);
+	if (from->buffer)
+		wl_record_buffer_lock(from->buffer);
 }
 
-/* Drops a kept frame's reference (a zeroed frame is accepted). */
+/* Drops a kept frame's lock (a zeroed frame is accepted). */
 static inline void frame_unref(struct frame *frame)
 {
-	if (frame->picture_impl)
-		frame->picture_impl->unref(frame->picture);
-	frame->picture_impl = NULL;
-	frame->picture = NULL;
+	wl_record_buffer_unlock(frame->buffer);
+	frame->buffer = NULL;
+}
+
+/* True when the pixels are reachable only through `buffer` (a dmabuf). */
+static inline bool frame_in_buffer_only(const struct frame *frame)
+{
+	return !frame->data && frame->buffer;
 }
 
 /* The three planes of a FRAME_I420 frame. */

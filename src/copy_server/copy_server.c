@@ -13,7 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dmabuf_lease.h"
 #include "ext-image-capture-source-v1-server-protocol.h"
 #include "ext-image-copy-capture-v1-server-protocol.h"
 #include "log.h"
@@ -127,7 +126,7 @@ static bool newest_pixels(struct copy_server *server, struct frame *pixels)
 	*pixels = *newest;
 	if (newest->data)
 		return true;
-	if (!newest->dmabuf)
+	if (!newest->buffer)
 		return false;
 	size_t stride = (size_t)newest->width * 4;
 	size_t size = stride * (size_t)newest->height;
@@ -140,8 +139,8 @@ static bool newest_pixels(struct copy_server *server, struct frame *pixels)
 			server->scratch_size = size;
 		}
 		char why[256];
-		if (!dmabuf_lease_read(newest->dmabuf, server->scratch, (int)stride, why,
-				       sizeof(why))) {
+		if (!wl_record_buffer_read(newest->buffer, server->scratch, (int)stride, why,
+					   sizeof(why))) {
 			LOG_WARN("cannot read the screen's dmabuf for a capture: %s", why);
 			return false;
 		}
@@ -585,7 +584,7 @@ static void output_source_bind(struct wl_client *client, void *data, uint32_t ve
 static void handle_frame(struct frame_sink *sink, const struct frame *frame)
 {
 	struct copy_server *server = wl_container_of(sink, server, sink);
-	if (frame->format != FRAME_XRGB8888 || (!frame->data && !frame->dmabuf) ||
+	if (frame->format != FRAME_XRGB8888 || (!frame->data && !frame->buffer) ||
 	    frame->width <= 0 || frame->height <= 0)
 		return;
 	frame_unref(&server->newest);

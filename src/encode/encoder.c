@@ -15,7 +15,6 @@
 #include <libswscale/swscale.h>
 
 #include "avfilter_loader.h"
-#include "dmabuf_lease.h"
 #include "letterbox.h"
 #include "log.h"
 #include "vaapi_graph.h"
@@ -743,8 +742,9 @@ static int convert_dmabuf(struct encoder *encoder, const struct frame *frame, AV
 	bool gpu_can_place = letterbox_fit(frame->width, frame->height, encoder->width,
 					   encoder->height).fills ||
 			     vaapi_graph_can_letterbox();
-	if (encoder->zero_copy && gpu_can_place && !atomic_load(&encoder->zero_copy_failed)) {
-		int ret = vaapi_map_convert(encoder->zero_copy, frame->dmabuf, encoder->width,
+	if (encoder->zero_copy && gpu_can_place && !atomic_load(&encoder->zero_copy_failed) &&
+	    wl_record_buffer_get_dmabuf(frame->buffer)) {
+		int ret = vaapi_map_convert(encoder->zero_copy, frame->buffer, encoder->width,
 					    encoder->height, out, why, sizeof(why));
 		if (ret >= 0) {
 			encoder->dmabuf_frames_mapped++;
@@ -762,15 +762,15 @@ static int convert_dmabuf(struct encoder *encoder, const struct frame *frame, AV
 		encoder->dmabuf_pixels = pixels;
 		encoder->dmabuf_pixels_size = size;
 	}
-	if (!dmabuf_lease_read(frame->dmabuf, encoder->dmabuf_pixels, frame->width * 4, why,
-			       sizeof(why))) {
+	if (!wl_record_buffer_read(frame->buffer, encoder->dmabuf_pixels, frame->width * 4, why,
+				   sizeof(why))) {
 		LOG_WARN("cannot read a dmabuf frame (%s): frame skipped", why);
 		return AVERROR(EAGAIN);
 	}
 	struct frame copy = *frame;
 	copy.data = encoder->dmabuf_pixels;
 	copy.stride = frame->width * 4;
-	copy.dmabuf = NULL;
+	copy.buffer = NULL;
 	return encoder_convert(encoder, &copy, out);
 }
 
@@ -781,7 +781,7 @@ bool encoder_takes_i420(const struct encoder *encoder)
 
 int encoder_convert(struct encoder *encoder, const struct frame *frame, AVFrame *out)
 {
-	if (frame->dmabuf)
+	if (frame_in_buffer_only(frame))
 		return convert_dmabuf(encoder, frame, out);
 	AVFrame *source = av_frame_alloc();
 	if (!source)

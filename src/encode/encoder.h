@@ -66,7 +66,7 @@ int encoder_convert(struct encoder *encoder, const struct frame *frame, AVFrame 
  * path); the VA-API path takes XRGB8888 frames only (uploaded as they are). */
 bool encoder_takes_i420(const struct encoder *encoder);
 
-/* encoder_convert() takes dmabuf frames (frame->dmabuf) in any case: mapped
+/* encoder_convert() takes dmabuf frames (frame_in_buffer_only) in any case: mapped
  * into VA-API while that works, else read by the CPU; it returns
  * AVERROR(EAGAIN) for a frame it could not read at all (logged; skip it). */
 

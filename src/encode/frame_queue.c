@@ -7,12 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dmabuf_lease.h"
 #include "log.h"
 #include "yuv_convert.h"
 
 struct pool_buffer {
 	struct frame frame;
+	uint8_t *pixels; /* the pooled memory: frame.data but for a dmabuf frame */
 	size_t capacity;
 	struct pool_buffer *next; /* in the free list or the queue */
 	uint64_t content_seq;     /* producer only: the accepted frame it holds, 0 none */
@@ -75,8 +75,8 @@ void frame_queue_destroy(struct frame_queue *queue)
 	if (!queue)
 		return;
 	for (int i = 0; i < queue->buffer_count; i++) {
-		free(queue->buffers[i].frame.data);
-		dmabuf_lease_unref(queue->buffers[i].frame.dmabuf);
+		free(queue->buffers[i].pixels);
+		wl_record_buffer_unlock(queue->buffers[i].frame.buffer);
 	}
 	free(queue->buffers);
 	pthread_cond_destroy(&queue->cond);
@@ -145,7 +145,8 @@ bool frame_queue_push(struct frame_queue *queue, const struct frame *frame)
 		return false;
 	/* Converted to I420, a frame one pixel wide or high is nothing once
 	 * cropped to even. */
-	if (queue->to_i420 && !frame->dmabuf && (frame->width < 2 || frame->height < 2))
+	if (queue->to_i420 && !frame_in_buffer_only(frame) &&
+	    (frame->width < 2 || frame->height < 2))
 		return false;
 
 	pthread_mutex_lock(&queue->mutex);
@@ -158,10 +159,11 @@ bool frame_queue_push(struct frame_queue *queue, const struct frame *frame)
 	if (!buffer)
 		return false;
 
-	if (frame->dmabuf) {
-		/* Zero-copy: the queue holds the client's buffer, not pixels
+	if (frame_in_buffer_only(frame)) {
+		/* Zero-copy: the queue locks the client's buffer, no pixels
 		 * (the pooled pixels stay allocated, unused, for later frames). */
-		buffer->frame.dmabuf = dmabuf_lease_ref(frame->dmabuf);
+		buffer->frame.buffer = wl_record_buffer_lock(frame->buffer);
+		buffer->frame.data = NULL;
 		buffer->frame.format = FRAME_XRGB8888;
 		buffer->frame.width = frame->width;
 		buffer->frame.height = frame->height;
@@ -193,12 +195,14 @@ bool frame_queue_push(struct frame_queue *queue, const struct frame *frame)
 			pthread_mutex_unlock(&queue->mutex);
 			return false;
 		}
-		free(buffer->frame.data);
-		buffer->frame.data = data;
+		free(buffer->pixels);
+		buffer->pixels = data;
 		buffer->capacity = needed;
 		buffer->content_seq = 0; /* fresh memory holds no frame */
 	}
 	struct frame_damage stale = stale_rect(queue, buffer, frame, width, height);
+	buffer->frame.data = buffer->pixels;
+	buffer->frame.buffer = NULL;
 	buffer->frame.format = format;
 	buffer->frame.width = width;
 	buffer->frame.height = height;
@@ -277,8 +281,8 @@ void frame_queue_release(struct frame_queue *queue, struct frame *frame)
 {
 	if (!frame)
 		return;
-	dmabuf_lease_unref(frame->dmabuf);
-	frame->dmabuf = NULL;
+	wl_record_buffer_unlock(frame->buffer);
+	frame->buffer = NULL;
 	pthread_mutex_lock(&queue->mutex);
 	return_to_pool_locked(queue, buffer_of(frame));
 	pthread_mutex_unlock(&queue->mutex);

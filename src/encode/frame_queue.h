@@ -32,8 +32,8 @@ void frame_queue_destroy(struct frame_queue *queue);
 
 /* Producer side. Copies `frame` (XRGB8888; rows packed) and queues it;
  * false when no buffer is free or the queue is closed. A zero-copy frame
- * (frame->dmabuf set) is queued by reference, no pixels copied; the reference
- * ends when the frame is released. */
+ * (frame_in_buffer_only) is queued with a lock on its buffer, no pixels
+ * copied; the lock ends when the frame is released. */
 bool frame_queue_push(struct frame_queue *queue, const struct frame *frame);
 
 /* Wakes the consumer without a frame (e.g. a pending still request). */

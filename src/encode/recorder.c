@@ -17,7 +17,6 @@
 #include "audio_track.h"
 #include "clock.h"
 #include "encoder.h"
-#include "dmabuf_lease.h"
 #include "frame_queue.h"
 #include "log.h"
 #include "muxer.h"
@@ -343,13 +342,13 @@ static int finish_stream(struct recorder *recorder)
 static void write_still(const struct frame *frame, const char *path)
 {
 	struct frame copy = *frame;
-	if (frame->dmabuf) {
+	if (frame_in_buffer_only(frame)) {
 		char why[256] = "";
 		copy.stride = frame->width * 4;
 		copy.data = malloc((size_t)copy.stride * (size_t)frame->height);
-		copy.dmabuf = NULL;
-		if (!copy.data || !dmabuf_lease_read(frame->dmabuf, copy.data, copy.stride, why,
-						     sizeof(why))) {
+		copy.buffer = NULL;
+		if (!copy.data || !wl_record_buffer_read(frame->buffer, copy.data, copy.stride, why,
+							 sizeof(why))) {
 			LOG_ERR("no still written to %s: cannot read the dmabuf frame (%s)", path,
 				copy.data ? why : "out of memory");
 			free(copy.data);
@@ -358,12 +357,12 @@ static void write_still(const struct frame *frame, const char *path)
 	}
 	if (png_write_frame(path, &copy) == 0)
 		LOG_INFO("wrote %s", path);
-	if (frame->dmabuf)
+	if (frame_in_buffer_only(frame))
 		free(copy.data);
 }
 
 /* A still asked for during a recording: its own copy of the picture (or a
- * reference to its dmabuf), so the encoder's buffers need not be kept. */
+ * lock on its dmabuf), so the encoder's buffers need not be kept. */
 struct still_request {
 	char *path;
 	struct frame frame;
@@ -374,7 +373,7 @@ static void still_request_free(struct still_request *still)
 	if (!still)
 		return;
 	free(still->frame.data);
-	dmabuf_lease_unref(still->frame.dmabuf);
+	wl_record_buffer_unlock(still->frame.buffer);
 	free(still->path);
 	free(still);
 }
@@ -644,8 +643,8 @@ bool recorder_request_still(struct recorder *recorder, const char *path,
 		goto out_of_memory;
 	still->frame = (struct frame){ .width = picture->width, .height = picture->height,
 				       .stride = picture->width * 4, .pts_ns = picture->pts_ns };
-	if (picture->dmabuf) {
-		still->frame.dmabuf = dmabuf_lease_ref(picture->dmabuf);
+	if (frame_in_buffer_only(picture)) {
+		still->frame.buffer = wl_record_buffer_lock(picture->buffer);
 	} else {
 		still->frame.data = malloc((size_t)still->frame.stride * (size_t)picture->height);
 		if (!still->frame.data)

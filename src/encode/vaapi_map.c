@@ -16,7 +16,7 @@
 #include "vaapi_graph.h"
 
 #define MAX_SIZES 4
-/* Clients cycle through 2-4 buffers; a destroyed buffer's planes stay open
+/* Clients cycle through 2-4 buffers; a destroyed buffer's fds stay open
  * until its import is evicted. */
 #define MAX_IMPORTS 8
 
@@ -34,8 +34,8 @@ struct size_entry {
 
 /* A client buffer already mapped into a VA-API surface. The surface shows
  * the buffer's memory as it is now (an import, not a copy), so it is reused
- * for every later frame in that buffer. It holds the planes, not a lease:
- * the wl_buffer is still released after each use. */
+ * for every later frame in that buffer. It holds a reference to the
+ * buffer, not a lock: the wl_buffer is still released after each use. */
 struct import {
 	uint64_t buffer_id;
 	AVBufferRef *frames; /* the size entry's frames context it belongs to */
@@ -175,19 +175,19 @@ static int find_entry(struct vaapi_map *map, const struct dmabuf_attributes *a, 
 
 static void free_descriptor(void *opaque, uint8_t *data)
 {
-	dmabuf_planes_unref(opaque);
+	wl_record_buffer_unref(opaque);
 	av_free(data);
 }
 
-static void free_lease_ref(void *opaque, uint8_t *data)
+static void free_lock(void *opaque, uint8_t *data)
 {
-	dmabuf_lease_unref(opaque);
+	wl_record_buffer_unlock(opaque);
 }
 
-/* A DRM_PRIME frame describing the dmabuf; it holds the planes open. */
-static int wrap_dmabuf(struct dmabuf_lease *lease, AVFrame *frame)
+/* A DRM_PRIME frame describing the dmabuf; it holds the fds open. */
+static int wrap_dmabuf(struct wl_record_buffer *buffer, AVFrame *frame)
 {
-	const struct dmabuf_attributes *a = dmabuf_lease_attributes(lease);
+	const struct dmabuf_attributes *a = wl_record_buffer_get_dmabuf(buffer);
 	AVDRMFrameDescriptor *desc = av_mallocz(sizeof(*desc));
 	if (!desc)
 		return AVERROR(ENOMEM);
@@ -206,10 +206,10 @@ static int wrap_dmabuf(struct dmabuf_lease *lease, AVFrame *frame)
 		desc->layers[0].planes[i].offset = a->offset[i];
 		desc->layers[0].planes[i].pitch = a->stride[i];
 	}
-	struct dmabuf_planes *planes = dmabuf_lease_planes_ref(lease);
-	frame->buf[0] = av_buffer_create((uint8_t *)desc, sizeof(*desc), free_descriptor, planes, 0);
+	frame->buf[0] = av_buffer_create((uint8_t *)desc, sizeof(*desc), free_descriptor,
+					 wl_record_buffer_ref(buffer), 0);
 	if (!frame->buf[0]) {
-		dmabuf_planes_unref(planes);
+		wl_record_buffer_unref(buffer);
 		av_free(desc);
 		return AVERROR(ENOMEM);
 	}
@@ -222,9 +222,9 @@ static int wrap_dmabuf(struct dmabuf_lease *lease, AVFrame *frame)
 
 /* The VA-API surface of this client buffer: cached, else mapped now. */
 static int import_buffer(struct vaapi_map *map, struct size_entry *entry,
-			 struct dmabuf_lease *lease, AVFrame **surface_out, const char **hop)
+			 struct wl_record_buffer *buffer, AVFrame **surface_out, const char **hop)
 {
-	uint64_t id = dmabuf_lease_buffer_id(lease);
+	uint64_t id = buffer->id;
 	struct import *victim = &map->imports[0];
 	for (int i = 0; i < MAX_IMPORTS; i++) {
 		struct import *import = &map->imports[i];
@@ -242,7 +242,7 @@ static int import_buffer(struct vaapi_map *map, struct size_entry *entry,
 	if (!drm || !surface)
 		goto out;
 	*hop = "DRM_PRIME wrap";
-	ret = wrap_dmabuf(lease, drm);
+	ret = wrap_dmabuf(buffer, drm);
 	if (ret < 0)
 		goto out;
 	map->hops.imported = true;
@@ -274,10 +274,10 @@ out:
 	return ret;
 }
 
-int vaapi_map_convert(struct vaapi_map *map, struct dmabuf_lease *lease, int width, int height,
-		      AVFrame *out, char *why, size_t why_size)
+int vaapi_map_convert(struct vaapi_map *map, struct wl_record_buffer *buffer, int width,
+		      int height, AVFrame *out, char *why, size_t why_size)
 {
-	const struct dmabuf_attributes *a = dmabuf_lease_attributes(lease);
+	const struct dmabuf_attributes *a = wl_record_buffer_get_dmabuf(buffer);
 	AVFrame *surface = NULL;
 	const char *hop = "set-up";
 	int ret;
@@ -292,7 +292,7 @@ int vaapi_map_convert(struct vaapi_map *map, struct dmabuf_lease *lease, int wid
 	if (ret < 0)
 		return ret; /* `why` written */
 	AVFrame *mapped = NULL;
-	ret = import_buffer(map, entry, lease, &mapped, &hop);
+	ret = import_buffer(map, entry, buffer, &mapped, &hop);
 	if (ret < 0)
 		goto out;
 	surface = av_frame_alloc();
@@ -304,11 +304,12 @@ int vaapi_map_convert(struct vaapi_map *map, struct dmabuf_lease *lease, int wid
 	if (ret < 0)
 		goto out;
 
-	/* The lease goes on with the picture: scale_vaapi copies opaque_ref to
+	/* A lock goes on with the picture: scale_vaapi copies opaque_ref to
 	 * the NV12 frame, which the encoder holds until it is done with it. */
-	surface->opaque_ref = av_buffer_create(NULL, 0, free_lease_ref, dmabuf_lease_ref(lease), 0);
+	surface->opaque_ref =
+		av_buffer_create(NULL, 0, free_lock, wl_record_buffer_lock(buffer), 0);
 	if (!surface->opaque_ref) {
-		dmabuf_lease_unref(lease);
+		wl_record_buffer_unlock(buffer);
 		ret = AVERROR(ENOMEM);
 		goto out;
 	}

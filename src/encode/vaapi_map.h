@@ -7,12 +7,12 @@
 #include <libavutil/buffer.h>
 #include <libavutil/frame.h>
 
-#include "dmabuf_lease.h"
+#include "wl_record_buffer.h"
 
 /* The zero-copy path: a client's dmabuf wrapped as an AV_PIX_FMT_DRM_PRIME
  * frame, av_hwframe_map()ped into a VA-API surface (no copy: the driver
  * imports the memory), converted to NV12 at the stream size by scale_vaapi,
- * ready for h264_vaapi/hevc_vaapi. The lease rides with the frames
+ * ready for h264_vaapi/hevc_vaapi. A lock rides with the frames
  * (opaque_ref, which scale_vaapi copies to its output), so the wl_buffer is
  * released when the encoder drops the NV12 surface, not before.
  *
@@ -28,10 +28,11 @@ struct vaapi_map;
 struct vaapi_map *vaapi_map_create(AVBufferRef *vaapi_device);
 void vaapi_map_destroy(struct vaapi_map *map);
 
-/* `out` receives an NV12 VA-API frame of width x height. Any thread (the
+/* `buffer` (a dmabuf: wl_record_buffer_get_dmabuf) is mapped; `out`
+ * receives an NV12 VA-API frame of width x height. Any thread (the
  * encoder's). Negative AVERROR with `why` filled on failure. */
-int vaapi_map_convert(struct vaapi_map *map, struct dmabuf_lease *lease, int width, int height,
-		      AVFrame *out, char *why, size_t why_size);
+int vaapi_map_convert(struct vaapi_map *map, struct wl_record_buffer *buffer, int width,
+		      int height, AVFrame *out, char *why, size_t why_size);
 
 /* Which hops ran at least once (in the --stats-fd summary for scripts/check-hw). */
 struct vaapi_map_hops {

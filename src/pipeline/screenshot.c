@@ -5,7 +5,6 @@
 #include <stdlib.h>
 
 #include "clock.h"
-#include "dmabuf_lease.h"
 #include "frame_source.h"
 #include "log.h"
 #include "png_writer.h"
@@ -53,14 +52,15 @@ static bool read_pixels(struct screenshot *screenshot, struct frame *frame)
 {
 	if (frame->data)
 		return true;
-	if (!frame->dmabuf)
+	if (!frame->buffer)
 		return false;
 	char why[256] = "";
 	int stride = frame->width * 4;
 	free(screenshot->dmabuf_pixels);
 	screenshot->dmabuf_pixels = malloc((size_t)stride * (size_t)frame->height);
 	if (!screenshot->dmabuf_pixels ||
-	    !dmabuf_lease_read(frame->dmabuf, screenshot->dmabuf_pixels, stride, why, sizeof(why))) {
+	    !wl_record_buffer_read(frame->buffer, screenshot->dmabuf_pixels, stride, why,
+				   sizeof(why))) {
 		LOG_WARN("cannot read the presented dmabuf: %s",
 			 screenshot->dmabuf_pixels ? why : "out of memory");
 		return false;

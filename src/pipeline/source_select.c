@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "encoder_sink_caps.h"
 #include "log.h"
 #include "pipewire_capture.h"
 #include "pipewire_source.h"
@@ -163,10 +164,10 @@ static struct capture_source *screencopy_setup(const struct source_select_reques
 	/* dmabufs only where they save a CPU copy: not for a still (it
 	 * wants pixels), not for an encoder that reads pixels anyway. */
 	struct screencopy_buffers_request buffers = {
-		.still = request->still,
-		.codec = request->codec,
+		.n_sinks = 1,
 		.device = request->device,
 	};
+	encoder_sink_caps(request->still, request->codec, &buffers.sinks[0]);
 	screencopy_source_set_buffers(copy, &buffers);
 	const char *note = screencopy_source_note(copy);
 	LOG_INFO("recording %s of WAYLAND_DISPLAY=%s through %s (%s)%s%s",

@@ -1,74 +1,71 @@
 #define LOG_MODULE "pipewire"
 #include "picture_pool.h"
 
+#include <drm_fourcc.h>
 #include <stdlib.h>
 
 #include "log.h"
 
-static void picture_ref(void *data)
+static struct picture *picture_from(struct wl_record_buffer *base)
 {
-	struct picture *picture = data;
-	atomic_fetch_add(&picture->refs, 1);
+	return (struct picture *)base; /* its first member */
 }
 
-static void picture_unref(void *data)
+/* The last reference (any thread): the pool's went, and every frame's. */
+static void picture_destroy(struct wl_record_buffer *base)
 {
-	struct picture *picture = data;
-	if (atomic_fetch_sub(&picture->refs, 1) != 1)
-		return;
+	struct picture *picture = picture_from(base);
 	pixman_image_unref(picture->image);
 	free(picture);
 }
 
-const struct frame_picture_impl picture_pool_picture = { picture_ref, picture_unref };
-
-static bool picture_is_free(struct picture *picture)
+static bool picture_begin_access(struct wl_record_buffer *base, const uint8_t **data, int *stride)
 {
-	return atomic_load(&picture->refs) == 1;
+	struct picture *picture = picture_from(base);
+	*data = (const uint8_t *)pixman_image_get_data(picture->image);
+	*stride = pixman_image_get_stride(picture->image);
+	return true;
 }
 
-static struct picture *picture_create(int width, int height)
+static bool picture_end_access(struct wl_record_buffer *base)
+{
+	return true; /* our own memory: nothing can fault */
+}
+
+static const struct wl_record_buffer_impl picture_impl = {
+	.destroy = picture_destroy,
+	.begin_data_ptr_access = picture_begin_access,
+	.end_data_ptr_access = picture_end_access,
+};
+
+static struct wl_record_buffer *picture_create(void *data, int width, int height, uint32_t format)
 {
 	struct picture *picture = calloc(1, sizeof(*picture));
 	if (!picture)
 		return NULL;
-	atomic_init(&picture->refs, 1);
 	picture->image = pixman_image_create_bits(PIXMAN_x8r8g8b8, width, height, NULL, 0);
 	if (!picture->image) {
 		LOG_ERR("out of memory for a %dx%d picture", width, height);
 		free(picture);
 		return NULL;
 	}
-	return picture;
+	wl_record_buffer_init(&picture->base, &picture_impl, width, height, format);
+	return &picture->base;
+}
+
+void picture_pool_init(struct picture_pool *pool)
+{
+	wl_record_buffer_pool_init(&pool->pictures, PICTURE_POOL_SIZE, picture_create, NULL);
 }
 
 struct picture *picture_pool_get(struct picture_pool *pool, int width, int height)
 {
-	for (int i = 0; i < pool->count; i++) {
-		struct picture *p = pool->pictures[i];
-		if (picture_is_free(p) && pixman_image_get_width(p->image) == width &&
-		    pixman_image_get_height(p->image) == height)
-			return p;
-	}
-	/* The stream changed size: a free picture of the old size makes room. */
-	for (int i = 0; i < pool->count; i++) {
-		if (picture_is_free(pool->pictures[i])) {
-			picture_unref(pool->pictures[i]);
-			pool->pictures[i] = pool->pictures[--pool->count];
-			break;
-		}
-	}
-	if (pool->count == PICTURE_POOL_SIZE)
-		return NULL;
-	struct picture *picture = picture_create(width, height);
-	if (picture)
-		pool->pictures[pool->count++] = picture;
-	return picture;
+	struct wl_record_buffer *picture = wl_record_buffer_pool_acquire(
+		&pool->pictures, width, height, DRM_FORMAT_XRGB8888, NULL);
+	return picture ? picture_from(picture) : NULL;
 }
 
 void picture_pool_finish(struct picture_pool *pool)
 {
-	for (int i = 0; i < pool->count; i++)
-		picture_unref(pool->pictures[i]);
-	pool->count = 0;
+	wl_record_buffer_pool_finish(&pool->pictures);
 }

@@ -7,32 +7,33 @@
 #include <pixman.h>
 
 #include "frame.h"
+#include "buffer_pool.h"
 
 /* The XRGB8888 pictures PipeWire buffers are copied into, handed to the
  * sinks as frames. A producer wants its buffers back at once, so frames
  * never point into them.
  *
- * Reference counted across threads (a sink may drop a frame on the
- * encoder's): the pool holds one reference, each kept frame one more; a
- * picture is free to copy into again at exactly one. Four do for a
+ * The pool holds the producer's reference, each kept frame a lock (any
+ * thread: a sink may drop a frame on the encoder's); a picture is free to
+ * copy into again when nothing locks it. Four do for a
  * recording (the newest, the pacer's pending one, the copy under way, one
  * kept by the queue); two more for sinks that keep one longer. */
 #define PICTURE_POOL_SIZE 6
 
 struct picture {
-	atomic_int refs;
+	struct wl_record_buffer base;
 	pixman_image_t *image; /* x8r8g8b8 */
 };
 
 struct picture_pool {
-	struct picture *pictures[PICTURE_POOL_SIZE];
-	int count;
+	struct wl_record_buffer_pool pictures;
 };
 
-extern const struct frame_picture_impl picture_pool_picture;
+void picture_pool_init(struct picture_pool *pool);
 
-/* A free picture of that size; NULL when every one is kept by a sink or
- * out of memory. */
+/* A free picture of that size, locked for the caller (who fills it, then
+ * keeps or unlocks it); NULL when every one is kept by a sink or out of
+ * memory. */
 struct picture *picture_pool_get(struct picture_pool *pool, int width, int height);
 
 /* Lets go of every picture: each goes with the last frame keeping it. */

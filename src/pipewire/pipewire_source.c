@@ -318,6 +318,7 @@ struct pipewire_source *pipewire_source_connect(const struct pipewire_selection 
 		return NULL;
 	}
 	frame_source_init(&source->frames);
+	picture_pool_init(&source->pictures);
 	source->selection = *selection;
 	source->loop = pw_loop_new(NULL);
 	if (source->loop) {
@@ -680,7 +681,8 @@ static struct frame_damage draw_cursor(struct pipewire_source *source, pixman_im
 	return covered;
 }
 
-/* Draws the cursor into `picture` and hands it on. `damage` (when known) is
+/* Draws the cursor into `picture` (locked by the caller: the lock becomes
+ * source->last_picture's) and hands it on. `damage` (when known) is
  * what changed in the picture apart from the cursor, in its coordinates:
  * where the cursor was and is is added. */
 static void hand_on(struct pipewire_source *source, struct picture *picture,
@@ -697,8 +699,7 @@ static void hand_on(struct pipewire_source *source, struct picture *picture,
 		.stride = pixman_image_get_stride(picture->image),
 		.pts_ns = pts,
 		.damage_known = damage_known,
-		.picture_impl = &picture_pool_picture,
-		.picture = picture,
+		.buffer = &picture->base,
 	};
 	if (damage_known) {
 		frame_damage_union(&damage, &old_cursor);
@@ -708,9 +709,9 @@ static void hand_on(struct pipewire_source *source, struct picture *picture,
 	if (source->last_pts_ns && frame.pts_ns < source->last_pts_ns)
 		frame.pts_ns = source->last_pts_ns; /* never back in time */
 	source->last_pts_ns = frame.pts_ns;
-	picture_pool_picture.ref(picture);
+	/* The pool's lock on it becomes the last picture's. */
 	if (source->last_picture)
-		picture_pool_picture.unref(source->last_picture);
+		wl_record_buffer_unlock(&source->last_picture->base);
 	source->last_picture = picture;
 	source->last_crop = *crop;
 	source->delivered = true;
@@ -752,8 +753,10 @@ static void deliver(struct pipewire_source *source, struct pw_buffer *pw_buffer,
 	pixman_image_t *from = pixman_image_create_bits_no_clear(
 		source->pixman_format, source->width, source->height,
 		(uint32_t *)(uintptr_t)(base + offset), stride);
-	if (!from)
+	if (!from) {
+		wl_record_buffer_unlock(&picture->base);
 		return;
+	}
 	if (mapping->base)
 		sigbus_guard_begin(mapping->base, mapping->size);
 	pixman_image_composite32(PIXMAN_OP_SRC, from, NULL, picture->image, crop.x1, crop.y1, 0, 0,
@@ -761,6 +764,7 @@ static void deliver(struct pipewire_source *source, struct pw_buffer *pw_buffer,
 	bool intact = !mapping->base || sigbus_guard_end();
 	pixman_image_unref(from);
 	if (!intact) {
+		wl_record_buffer_unlock(&picture->base);
 		source_end(source, "the PipeWire producer took its buffer away while it was read "
 			   "(the memory shrank)");
 		return;
@@ -947,7 +951,7 @@ void pipewire_source_destroy(struct pipewire_source *source)
 		pw_loop_destroy(source->loop);
 	}
 	if (source->last_picture)
-		picture_pool_picture.unref(source->last_picture);
+		wl_record_buffer_unlock(&source->last_picture->base);
 	picture_pool_finish(&source->pictures);
 	if (source->under)
 		pixman_image_unref(source->under);

@@ -8,32 +8,22 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-bool dmabuf_codec_maps(const char *codec)
-{
-	if (!codec)
-		return true;
-	size_t n = strlen(codec);
-	return n > 6 && strcmp(codec + n - 6, "_vaapi") == 0;
-}
-
-int dmabuf_format_rank(uint32_t format)
-{
-	return format == DMABUF_FORMAT_XRGB8888 ? 2 : format == DMABUF_FORMAT_ARGB8888 ? 1 : 0;
-}
+#include "buffer_negotiation.h"
 
 bool dmabuf_choose(const struct dmabuf_choice_facts *f, char *why, size_t why_size)
 {
+	struct wl_record_dmabuf_offer offer = {
+		.offerer = "the compositor",
+		.n_formats = f->format_offered ? 1 : 0,
+		.formats = &f->format_offered,
+	};
+	uint32_t format; /* the one offered: each protocol keeps the sinks' best */
 	/* From what never changes to what the compositor and machine say. */
 	if (!f->built_with_gbm)
 		snprintf(why, why_size, "dmabuf not available: built without libgbm");
-	else if (!f->asked)
-		snprintf(why, why_size, "dmabufs not asked for");
-	else if (f->still)
-		snprintf(why, why_size, "a still wants pixels");
-	else if (!dmabuf_codec_maps(f->codec))
-		snprintf(why, why_size, "--codec %s reads pixels (no VA-API map)", f->codec);
-	else if (!f->format_offered)
-		snprintf(why, why_size, "the compositor offers no dmabuf XRGB8888/ARGB8888 copy");
+	else if (!wl_record_buffers_negotiate(&offer, f->sinks, f->n_sinks, &format, why,
+					      why_size))
+		return false;
 	else if (f->cropped)
 		snprintf(why, why_size, "-g is cut out of the copy by the CPU");
 	else if (f->turned)

@@ -1,7 +1,8 @@
 #define LOG_MODULE "screencopy"
 /* dmabuf_pool.h through libgbm. GBM is not thread-safe: every call on a
- * device (allocate, map, destroy) holds the node's lock, since a lease may
- * end, and the CPU fallback read, on the encoder thread. */
+ * device (allocate, map, destroy) holds the node's lock, since a buffer's
+ * last reference may go, and the CPU fallback read run, on the encoder
+ * thread. */
 #include "dmabuf_pool.h"
 
 #include <errno.h>
@@ -37,14 +38,15 @@ struct dmabuf_node {
 	struct gbm_device *gbm;
 };
 
-struct copy_lease {
-	struct dmabuf_lease base;
-	struct dmabuf_buffer *buffer;
-};
-
 bool dmabuf_pool_available(void)
 {
 	return true;
+}
+
+static struct screencopy_dmabuf_buffer *screencopy_dmabuf_buffer_from(struct wl_record_buffer *base)
+{
+	struct screencopy_dmabuf_buffer *buffer = wl_container_of(base, buffer, base);
+	return buffer;
 }
 
 static void node_unref(struct dmabuf_node *node)
@@ -57,7 +59,8 @@ static void node_unref(struct dmabuf_node *node)
 	free(node);
 }
 
-bool dmabuf_pool_open(struct dmabuf_pool *pool, const char *path, char *why, size_t why_size)
+bool dmabuf_pool_open(struct screencopy_dmabuf_pool *pool, const char *path, char *why,
+		      size_t why_size)
 {
 	if (pool->node)
 		return true;
@@ -125,8 +128,8 @@ static bool read_linear(const struct dmabuf_attributes *a, uint8_t *dst, int dst
 }
 
 /* Any other layout, detiled by the driver. */
-static bool read_mapped(struct dmabuf_buffer *buffer, uint8_t *dst, int dst_stride, char *why,
-			size_t why_size)
+static bool read_mapped(struct screencopy_dmabuf_buffer *buffer, uint8_t *dst, int dst_stride,
+			char *why, size_t why_size)
 {
 	pthread_mutex_lock(&buffer->node->lock);
 	uint32_t stride = 0;
@@ -146,11 +149,11 @@ static bool read_mapped(struct dmabuf_buffer *buffer, uint8_t *dst, int dst_stri
 	return true;
 }
 
-static bool planes_read(struct dmabuf_planes *planes, uint8_t *dst, int dst_stride, char *why,
+static bool buffer_read(struct wl_record_buffer *base, uint8_t *dst, int dst_stride, char *why,
 			size_t why_size)
 {
-	struct dmabuf_buffer *buffer = wl_container_of(planes, buffer, planes);
-	const struct dmabuf_attributes *a = &planes->attributes;
+	struct screencopy_dmabuf_buffer *buffer = screencopy_dmabuf_buffer_from(base);
+	const struct dmabuf_attributes *a = &buffer->attributes;
 	/* The compositor said `ready`; its GPU may still be writing. */
 	struct pollfd pfd = { .fd = a->fd[0], .events = POLLIN };
 	while (poll(&pfd, 1, WRITE_WAIT_MS) < 0 && errno == EINTR) {
@@ -161,45 +164,29 @@ static bool planes_read(struct dmabuf_planes *planes, uint8_t *dst, int dst_stri
 }
 
 /* The last reference (any thread). */
-static void planes_destroy(struct dmabuf_planes *planes)
+static void buffer_destroy(struct wl_record_buffer *base)
 {
-	struct dmabuf_buffer *buffer = wl_container_of(planes, buffer, planes);
+	struct screencopy_dmabuf_buffer *buffer = screencopy_dmabuf_buffer_from(base);
 	pthread_mutex_lock(&buffer->node->lock);
 	gbm_bo_destroy(buffer->bo);
 	pthread_mutex_unlock(&buffer->node->lock);
-	for (int i = 0; i < planes->attributes.n_planes; i++)
-		if (planes->attributes.fd[i] >= 0)
-			close(planes->attributes.fd[i]);
+	for (int i = 0; i < buffer->attributes.n_planes; i++)
+		if (buffer->attributes.fd[i] >= 0)
+			close(buffer->attributes.fd[i]);
 	node_unref(buffer->node);
 	free(buffer);
 }
 
-static const struct dmabuf_planes_impl planes_impl = {
-	.read = planes_read,
-	.destroy = planes_destroy,
+static const struct dmabuf_attributes *buffer_get_dmabuf(struct wl_record_buffer *base)
+{
+	return &screencopy_dmabuf_buffer_from(base)->attributes;
+}
+
+static const struct wl_record_buffer_impl buffer_impl = {
+	.destroy = buffer_destroy,
+	.get_dmabuf = buffer_get_dmabuf,
+	.read = buffer_read,
 };
-
-static void lease_end(struct dmabuf_lease *base)
-{
-	struct copy_lease *lease = wl_container_of(base, lease, base);
-	/* Free to copy into again (the pool looks on the main thread). */
-	atomic_fetch_sub(&lease->buffer->leases, 1);
-	dmabuf_planes_unref(base->planes);
-	free(lease);
-}
-
-static const struct dmabuf_lease_impl lease_impl = { .end = lease_end };
-
-struct dmabuf_lease *dmabuf_buffer_lend(struct dmabuf_buffer *buffer)
-{
-	struct copy_lease *lease = calloc(1, sizeof(*lease));
-	if (!lease)
-		return NULL;
-	atomic_fetch_add(&buffer->leases, 1);
-	lease->buffer = buffer;
-	dmabuf_lease_init(&lease->base, &lease_impl, &buffer->planes);
-	return &lease->base;
-}
 
 static struct gbm_bo *allocate(struct dmabuf_node *node, const struct dmabuf_offer *offer)
 {
@@ -223,12 +210,16 @@ static struct gbm_bo *allocate(struct dmabuf_node *node, const struct dmabuf_off
 	return bo;
 }
 
-static struct dmabuf_buffer *buffer_create(struct dmabuf_pool *pool,
-					   const struct dmabuf_offer *offer, char *why,
-					   size_t why_size)
+/* The pool's create: a buffer for the offer asked for (pool->asked),
+ * with the reason of a failure in pool->why. */
+static struct wl_record_buffer *buffer_create(void *data, int width, int height, uint32_t format)
 {
+	struct screencopy_dmabuf_pool *pool = data;
+	const struct dmabuf_offer *offer = pool->asked;
+	char *why = pool->why;
+	size_t why_size = pool->why_size;
 	struct dmabuf_node *node = pool->node;
-	struct dmabuf_buffer *buffer = calloc(1, sizeof(*buffer));
+	struct screencopy_dmabuf_buffer *buffer = calloc(1, sizeof(*buffer));
 	if (!buffer) {
 		snprintf(why, why_size, "out of memory");
 		return NULL;
@@ -275,8 +266,9 @@ static struct dmabuf_buffer *buffer_create(struct dmabuf_pool *pool,
 	buffer->width = offer->width;
 	buffer->height = offer->height;
 	buffer->format = offer->format;
-	atomic_init(&buffer->leases, 0);
-	dmabuf_planes_init(&buffer->planes, &planes_impl, &a);
+	wl_record_buffer_init(&buffer->base, &buffer_impl, offer->width, offer->height,
+			      offer->format);
+	buffer->attributes = a;
 
 	struct zwp_linux_buffer_params_v1 *params =
 		zwp_linux_dmabuf_v1_create_params(pool->linux_dmabuf);
@@ -291,71 +283,74 @@ static struct dmabuf_buffer *buffer_create(struct dmabuf_pool *pool,
 	zwp_linux_buffer_params_v1_destroy(params);
 	LOG_DBG("dmabuf %dx%d format 0x%08x modifier 0x%016llx, %d plane(s)", offer->width,
 		offer->height, offer->format, (unsigned long long)a.modifier, a.n_planes);
-	return buffer;
+	return &buffer->base;
 }
 
-static bool buffer_is_free(struct dmabuf_buffer *buffer)
+/* The pool lets go of a buffer (main thread): its wl_buffer goes now, the
+ * GBM object and fds when no frame or cache keeps it. */
+static void buffer_retire(struct wl_record_buffer *base, void *data)
 {
-	return atomic_load(&buffer->leases) == 0;
-}
-
-static void buffer_drop(struct dmabuf_buffer *buffer)
-{
+	struct screencopy_dmabuf_buffer *buffer = screencopy_dmabuf_buffer_from(base);
 	if (buffer->wl_buffer)
 		wl_buffer_destroy(buffer->wl_buffer);
 	buffer->wl_buffer = NULL;
-	dmabuf_planes_unref(&buffer->planes);
 }
 
-struct dmabuf_buffer *dmabuf_pool_buffer_for(struct dmabuf_pool *pool,
-					     const struct dmabuf_offer *offer, char *why,
-					     size_t why_size)
+void dmabuf_pool_init(struct screencopy_dmabuf_pool *pool)
+{
+	wl_record_buffer_pool_init(&pool->buffers, DMABUF_POOL_MAX_BUFFERS, buffer_create, pool);
+	wl_record_buffer_pool_set_retire(&pool->buffers, buffer_retire);
+}
+
+struct screencopy_dmabuf_buffer *dmabuf_pool_buffer_for(struct screencopy_dmabuf_pool *pool,
+							const struct dmabuf_offer *offer,
+							char *why, size_t why_size)
 {
 	why[0] = 0;
 	if (!pool->node || !pool->linux_dmabuf) {
 		snprintf(why, why_size, "no render node open");
 		return NULL;
 	}
-	for (int i = 0; i < pool->count; i++) {
-		struct dmabuf_buffer *b = pool->buffers[i];
-		if (buffer_is_free(b) && b->format == offer->format && b->width == offer->width &&
-		    b->height == offer->height)
-			return b;
-	}
-	for (int i = 0; i < pool->count; i++) {
-		if (buffer_is_free(pool->buffers[i])) {
-			buffer_drop(pool->buffers[i]);
-			pool->buffers[i] = pool->buffers[--pool->count];
-			break;
-		}
-	}
-	if (pool->count == DMABUF_POOL_MAX_BUFFERS)
-		return NULL;
-	struct dmabuf_buffer *buffer = buffer_create(pool, offer, why, why_size);
-	if (buffer)
-		pool->buffers[pool->count++] = buffer;
-	return buffer;
+	pool->asked = offer;
+	pool->why = why;
+	pool->why_size = why_size;
+	struct wl_record_buffer *buffer = wl_record_buffer_pool_acquire(
+		&pool->buffers, offer->width, offer->height, offer->format, NULL);
+	pool->asked = NULL;
+	pool->why = NULL;
+	return buffer ? screencopy_dmabuf_buffer_from(buffer) : NULL;
 }
 
-bool dmabuf_pool_full(const struct dmabuf_pool *pool)
+bool dmabuf_pool_full(const struct screencopy_dmabuf_pool *pool)
 {
-	return pool->count == DMABUF_POOL_MAX_BUFFERS;
+	return wl_record_buffer_pool_full(&pool->buffers);
 }
 
-void dmabuf_pool_note_copy(struct dmabuf_pool *pool, struct dmabuf_buffer *filled, bool known,
+struct stale_note {
+	const struct screencopy_dmabuf_buffer *filled;
+	bool known;
+	const struct frame_damage *damage;
+};
+
+static void note_stale(struct wl_record_buffer *base, void *data)
+{
+	struct screencopy_dmabuf_buffer *b = screencopy_dmabuf_buffer_from(base);
+	const struct stale_note *note = data;
+	stale_damage_note(&b->stale_known, &b->stale, b == note->filled, note->known,
+			  note->damage);
+}
+
+void dmabuf_pool_note_copy(struct screencopy_dmabuf_pool *pool,
+			   struct screencopy_dmabuf_buffer *filled, bool known,
 			   const struct frame_damage *damage)
 {
-	for (int i = 0; i < pool->count; i++) {
-		struct dmabuf_buffer *b = pool->buffers[i];
-		stale_damage_note(&b->stale_known, &b->stale, b == filled, known, damage);
-	}
+	struct stale_note note = { filled, known, damage };
+	wl_record_buffer_pool_for_each(&pool->buffers, note_stale, &note);
 }
 
-void dmabuf_pool_finish(struct dmabuf_pool *pool)
+void dmabuf_pool_finish(struct screencopy_dmabuf_pool *pool)
 {
-	for (int i = 0; i < pool->count; i++)
-		buffer_drop(pool->buffers[i]);
-	pool->count = 0;
+	wl_record_buffer_pool_finish(&pool->buffers);
 	node_unref(pool->node);
 	pool->node = NULL;
 }

@@ -11,7 +11,7 @@
 
 #include <string.h>
 
-#include "dmabuf_choice.h"
+#include "buffer_negotiation.h"
 #include "ext-image-capture-source-v1-client-protocol.h"
 #include "ext-image-copy-capture-v1-client-protocol.h"
 #include "log.h"
@@ -65,20 +65,33 @@ static void session_dmabuf_format(void *data, struct ext_image_copy_capture_sess
 		ext->warned_modifiers = true;
 		return;
 	}
-	int rank = dmabuf_format_rank(format);
+	const struct screencopy_buffers_request *asked = &source->buffers;
+	int rank = wl_record_dmabuf_format_rank(asked->sinks, asked->n_sinks, format);
 	size_t count = modifiers->size / sizeof(uint64_t);
 	LOG_DBG("the compositor offers dmabuf format 0x%08x with %zu modifier(s)%s", format, count,
 		rank ? "" : " (not mapped)");
 	if (rank <= ext->receiving_dmabuf.rank)
 		return;
+	/* Only the modifiers every sink takes. */
+	int n_taken = 0;
+	uint64_t taken[DMABUF_OFFER_MAX_MODIFIERS];
+	for (size_t i = 0; i < count; i++) {
+		/* memcpy: the array need not be 8-byte aligned in the message. */
+		uint64_t modifier;
+		memcpy(&modifier, (const uint8_t *)modifiers->data + i * sizeof(uint64_t),
+		       sizeof(modifier));
+		bool sinks_take = wl_record_dmabuf_modifier_taken(asked->sinks, asked->n_sinks,
+								  format, modifier);
+		if (sinks_take && n_taken < DMABUF_OFFER_MAX_MODIFIERS)
+			taken[n_taken++] = modifier;
+	}
+	if (count && !n_taken)
+		return; /* as a format no sink takes */
 	struct dmabuf_offer *offer = &ext->receiving_dmabuf;
 	offer->format = format;
 	offer->rank = rank;
-	offer->n_modifiers = 0;
-	/* memcpy: the array need not be 8-byte aligned in the message. */
-	for (size_t i = 0; i < count && offer->n_modifiers < DMABUF_OFFER_MAX_MODIFIERS; i++)
-		memcpy(&offer->modifiers[offer->n_modifiers++],
-		       (const uint8_t *)modifiers->data + i * sizeof(uint64_t), sizeof(uint64_t));
+	offer->n_modifiers = n_taken;
+	memcpy(offer->modifiers, taken, sizeof(taken[0]) * (size_t)n_taken);
 }
 
 /* A whole set of constraints: the buffers from now on. */
@@ -170,8 +183,9 @@ static void frame_ready(void *data, struct ext_image_copy_capture_frame_v1 *fram
 {
 	struct screencopy_source *source = data;
 	struct ext_copy_state *ext = &source->ext;
-	struct shm_buffer *buffer = source->target;
-	struct dmabuf_buffer *dmabuf = source->dmabuf_target;
+	/* The copy's lock goes with the buffer to screencopy_deliver*(). */
+	struct screencopy_shm_buffer *buffer = source->target;
+	struct screencopy_dmabuf_buffer *dmabuf = source->dmabuf_target;
 	ext_image_copy_capture_frame_v1_destroy(ext->frame);
 	ext->frame = NULL;
 	source->target = NULL;
@@ -208,8 +222,7 @@ static void frame_failed(void *data, struct ext_image_copy_capture_frame_v1 *fra
 	bool into_dmabuf = source->dmabuf_target != NULL;
 	ext_image_copy_capture_frame_v1_destroy(ext->frame);
 	ext->frame = NULL;
-	source->target = NULL;
-	source->dmabuf_target = NULL;
+	screencopy_drop_target(source);
 	/* A dmabuf refused (for no reason, or for constraints that did not
 	 * change): shm from now on, asked again at once. A stop or new
 	 * constraints are what they are with any buffer. */
@@ -341,8 +354,7 @@ static void cancel(struct screencopy_source *source)
 	ext->frame = NULL;
 	ext->session = NULL;
 	ext->capture_source = NULL;
-	source->target = NULL;
-	source->dmabuf_target = NULL;
+	screencopy_drop_target(source);
 }
 
 const struct copy_protocol ext_copy_protocol = {

@@ -91,31 +91,32 @@ struct screencopy_source {
 	void *ended_data;
 	bool over;
 
-	/* The copy under way: into `target` (shm) or `dmabuf_target`. */
+	/* The copy under way: into `target` (shm) or `dmabuf_target`, locked
+	 * until it is delivered or dropped (screencopy_drop_target). */
 	struct copy_offer offer;
 	struct dmabuf_offer dmabuf_offer; /* rank 0: none offered */
-	struct shm_buffer *target;
-	struct dmabuf_buffer *dmabuf_target;
+	struct screencopy_shm_buffer *target;
+	struct screencopy_dmabuf_buffer *dmabuf_target;
 	bool damage_known;
 	struct frame_damage damage;
 	bool copied_once; /* later copies wait for damage */
 	int64_t start_ns;
 	int64_t last_pts_ns;
 
-	struct shm_pool pool;
+	struct screencopy_shm_pool pool;
 	/* The last picture handed on, kept (one reference) so that the next
 	 * copy never lands in it and can be compared with it. */
-	struct shm_buffer *last;
+	struct screencopy_shm_buffer *last;
 	int64_t unchanged_copies;
 	/* The output transform the log last named (normal at first). */
 	uint32_t transform_said;
 
-	/* dmabuf copies (dmabuf_pool.h): what the app asked for, and what was
-	 * chosen at the first copy (screencopy_take_target). */
-	bool buffers_asked;
+	/* dmabuf copies (dmabuf_pool.h): what the app asked for (no sinks:
+	 * nothing), and what was chosen at the first copy
+	 * (screencopy_take_target). */
 	struct screencopy_buffers_request buffers;
 	enum { BUFFERS_UNDECIDED, BUFFERS_SHM, BUFFERS_DMABUF } buffers_kind;
-	struct dmabuf_pool dmabuf;
+	struct screencopy_dmabuf_pool dmabuf;
 	int64_t dmabuf_copies;
 };
 
@@ -138,7 +139,7 @@ void screencopy_flush(struct screencopy_source *source);
 /* A free buffer for source->offer to copy into, or NULL: the source ended
  * (no readable format, no memory), or every buffer is kept and the
  * protocol's retry() comes later. */
-struct shm_buffer *screencopy_take_buffer(struct screencopy_source *source);
+struct screencopy_shm_buffer *screencopy_take_buffer(struct screencopy_source *source);
 
 /* The buffer for the next copy: source->dmabuf_target when dmabufs were
  * chosen (the choice is made here, at the first copy: `cropped` when -g is
@@ -146,6 +147,8 @@ struct shm_buffer *screencopy_take_buffer(struct screencopy_source *source);
  * screencopy_take_buffer()). False when neither: the source ended, or
  * every buffer is kept and the protocol's retry() comes later. */
 bool screencopy_take_target(struct screencopy_source *source, bool cropped);
+/* The copy will not be delivered (failed, cancelled): its buffer is free. */
+void screencopy_drop_target(struct screencopy_source *source);
 
 /* The wl_buffer of the copy under way's buffer. */
 struct wl_buffer *screencopy_target_wl_buffer(const struct screencopy_source *source);
@@ -154,13 +157,14 @@ struct wl_buffer *screencopy_target_wl_buffer(const struct screencopy_source *so
  * the session, said once (a warning). */
 void screencopy_dmabuf_failed(struct screencopy_source *source, const char *why);
 
-/* Hands a dmabuf copy to the sinks as a lease (with source->damage); the
+/* Hands a dmabuf copy to the sinks as its buffer (with source->damage); the
  * buffer is copied into again once no sink holds it. A y-inverted or
  * turned copy (`transform`, output_transform.h) cannot be turned upright
  * without the CPU: screencopy_dmabuf_failed(), and the next copy is a
- * whole one into shm. */
-void screencopy_deliver_dmabuf(struct screencopy_source *source, struct dmabuf_buffer *buffer,
-			       int64_t pts_ns, bool y_invert, uint32_t transform);
+ * whole one into shm. Takes the copy's lock on `buffer`. */
+void screencopy_deliver_dmabuf(struct screencopy_source *source,
+			       struct screencopy_dmabuf_buffer *buffer, int64_t pts_ns,
+			       bool y_invert, uint32_t transform);
 
 /* The largest copy side taken from a compositor (as shm_offer_rank's). */
 #define SCREENCOPY_MAX_SIDE 16384
@@ -178,15 +182,17 @@ int64_t screencopy_frame_time(struct screencopy_source *source, bool known, uint
 /* -g in the pixels of the upright picture of a copy of the whole output
  * into `buffer` (turned by `transform`): what screencopy_deliver() crops. */
 struct frame_damage screencopy_region_in_copy(const struct screencopy_source *source,
-					     const struct shm_buffer *buffer, uint32_t transform);
+					      const struct screencopy_shm_buffer *buffer,
+					      uint32_t transform);
 
 /* Hands the copy in `buffer` (with source->damage) to the sinks: rows
  * flipped first when `y_invert`, then turned upright from `transform` (the
  * wl_output transform the compositor applied, output_transform.h), then
  * only `crop` (pixels of the upright picture; NULL: all of it). A copy that
- * changed nothing is passed over. The caller then asks for the next one
- * unless source->over. */
-void screencopy_deliver(struct screencopy_source *source, struct shm_buffer *buffer,
+ * changed nothing is passed over. Takes the copy's lock on `buffer` (it
+ * becomes source->last's). The caller then asks for the next one unless
+ * source->over. */
+void screencopy_deliver(struct screencopy_source *source, struct screencopy_shm_buffer *buffer,
 			int64_t pts_ns, bool y_invert, uint32_t transform,
 			const struct frame_damage *crop);
 

@@ -50,14 +50,14 @@ void screencopy_flush(struct screencopy_source *source)
 	desktop_connection_flush(&source->connection);
 }
 
-struct shm_buffer *screencopy_take_buffer(struct screencopy_source *source)
+struct screencopy_shm_buffer *screencopy_take_buffer(struct screencopy_source *source)
 {
 	if (!source->offer.rank) {
 		screencopy_end(source, "the compositor offers no shm format wl-record reads "
 				       "(XRGB8888, ARGB8888, XBGR8888, ABGR8888)");
 		return NULL;
 	}
-	struct shm_buffer *buffer = shm_pool_buffer_for(&source->pool, &source->offer);
+	struct screencopy_shm_buffer *buffer = shm_pool_buffer_for(&source->pool, &source->offer);
 	if (!buffer) {
 		if (!shm_pool_full(&source->pool)) {
 			screencopy_end(source, "cannot allocate a %dx%d buffer", source->offer.width,
@@ -83,10 +83,9 @@ static void choose_buffers(struct screencopy_source *source, bool cropped)
 						 sizeof(node_why));
 	struct dmabuf_choice_facts facts = {
 		.built_with_gbm = dmabuf_pool_available(),
-		.asked = source->buffers_asked,
-		.still = source->buffers.still,
-		.codec = source->buffers.codec,
-		.format_offered = offer->rank > 0,
+		.sinks = source->buffers.sinks,
+		.n_sinks = source->buffers.n_sinks,
+		.format_offered = offer->rank > 0 ? offer->format : 0,
 		.cropped = cropped,
 		/* Known before the first copy from the output (both protocols'
 		 * compositors send the output's transform); a copy that turns out
@@ -116,14 +115,23 @@ void screencopy_dmabuf_failed(struct screencopy_source *source, const char *why)
 	LOG_WARN("dmabuf copies: %s; copying into shm from now on", why);
 }
 
-bool screencopy_take_target(struct screencopy_source *source, bool cropped)
+void screencopy_drop_target(struct screencopy_source *source)
 {
+	if (source->target)
+		wl_record_buffer_unlock(&source->target->base);
+	if (source->dmabuf_target)
+		wl_record_buffer_unlock(&source->dmabuf_target->base);
 	source->target = NULL;
 	source->dmabuf_target = NULL;
+}
+
+bool screencopy_take_target(struct screencopy_source *source, bool cropped)
+{
+	screencopy_drop_target(source);
 	choose_buffers(source, cropped);
 	if (source->buffers_kind == BUFFERS_DMABUF) {
 		char why[320] = "";
-		struct dmabuf_buffer *buffer = NULL;
+		struct screencopy_dmabuf_buffer *buffer = NULL;
 		if (!source->dmabuf_offer.rank)
 			snprintf(why, sizeof(why), "the compositor no longer offers a dmabuf copy");
 		else if (cropped)
@@ -185,9 +193,9 @@ void screencopy_add_damage(struct screencopy_source *source, int64_t x, int64_t 
  * drawing at 20 fps); such a copy is no new picture and costs the encoder a
  * frame. */
 static bool copy_unchanged(const struct screencopy_source *source,
-			   const struct shm_buffer *buffer, struct frame_damage d)
+			   const struct screencopy_shm_buffer *buffer, struct frame_damage d)
 {
-	const struct shm_buffer *last = source->last;
+	const struct screencopy_shm_buffer *last = source->last;
 	if (!last || last->format != buffer->format ||
 	    last->width != buffer->width || last->height != buffer->height ||
 	    last->stride != buffer->stride)
@@ -200,7 +208,7 @@ static bool copy_unchanged(const struct screencopy_source *source,
 	return true;
 }
 
-static void flip_rows(struct shm_buffer *buffer)
+static void flip_rows(struct screencopy_shm_buffer *buffer)
 {
 	size_t row = (size_t)buffer->width * 4;
 	uint8_t *tmp = malloc(row);
@@ -235,7 +243,8 @@ int64_t screencopy_frame_time(struct screencopy_source *source, bool known, uint
 /* -g in the upright copy's pixels: the region's logical box scaled as the
  * output's logical size is to the upright picture's. */
 struct frame_damage screencopy_region_in_copy(const struct screencopy_source *source,
-					     const struct shm_buffer *buffer, uint32_t transform)
+					      const struct screencopy_shm_buffer *buffer,
+					      uint32_t transform)
 {
 	int x, y, width, height, upright_width, upright_height;
 	desktop_output_box(source->output, &x, &y, &width, &height);
@@ -252,7 +261,7 @@ struct frame_damage screencopy_region_in_copy(const struct screencopy_source *so
 /* The picture the sinks get from `buffer`: XRGB, upright. XBGR/ABGR copies
  * are converted, a turned or mirrored output's copy is turned back; a copy
  * that is both is converted, then turned. NULL when out of memory. */
-static pixman_image_t *sink_picture(struct shm_buffer *buffer, uint32_t transform)
+static pixman_image_t *sink_picture(struct screencopy_shm_buffer *buffer, uint32_t transform)
 {
 	pixman_image_t *from = NULL;
 	if (buffer->converted) {
@@ -296,7 +305,7 @@ static pixman_image_t *sink_picture(struct shm_buffer *buffer, uint32_t transfor
 	return buffer->upright;
 }
 
-void screencopy_deliver(struct screencopy_source *source, struct shm_buffer *buffer,
+void screencopy_deliver(struct screencopy_source *source, struct screencopy_shm_buffer *buffer,
 			int64_t pts_ns, bool y_invert, uint32_t transform,
 			const struct frame_damage *crop)
 {
@@ -315,6 +324,7 @@ void screencopy_deliver(struct screencopy_source *source, struct shm_buffer *buf
 		flip_rows(buffer);
 	if (copy_unchanged(source, buffer, d)) {
 		source->unchanged_copies++;
+		wl_record_buffer_unlock(&buffer->base);
 		return;
 	}
 
@@ -326,12 +336,12 @@ void screencopy_deliver(struct screencopy_source *source, struct shm_buffer *buf
 		.stride = buffer->stride,
 		.pts_ns = pts_ns,
 		.damage_known = source->damage_known,
-		.picture_impl = &shm_buffer_picture,
-		.picture = buffer,
+		.buffer = &buffer->base,
 	};
 	if (buffer->converted || transform != WL_OUTPUT_TRANSFORM_NORMAL) {
 		pixman_image_t *sink = sink_picture(buffer, transform);
 		if (!sink) {
+			wl_record_buffer_unlock(&buffer->base);
 			screencopy_end(source, "out of memory");
 			return;
 		}
@@ -358,17 +368,19 @@ void screencopy_deliver(struct screencopy_source *source, struct shm_buffer *buf
 	picture.damage = (struct frame_damage){ d.x1 - box.x1, d.y1 - box.y1, d.x2 - box.x1,
 						 d.y2 - box.y1 };
 	source->copied_once = true;
+	/* Kept from reuse (the copy's lock): the next copy is compared with it. */
 	if (source->last)
-		shm_buffer_unref(source->last);
+		wl_record_buffer_unlock(&source->last->base);
 	source->last = buffer;
-	shm_buffer_ref(buffer);
 	frame_source_emit(&source->frames, &picture);
 }
 
-void screencopy_deliver_dmabuf(struct screencopy_source *source, struct dmabuf_buffer *buffer,
-			       int64_t pts_ns, bool y_invert, uint32_t transform)
+void screencopy_deliver_dmabuf(struct screencopy_source *source,
+			       struct screencopy_dmabuf_buffer *buffer, int64_t pts_ns,
+			       bool y_invert, uint32_t transform)
 {
 	if (y_invert || transform != WL_OUTPUT_TRANSFORM_NORMAL) {
+		wl_record_buffer_unlock(&buffer->base);
 		screencopy_dmabuf_failed(source, "the compositor copies upside down (y-invert) or "
 					 "turned (a rotated output), which only the CPU turns back");
 		/* That picture is lost: the next copy is a whole one. */
@@ -378,11 +390,6 @@ void screencopy_deliver_dmabuf(struct screencopy_source *source, struct dmabuf_b
 	struct frame_damage all = { 0, 0, buffer->width, buffer->height };
 	struct frame_damage d = source->damage_known ? source->damage : all;
 	frame_damage_clip(&d, &all);
-	struct dmabuf_lease *lease = dmabuf_buffer_lend(buffer);
-	if (!lease) {
-		screencopy_end(source, "out of memory");
-		return;
-	}
 	/* No pixels to compare with the last picture: every copy goes on. */
 	struct frame picture = {
 		.format = FRAME_XRGB8888,
@@ -392,17 +399,15 @@ void screencopy_deliver_dmabuf(struct screencopy_source *source, struct dmabuf_b
 		.pts_ns = pts_ns,
 		.damage_known = source->damage_known,
 		.damage = d,
-		.dmabuf = lease,
-		.picture_impl = &dmabuf_lease_picture,
-		.picture = lease,
+		.buffer = &buffer->base,
 	};
 	source->copied_once = true;
 	source->dmabuf_copies++;
 	if (source->last)
-		shm_buffer_unref(source->last);
+		wl_record_buffer_unlock(&source->last->base);
 	source->last = NULL;
 	frame_source_emit(&source->frames, &picture);
-	dmabuf_lease_unref(lease);
+	wl_record_buffer_unlock(&buffer->base); /* the copy's */
 }
 
 static int handle_retry(void *data)
@@ -496,6 +501,8 @@ struct screencopy_source *screencopy_source_connect(const char *display_name, ch
 		snprintf(why, why_size, "out of memory");
 		return NULL;
 	}
+	shm_pool_init(&source->pool);
+	dmabuf_pool_init(&source->dmabuf);
 	frame_source_init(&source->frames);
 	wl_list_init(&source->outputs);
 	source->display = wl_display_connect(display_name);
@@ -649,7 +656,6 @@ const char *screencopy_source_describe(const struct screencopy_source *source)
 void screencopy_source_set_buffers(struct screencopy_source *source,
 				   const struct screencopy_buffers_request *request)
 {
-	source->buffers_asked = true;
 	source->buffers = *request;
 }
 
@@ -696,7 +702,7 @@ void screencopy_source_destroy(struct screencopy_source *source)
 		LOG_DBG("%" PRId64 " copies brought nothing new and were passed over",
 			source->unchanged_copies);
 	if (source->last)
-		shm_buffer_unref(source->last);
+		wl_record_buffer_unlock(&source->last->base);
 	shm_pool_finish(&source->pool);
 	if (source->dmabuf_copies)
 		LOG_DBG("%" PRId64 " copies went into dmabufs", source->dmabuf_copies);

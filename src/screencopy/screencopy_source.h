@@ -9,6 +9,7 @@
 #include "ended.h"
 #include "frame_source.h"
 #include "screencopy_protocol.h"
+#include "sink_caps.h"
 
 /* The desktop wl-record runs in, as a frame source (frame_source.h): a
  * Wayland client of that desktop's compositor that copies one output
@@ -73,16 +74,16 @@ bool screencopy_source_use(struct screencopy_source *source, enum screencopy_pro
 const char *screencopy_source_describe(const struct screencopy_source *source);
 
 /* Which buffers the copies go into, before screencopy_source_start(). Not
- * called: shm. Called: dmabufs allocated through GBM and lent to the
- * encoder (zero-copy into VA-API) when everything allows it (the rule:
- * dmabuf_choice.h; built with libgbm, not a still, an encoder that maps
- * dmabufs, a dmabuf format offered, a render node, zwp_linux_dmabuf_v1),
- * else shm; under -v one line says which and why ("screencopy: shm
- * buffers: no render node (/dev/dri absent)"). A dmabuf copy the
- * compositor fails sends the rest of the session to shm (one warning). */
+ * called: shm. Called: dmabufs allocated through GBM and lent to the sinks
+ * (zero-copy into VA-API) when everything allows it (the rule:
+ * dmabuf_choice.h; built with libgbm, sinks that all take a dmabuf format
+ * the compositor offers, a render node, zwp_linux_dmabuf_v1), else shm;
+ * under -v one line says which and why ("screencopy: shm buffers: no
+ * render node (/dev/dri absent)"). A dmabuf copy the compositor fails
+ * sends the rest of the session to shm (one warning). */
 struct screencopy_buffers_request {
-	bool still;         /* --screenshot: pixels are wanted */
-	const char *codec;  /* --codec; NULL: automatic (VA-API where it works) */
+	int n_sinks; /* 0: shm */
+	struct wl_record_sink_caps sinks[WL_RECORD_MAX_SINKS]; /* what each takes */
 	const char *device; /* --device: the render node; NULL: the compositor's or the first */
 };
 void screencopy_source_set_buffers(struct screencopy_source *source,

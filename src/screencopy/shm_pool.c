@@ -1,6 +1,7 @@
 #define LOG_MODULE "screencopy"
 #include "shm_pool.h"
 
+#include <drm_fourcc.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <sys/mman.h>
@@ -9,15 +10,16 @@
 #include "log.h"
 #include "stale_damage.h"
 
-void shm_buffer_ref(struct shm_buffer *buffer)
+static struct screencopy_shm_buffer *screencopy_shm_buffer_from(struct wl_record_buffer *base)
 {
-	atomic_fetch_add(&buffer->refs, 1);
+	struct screencopy_shm_buffer *buffer = wl_container_of(base, buffer, base);
+	return buffer;
 }
 
-void shm_buffer_unref(struct shm_buffer *buffer)
+/* The last reference (any thread): the pool's went, and every frame's. */
+static void buffer_destroy(struct wl_record_buffer *base)
 {
-	if (atomic_fetch_sub(&buffer->refs, 1) != 1)
-		return;
+	struct screencopy_shm_buffer *buffer = screencopy_shm_buffer_from(base);
 	if (buffer->converted)
 		pixman_image_unref(buffer->converted);
 	if (buffer->upright)
@@ -26,31 +28,34 @@ void shm_buffer_unref(struct shm_buffer *buffer)
 	free(buffer);
 }
 
-static void picture_ref(void *picture)
+/* Our own mapping of the copy, as the compositor wrote it. */
+static bool buffer_begin_access(struct wl_record_buffer *base, const uint8_t **data, int *stride)
 {
-	shm_buffer_ref(picture);
+	struct screencopy_shm_buffer *buffer = screencopy_shm_buffer_from(base);
+	*data = buffer->data;
+	*stride = buffer->stride;
+	return true;
 }
 
-static void picture_unref(void *picture)
+static bool buffer_end_access(struct wl_record_buffer *base)
 {
-	shm_buffer_unref(picture);
+	return true; /* our memfd, never shrunk: nothing can fault */
 }
 
-const struct frame_picture_impl shm_buffer_picture = { picture_ref, picture_unref };
+static const struct wl_record_buffer_impl buffer_impl = {
+	.destroy = buffer_destroy,
+	.begin_data_ptr_access = buffer_begin_access,
+	.end_data_ptr_access = buffer_end_access,
+};
 
-static bool buffer_is_free(struct shm_buffer *buffer)
+/* The pool lets go of a buffer (main thread): its wl_buffer goes now, its
+ * memory when no frame keeps it any more. */
+static void buffer_retire(struct wl_record_buffer *base, void *data)
 {
-	return atomic_load(&buffer->refs) == 1;
-}
-
-/* The pool lets go of a buffer: its wl_buffer now, its memory when no
- * frame keeps it any more. */
-static void buffer_drop(struct shm_buffer *buffer)
-{
+	struct screencopy_shm_buffer *buffer = screencopy_shm_buffer_from(base);
 	if (buffer->wl_buffer)
 		wl_buffer_destroy(buffer->wl_buffer);
 	buffer->wl_buffer = NULL;
-	shm_buffer_unref(buffer);
 }
 
 static bool format_is_swapped(uint32_t format)
@@ -68,12 +73,24 @@ int shm_offer_rank(uint32_t format, uint32_t width, uint32_t height, uint32_t st
 	return format_is_swapped(format) ? 1 : 0;
 }
 
-static struct shm_buffer *buffer_create(struct shm_pool *pool, const struct copy_offer *offer)
+/* wl_shm's codes are DRM's but for its first two. */
+static uint32_t drm_format(uint32_t shm_format)
 {
-	struct shm_buffer *buffer = calloc(1, sizeof(*buffer));
+	return shm_format == WL_SHM_FORMAT_ARGB8888   ? DRM_FORMAT_ARGB8888
+	       : shm_format == WL_SHM_FORMAT_XRGB8888 ? DRM_FORMAT_XRGB8888
+						       : shm_format;
+}
+
+/* The pool's create: a buffer for the offer asked for (pool->asked). */
+static struct wl_record_buffer *buffer_create(void *data, int width, int height, uint32_t format)
+{
+	struct screencopy_shm_pool *pool = data;
+	const struct copy_offer *offer = pool->asked;
+	struct screencopy_shm_buffer *buffer = calloc(1, sizeof(*buffer));
 	if (!buffer)
 		return NULL;
-	atomic_init(&buffer->refs, 1);
+	wl_record_buffer_init(&buffer->base, &buffer_impl, offer->width, offer->height,
+			      drm_format(offer->format));
 	buffer->format = offer->format;
 	buffer->width = offer->width;
 	buffer->height = offer->height;
@@ -108,53 +125,61 @@ static struct shm_buffer *buffer_create(struct shm_pool *pool, const struct copy
 							     offer->height, NULL, 0);
 		if (!buffer->converted) {
 			LOG_ERR("out of memory for a %dx%d picture", offer->width, offer->height);
-			buffer_drop(buffer);
+			buffer_retire(&buffer->base, pool);
+			wl_record_buffer_drop(&buffer->base);
 			return NULL;
 		}
 	}
-	return buffer;
+	return &buffer->base;
 }
 
-struct shm_buffer *shm_pool_buffer_for(struct shm_pool *pool, const struct copy_offer *offer)
+void shm_pool_init(struct screencopy_shm_pool *pool)
 {
-	for (int i = 0; i < pool->count; i++) {
-		struct shm_buffer *b = pool->buffers[i];
-		if (buffer_is_free(b) && b->format == offer->format && b->width == offer->width &&
-		    b->height == offer->height && b->stride == offer->stride)
-			return b;
-	}
-	for (int i = 0; i < pool->count; i++) {
-		if (buffer_is_free(pool->buffers[i])) {
-			buffer_drop(pool->buffers[i]);
-			pool->buffers[i] = pool->buffers[--pool->count];
-			break;
-		}
-	}
-	if (pool->count == SHM_POOL_MAX_BUFFERS)
-		return NULL;
-	struct shm_buffer *buffer = buffer_create(pool, offer);
-	if (buffer)
-		pool->buffers[pool->count++] = buffer;
-	return buffer;
+	wl_record_buffer_pool_init(&pool->buffers, SHM_POOL_MAX_BUFFERS, buffer_create, pool);
+	wl_record_buffer_pool_set_retire(&pool->buffers, buffer_retire);
 }
 
-bool shm_pool_full(const struct shm_pool *pool)
+struct screencopy_shm_buffer *shm_pool_buffer_for(struct screencopy_shm_pool *pool,
+						  const struct copy_offer *offer)
 {
-	return pool->count == SHM_POOL_MAX_BUFFERS;
+	/* The pool matches size and format: buffers of another stride go. */
+	if (offer->stride != pool->stride)
+		shm_pool_finish(pool);
+	pool->stride = offer->stride;
+	pool->asked = offer;
+	struct wl_record_buffer *buffer = wl_record_buffer_pool_acquire(
+		&pool->buffers, offer->width, offer->height, drm_format(offer->format), NULL);
+	pool->asked = NULL;
+	return buffer ? screencopy_shm_buffer_from(buffer) : NULL;
 }
 
-void shm_pool_note_copy(struct shm_pool *pool, struct shm_buffer *filled, bool known,
-			const struct frame_damage *damage)
+bool shm_pool_full(const struct screencopy_shm_pool *pool)
 {
-	for (int i = 0; i < pool->count; i++) {
-		struct shm_buffer *b = pool->buffers[i];
-		stale_damage_note(&b->stale_known, &b->stale, b == filled, known, damage);
-	}
+	return wl_record_buffer_pool_full(&pool->buffers);
 }
 
-void shm_pool_finish(struct shm_pool *pool)
+struct stale_note {
+	const struct screencopy_shm_buffer *filled;
+	bool known;
+	const struct frame_damage *damage;
+};
+
+static void note_stale(struct wl_record_buffer *base, void *data)
 {
-	for (int i = 0; i < pool->count; i++)
-		buffer_drop(pool->buffers[i]);
-	pool->count = 0;
+	struct screencopy_shm_buffer *b = screencopy_shm_buffer_from(base);
+	const struct stale_note *note = data;
+	stale_damage_note(&b->stale_known, &b->stale, b == note->filled, note->known,
+			  note->damage);
+}
+
+void shm_pool_note_copy(struct screencopy_shm_pool *pool, struct screencopy_shm_buffer *filled,
+			bool known, const struct frame_damage *damage)
+{
+	struct stale_note note = { filled, known, damage };
+	wl_record_buffer_pool_for_each(&pool->buffers, note_stale, &note);
+}
+
+void shm_pool_finish(struct screencopy_shm_pool *pool)
+{
+	wl_record_buffer_pool_finish(&pool->buffers);
 }

@@ -10,6 +10,7 @@
 #include <wayland-client.h>
 
 #include "frame.h"
+#include "buffer_pool.h"
 
 /* The wl_shm buffers a compositor copies an output into, shared by every
  * copy protocol (wlr-screencopy, ext-image-copy-capture).
@@ -19,13 +20,13 @@
  * a sink keeps one longer. */
 #define SHM_POOL_MAX_BUFFERS 4
 
-/* One wl_shm buffer the compositor copies into, and the picture of the
- * frames made from it. Reference counted across threads (a sink may drop a
- * frame on another thread): the pool holds one reference, each kept frame
- * one more, so it is free to copy into again at exactly one. The memory
- * goes with the last reference, the wl_buffer with the pool. */
-struct shm_buffer {
-	atomic_int refs;
+/* One wl_shm buffer the compositor copies into, and the buffer of the
+ * frames made from it: the pool holds the producer's reference, each kept
+ * frame a lock (any thread), so it is free to copy into again when nothing
+ * locks it. The memory goes with the last reference, the wl_buffer with
+ * the pool. */
+struct screencopy_shm_buffer {
+	struct wl_record_buffer base;
 	struct wl_buffer *wl_buffer;
 	uint8_t *data;
 	size_t size;
@@ -50,37 +51,35 @@ struct copy_offer {
 	int rank; /* 0: unusable */
 };
 
-struct shm_pool {
+struct screencopy_shm_pool {
 	struct wl_shm *shm;
-	struct shm_buffer *buffers[SHM_POOL_MAX_BUFFERS];
-	int count;
+	struct wl_record_buffer_pool buffers;
+	int stride;                     /* of the buffers it holds */
+	const struct copy_offer *asked; /* during shm_pool_buffer_for */
 };
-
-/* Hands frames a buffer: references it for as long as they keep it. */
-extern const struct frame_picture_impl shm_buffer_picture;
-
-void shm_buffer_ref(struct shm_buffer *buffer);
-void shm_buffer_unref(struct shm_buffer *buffer);
 
 /* How well wl-record reads a wl_shm format: XRGB and ARGB are what frames
  * hold (2), XBGR and ABGR are converted (1), anything else is not read (0).
  * 0 too for a size or stride no output has. */
 int shm_offer_rank(uint32_t format, uint32_t width, uint32_t height, uint32_t stride);
 
-/* A free buffer for `offer`: one of the pool's if it fits, else a new one
- * in place of a free one that no longer fits (the output changed size).
- * NULL when every buffer is still kept by a sink (shm_pool_full()) or one
- * cannot be made. */
-struct shm_buffer *shm_pool_buffer_for(struct shm_pool *pool, const struct copy_offer *offer);
+void shm_pool_init(struct screencopy_shm_pool *pool);
 
-bool shm_pool_full(const struct shm_pool *pool);
+/* A free buffer for `offer`, locked for the copy (the caller unlocks it):
+ * one of the pool's if it fits, else a new one in place of a free one that
+ * no longer fits (the output changed size). NULL when every buffer is
+ * still kept by a sink (shm_pool_full()) or one cannot be made. */
+struct screencopy_shm_buffer *shm_pool_buffer_for(struct screencopy_shm_pool *pool,
+						  const struct copy_offer *offer);
+
+bool shm_pool_full(const struct screencopy_shm_pool *pool);
 
 /* `filled` now holds the output as it is; what changed since the last copy
  * (`damage`, everything when not `known`) is stale in every other buffer. */
-void shm_pool_note_copy(struct shm_pool *pool, struct shm_buffer *filled, bool known,
-			const struct frame_damage *damage);
+void shm_pool_note_copy(struct screencopy_shm_pool *pool, struct screencopy_shm_buffer *filled,
+			bool known, const struct frame_damage *damage);
 
 /* Lets go of every buffer: their memory stays while frames keep them. */
-void shm_pool_finish(struct shm_pool *pool);
+void shm_pool_finish(struct screencopy_shm_pool *pool);
 
 #endif

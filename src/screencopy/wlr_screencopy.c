@@ -6,7 +6,9 @@
 
 #include <string.h>
 
-#include "dmabuf_choice.h"
+#include <drm_fourcc.h>
+
+#include "buffer_negotiation.h"
 #include "log.h"
 #include "wlr-screencopy-unstable-v1-client-protocol.h"
 
@@ -37,8 +39,12 @@ static void frame_linux_dmabuf(void *data, struct zwlr_screencopy_frame_v1 *fram
 			       uint32_t format, uint32_t width, uint32_t height)
 {
 	struct screencopy_source *source = data;
-	int rank = width && height && width <= 16384 && height <= 16384
-		   ? dmabuf_format_rank(format) : 0;
+	const struct screencopy_buffers_request *asked = &source->buffers;
+	/* No modifiers in v3: LINEAR, which every sink must take. */
+	bool taken = wl_record_dmabuf_modifier_taken(asked->sinks, asked->n_sinks, format,
+						     DRM_FORMAT_MOD_LINEAR);
+	int rank = width && height && width <= 16384 && height <= 16384 && taken
+		   ? wl_record_dmabuf_format_rank(asked->sinks, asked->n_sinks, format) : 0;
 	if (!source->copied_once)
 		LOG_DBG("the compositor offers dmabuf format 0x%08x %ux%u%s", format, width, height,
 			rank ? "" : " (not mapped)");
@@ -71,8 +77,9 @@ static void frame_ready(void *data, struct zwlr_screencopy_frame_v1 *frame, uint
 			uint32_t sec_lo, uint32_t nsec)
 {
 	struct screencopy_source *source = data;
-	struct shm_buffer *buffer = source->target;
-	struct dmabuf_buffer *dmabuf = source->dmabuf_target;
+	/* The copy's lock goes with the buffer to screencopy_deliver*(). */
+	struct screencopy_shm_buffer *buffer = source->target;
+	struct screencopy_dmabuf_buffer *dmabuf = source->dmabuf_target;
 	/* A copy is ready only once asked for (request_copy sets a target):
 	 * earlier, no buffer holds a picture. */
 	if (!buffer && !dmabuf) {
@@ -111,7 +118,7 @@ static void frame_failed(void *data, struct zwlr_screencopy_frame_v1 *frame)
 		/* Perhaps only the dmabuf it refused: shm, asked again. */
 		zwlr_screencopy_frame_v1_destroy(source->wlr.frame);
 		source->wlr.frame = NULL;
-		source->dmabuf_target = NULL;
+		screencopy_drop_target(source);
 		screencopy_dmabuf_failed(source, "the compositor could not copy into a dmabuf "
 					 "(screencopy failed)");
 		source->copied_once = false;
@@ -179,8 +186,7 @@ static void cancel(struct screencopy_source *source)
 	if (source->wlr.frame)
 		zwlr_screencopy_frame_v1_destroy(source->wlr.frame);
 	source->wlr.frame = NULL;
-	source->target = NULL;
-	source->dmabuf_target = NULL;
+	screencopy_drop_target(source);
 }
 
 const struct copy_protocol wlr_screencopy_protocol = {

@@ -13,7 +13,6 @@
 
 #include "clock.h"
 #include "desktop_window_internal.h"
-#include "dmabuf_lease.h"
 #include "frame.h"
 #include "log.h"
 #include "primary-selection-unstable-v1-client-protocol.h"
@@ -253,7 +252,8 @@ static void fill_buffer(struct desktop_window *window, struct window_buffer *buf
 	} else {
 		/* GPU memory: read whole (the read has no rectangle). */
 		char why[256];
-		if (!dmabuf_lease_read(frame->dmabuf, buffer->data, buffer->stride, why, sizeof(why)) &&
+		if (!wl_record_buffer_read(frame->buffer, buffer->data, buffer->stride, why,
+					   sizeof(why)) &&
 		    !window->read_failure_said) {
 			window->read_failure_said = true;
 			LOG_WARN("cannot show the screen's dmabuf in the window: %s", why);
@@ -302,6 +302,12 @@ static int handle_held_timer(void *data)
 
 /* Commits what is new, once the desktop is ready for it (no frame callback
  * outstanding): the newest picture when a buffer is free, a new layout. */
+/* The newest frame's buffer when its pixels are only there (a dmabuf). */
+static struct wl_record_buffer *newest_dmabuf(struct desktop_window *window)
+{
+	return frame_in_buffer_only(&window->newest) ? window->newest.buffer : NULL;
+}
+
 static void draw(struct desktop_window *window)
 {
 	if (window->broken || !window->configured)
@@ -313,7 +319,7 @@ static void draw(struct desktop_window *window)
 	 * picture for a few of its refreshes, a newer one goes without it. */
 	if (window->frame_callback) {
 		if (!window->undrawn || !window->have_newest ||
-		    !window_dmabuf_holds_another(window->dmabuf, window->newest.dmabuf))
+		    !window_dmabuf_holds_another(window->dmabuf, newest_dmabuf(window)))
 			return;
 		int64_t waited_ms = (clock_now_ns() - window->frame_callback_ns) / 1000000;
 		if (waited_ms < HELD_BUFFER_WAIT_MS) {
@@ -334,9 +340,9 @@ static void draw(struct desktop_window *window)
 		enum window_dmabuf_result lent = WINDOW_DMABUF_COPY;
 		bool whole_damage = false;
 		bool may_wait = window->scaled || window->stats.pictures_shown > 0;
-		if (window->have_newest && window->newest.dmabuf)
+		if (window->have_newest && newest_dmabuf(window))
 			lent = window_dmabuf_attach(window->dmabuf, window->picture_surface,
-						    window->newest.dmabuf, may_wait, &whole_damage);
+						    newest_dmabuf(window), may_wait, &whole_damage);
 		struct window_buffer *buffer = NULL;
 		if (lent == WINDOW_DMABUF_COPY)
 			buffer = free_buffer(window);
@@ -414,8 +420,7 @@ static void handle_frame(struct frame_sink *sink, const struct frame *frame)
 	struct desktop_window *window = wl_container_of(sink, window, sink);
 	/* Pixels the caller owns cannot wait for the desktop's refresh. The
 	 * screen's frames always can be kept. */
-	if (window->broken || frame->format != FRAME_XRGB8888 || !frame->picture_impl ||
-	    (!frame->data && !frame->dmabuf))
+	if (window->broken || frame->format != FRAME_XRGB8888 || !frame->buffer)
 		return;
 	window->stats.frames_received++;
 	window_dmabuf_sweep(window->dmabuf);

@@ -8,9 +8,9 @@
 #include <wayland-client.h>
 
 #include "dmabuf_format_table.h"
-#include "dmabuf_lease.h"
 #include "linux-dmabuf-unstable-v1-client-protocol.h"
 #include "log.h"
+#include "wl_record_buffer.h"
 
 /* Client buffers followed at once: a client cycles two to four; more are
  * dropped oldest first when neither pending nor held by the desktop. */
@@ -31,13 +31,13 @@ struct entry {
 	struct window_dmabuf *dmabuf;
 	struct wl_list link; /* window_dmabuf.entries, most recently used first */
 	uint64_t buffer_id;
-	struct dmabuf_planes *planes; /* our reference: the fds stay open */
+	struct wl_record_buffer *buffer; /* a cache reference: the fds stay open */
 	enum entry_state state;
 	struct zwp_linux_buffer_params_v1 *params; /* while pending */
 	struct wl_buffer *wl_buffer;
-	/* Held from the attach to the desktop's release: the client's buffer
+	/* Locked from the attach to the desktop's release: the client's buffer
 	 * is not given back while the desktop may show it. */
-	struct dmabuf_lease *held;
+	struct wl_record_buffer *held;
 	uint32_t sent_format; /* what the desktop's buffer was made as */
 	uint64_t modifier;
 	uint32_t flags;
@@ -227,8 +227,8 @@ static void entry_destroy(struct entry *entry)
 		zwp_linux_buffer_params_v1_destroy(entry->params);
 	if (entry->wl_buffer)
 		wl_buffer_destroy(entry->wl_buffer);
-	dmabuf_lease_unref(entry->held);
-	dmabuf_planes_unref(entry->planes);
+	wl_record_buffer_unlock(entry->held);
+	wl_record_buffer_unref(entry->buffer);
 	free(entry);
 }
 
@@ -244,16 +244,16 @@ void window_dmabuf_sweep(struct window_dmabuf *dmabuf)
 		return;
 	struct entry *entry, *tmp;
 	wl_list_for_each_safe(entry, tmp, &dmabuf->entries, link)
-		if (entry_idle(entry) && dmabuf_planes_unused(entry->planes))
+		if (entry_idle(entry) && wl_record_buffer_unused(entry->buffer))
 			entry_destroy(entry);
 }
 
 static void handle_release(void *data, struct wl_buffer *wl_buffer)
 {
 	struct entry *entry = data;
-	struct dmabuf_lease *held = entry->held;
+	struct wl_record_buffer *held = entry->held;
 	entry->held = NULL;
-	dmabuf_lease_unref(held);
+	wl_record_buffer_unlock(held);
 }
 
 static const struct wl_buffer_listener release_listener = { .release = handle_release };
@@ -314,7 +314,7 @@ static void say_refused(struct window_dmabuf *dmabuf, uint32_t format, uint64_t 
 }
 
 /* A new entry: the create request sent, or refused at once. */
-static struct entry *entry_create(struct window_dmabuf *dmabuf, struct dmabuf_lease *lease)
+static struct entry *entry_create(struct window_dmabuf *dmabuf, struct wl_record_buffer *buffer)
 {
 	if (dmabuf->entry_count >= MAX_ENTRIES) {
 		struct entry *oldest = NULL, *entry;
@@ -328,10 +328,10 @@ static struct entry *entry_create(struct window_dmabuf *dmabuf, struct dmabuf_le
 	struct entry *entry = calloc(1, sizeof(*entry));
 	if (!entry)
 		return NULL;
-	const struct dmabuf_attributes *attributes = dmabuf_lease_attributes(lease);
+	const struct dmabuf_attributes *attributes = wl_record_buffer_get_dmabuf(buffer);
 	entry->dmabuf = dmabuf;
-	entry->buffer_id = dmabuf_lease_buffer_id(lease);
-	entry->planes = dmabuf_lease_planes_ref(lease);
+	entry->buffer_id = buffer->id;
+	entry->buffer = wl_record_buffer_ref(buffer);
 	entry->modifier = attributes->modifier;
 	entry->flags = attributes->flags;
 	wl_list_insert(&dmabuf->entries, &entry->link);
@@ -352,7 +352,7 @@ static struct entry *entry_create(struct window_dmabuf *dmabuf, struct dmabuf_le
 	entry->params = zwp_linux_dmabuf_v1_create_params(dmabuf->global);
 	zwp_linux_buffer_params_v1_add_listener(entry->params, &params_listener, entry);
 	for (int i = 0; i < attributes->n_planes; i++)
-		/* libwayland sends a duplicate of the fd: the planes keep theirs. */
+		/* libwayland sends a duplicate of the fd: the buffer keeps its own. */
 		zwp_linux_buffer_params_v1_add(entry->params, attributes->fd[i], (uint32_t)i,
 					       attributes->offset[i], attributes->stride[i],
 					       (uint32_t)(attributes->modifier >> 32),
@@ -373,11 +373,11 @@ static struct entry *find_entry(struct window_dmabuf *dmabuf, uint64_t buffer_id
 
 enum window_dmabuf_result window_dmabuf_attach(struct window_dmabuf *dmabuf,
 					       struct wl_surface *surface,
-					       struct dmabuf_lease *lease, bool may_wait,
+					       struct wl_record_buffer *buffer, bool may_wait,
 					       bool *whole_damage)
 {
 	*whole_damage = false;
-	if (!dmabuf)
+	if (!dmabuf || !buffer || !wl_record_buffer_get_dmabuf(buffer))
 		return WINDOW_DMABUF_COPY;
 	if (!dmabuf->global) {
 		if (!dmabuf->said_none) {
@@ -388,9 +388,9 @@ enum window_dmabuf_result window_dmabuf_attach(struct window_dmabuf *dmabuf,
 		return WINDOW_DMABUF_COPY;
 	}
 	window_dmabuf_sweep(dmabuf);
-	struct entry *entry = find_entry(dmabuf, dmabuf_lease_buffer_id(lease));
+	struct entry *entry = find_entry(dmabuf, buffer->id);
 	if (!entry)
-		entry = entry_create(dmabuf, lease);
+		entry = entry_create(dmabuf, buffer);
 	if (!entry)
 		return WINDOW_DMABUF_COPY;
 	wl_list_remove(&entry->link);
@@ -407,24 +407,24 @@ enum window_dmabuf_result window_dmabuf_attach(struct window_dmabuf *dmabuf,
 	 * instead, so that the desktop's release keeps its meaning. */
 	if (entry->held)
 		return WINDOW_DMABUF_COPY;
-	entry->held = dmabuf_lease_ref(lease);
+	entry->held = wl_record_buffer_lock(buffer);
 	wl_surface_attach(surface, entry->wl_buffer, 0, 0);
 	*whole_damage = entry->flags & ZWP_LINUX_BUFFER_PARAMS_V1_FLAGS_Y_INVERT;
 	return WINDOW_DMABUF_ATTACHED;
 }
 
 bool window_dmabuf_holds_another(const struct window_dmabuf *dmabuf,
-				 const struct dmabuf_lease *lease)
+				 const struct wl_record_buffer *buffer)
 {
 	if (!dmabuf)
 		return false;
-	uint64_t id = lease ? dmabuf_lease_buffer_id(lease) : 0;
+	uint64_t id = buffer ? buffer->id : 0;
 	bool another = false;
 	const struct entry *entry;
 	wl_list_for_each(entry, &dmabuf->entries, link) {
 		if (!entry->held)
 			continue;
-		if (lease && entry->buffer_id == id)
+		if (buffer && entry->buffer_id == id)
 			return false;
 		another = true;
 	}
@@ -437,7 +437,7 @@ void window_dmabuf_desktop_gone(struct window_dmabuf *dmabuf)
 		return;
 	struct entry *entry;
 	wl_list_for_each(entry, &dmabuf->entries, link) {
-		dmabuf_lease_unref(entry->held);
+		wl_record_buffer_unlock(entry->held);
 		entry->held = NULL;
 	}
 }

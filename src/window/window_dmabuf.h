@@ -4,19 +4,19 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-struct dmabuf_lease;
+struct wl_record_buffer;
 struct wl_registry;
 struct wl_surface;
 
-/* --window without a copy: when the frame is a hosted client's dmabuf (a
- * lease) and the desktop offers zwp_linux_dmabuf_v1 (version 3 modifiers or
+/* --window without a copy: when the frame is a hosted client's dmabuf (its
+ * wl_record_buffer) and the desktop offers zwp_linux_dmabuf_v1 (version 3 modifiers or
  * version 4 feedback) with that exact format and modifier, the desktop is
  * given a wl_buffer on the same planes instead of a copy in shm.
  *
- * One desktop wl_buffer per client buffer (dmabuf_lease_buffer_id), made
+ * One desktop wl_buffer per client buffer (wl_record_buffer.id), made
  * with zwp_linux_buffer_params_v1.create (a refusal is a `failed` event,
  * not a protocol error) and kept while the client's buffer exists. While
- * the desktop holds it (attached, not yet released) a lease is held, so the
+ * the desktop holds it (attached, not yet released) it is locked, so the
  * hosted client cannot draw into what the desktop shows; nothing ever waits
  * for the desktop. A buffer the desktop refused, or a format it does not
  * offer, is remembered and copied from then on (said once under -v). */
@@ -43,26 +43,27 @@ enum window_dmabuf_result {
 	WINDOW_DMABUF_COPY,     /* not possible (now): copy the pixels */
 };
 
-/* Attaches the desktop's wl_buffer for `lease` to `surface`, holding a
- * lease until the desktop releases it. A buffer not yet asked for is asked
+/* Attaches the desktop's wl_buffer for `buffer` to `surface`, locking it
+ * until the desktop releases it. A buffer not yet asked for is asked
  * for: PENDING, or COPY when `may_wait` is false (the picture is needed
  * now). `whole_damage` is set when the frame's damage cannot be trusted in
- * the buffer's coordinates (a y-inverted buffer). NULL `dmabuf`: COPY. */
+ * the buffer's coordinates (a y-inverted buffer). NULL `dmabuf`, or a
+ * `buffer` that is no dmabuf: COPY. */
 enum window_dmabuf_result window_dmabuf_attach(struct window_dmabuf *dmabuf,
 					       struct wl_surface *surface,
-					       struct dmabuf_lease *lease, bool may_wait,
+					       struct wl_record_buffer *buffer, bool may_wait,
 					       bool *whole_damage);
 
 /* True when the desktop holds a client buffer (attached, not released)
- * and not `lease`'s: the client may need that buffer back to draw. Only a
+ * and not `buffer`: the client may need that buffer back to draw. Only a
  * commit of another buffer makes the desktop release it, so such a picture
  * should go without waiting for the desktop's frame callback (a hidden
- * window gets none). NULL `lease` (a picture in memory): any held. */
+ * window gets none). NULL `buffer` (a picture in memory): any held. */
 bool window_dmabuf_holds_another(const struct window_dmabuf *dmabuf,
-				 const struct dmabuf_lease *lease);
+				 const struct wl_record_buffer *buffer);
 
 /* Drops the desktop's buffers of client buffers that are gone (only our
- * reference keeps their planes), unless pending or held by the desktop:
+ * reference keeps them: wl_record_buffer_unused), unless pending or held by the desktop:
  * their memory is freed without waiting for the next dmabuf frame. */
 void window_dmabuf_sweep(struct window_dmabuf *dmabuf);
 
@@ -70,7 +71,7 @@ void window_dmabuf_sweep(struct window_dmabuf *dmabuf);
  * is given back to the hosted clients now. */
 void window_dmabuf_desktop_gone(struct window_dmabuf *dmabuf);
 
-/* Destroys the desktop's buffers and drops every lease and planes held.
+/* Destroys the desktop's buffers and drops every lock and reference held.
  * NULL is accepted. */
 void window_dmabuf_destroy(struct window_dmabuf *dmabuf);
 

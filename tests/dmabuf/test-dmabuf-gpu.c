@@ -18,7 +18,6 @@
 
 #include "dmabuf_buffer.h"
 #include "dmabuf_client.h"
-#include "dmabuf_lease.h"
 #include "egl_import.h"
 #include "inproc.h"
 #include "pattern.h"
@@ -119,7 +118,7 @@ TEST(vaapi_map)
 		av_buffer_unref(&device);
 		test_skip("no /dev/udmabuf to make a dma-buf with");
 	}
-	/* A lease needs a buffer made through the protocol. */
+	/* A client dmabuf needs a buffer made through the protocol. */
 	struct inproc t;
 	inproc_init(&t, W, H);
 	struct dmabuf_client c;
@@ -139,7 +138,7 @@ TEST(vaapi_map)
 		wl_client_from_link(wl_display_get_client_list(t.server->display)->next);
 	struct wl_resource *resource =
 		wl_client_get_object(client, wl_proxy_get_id((struct wl_proxy *)buffer));
-	struct dmabuf_lease *lease = dmabuf_buffer_lease(client_buffer_from_resource(resource));
+	struct wl_record_buffer *lease = dmabuf_buffer_lock(client_buffer_from_resource(resource));
 	test_assert(lease);
 
 	struct vaapi_map *map = vaapi_map_create(device);
@@ -170,7 +169,7 @@ TEST(vaapi_map)
 	av_frame_free(&nv12);
 	av_frame_free(&downloaded);
 	vaapi_map_destroy(map);
-	dmabuf_lease_unref(lease);
+	wl_record_buffer_unlock(lease);
 	av_buffer_unref(&device);
 	wl_buffer_destroy(buffer);
 	munmap(pixels, (size_t)W * H * 4);

@@ -2,7 +2,7 @@
  * what the global advertises (v3 events, v4 feedback), LINEAR buffers made of
  * memfds shown pixel for pixel, every params error with its exact code, fds
  * closed on every path (counted in /proc/self/fd), a plane truncated after
- * creation, and leases (the zero-copy path's hold on a buffer) released
+ * creation, and locks (the zero-copy path's hold on a buffer) released
  * from another thread. One case per run: the case name is argv[1]. */
 #include <dirent.h>
 #include <drm_fourcc.h>
@@ -18,7 +18,6 @@
 #include "buffer.h"
 #include "dmabuf_buffer.h"
 #include "dmabuf_client.h"
-#include "dmabuf_lease.h"
 #include "inproc.h"
 #include "pattern.h"
 
@@ -642,7 +641,7 @@ static void s_bounds_stride_short(struct zwp_linux_buffer_params_v1 *p)
 	zwp_linux_buffer_params_v1_create(p, 64, 64, XR, 0);
 }
 
-/* --- leases ------------------------------------------------------------- */
+/* --- locks (the zero-copy path's leases) ------------------------------- */
 
 static struct client_buffer *server_buffer(struct fixture *f, struct wl_buffer *buffer)
 {
@@ -656,7 +655,7 @@ static struct client_buffer *server_buffer(struct fixture *f, struct wl_buffer *
 
 static void *unref_in_thread(void *lease)
 {
-	dmabuf_lease_unref(lease);
+	wl_record_buffer_unlock(lease);
 	return NULL;
 }
 
@@ -668,18 +667,18 @@ TEST(lease_release_from_thread)
 	struct linear_buffer b;
 	linear_buffer_create(&f, &b, 32, 32, DRM_FORMAT_XRGB8888, true, false, 0);
 	test_assert(inproc_roundtrip(&f.t));
-	struct dmabuf_lease *lease = dmabuf_buffer_lease(server_buffer(&f, b.buffer));
+	struct wl_record_buffer *lease = dmabuf_buffer_lock(server_buffer(&f, b.buffer));
 	test_assert(lease);
-	const struct dmabuf_attributes *a = dmabuf_lease_attributes(lease);
+	const struct dmabuf_attributes *a = wl_record_buffer_get_dmabuf(lease);
 	test_assert(a->width == 32 && a->height == 32 && a->format == DRM_FORMAT_XRGB8888 &&
 	      a->n_planes == 1 && a->modifier == DRM_FORMAT_MOD_LINEAR && a->fd[0] >= 0);
-	struct dmabuf_lease *second = dmabuf_buffer_lease(server_buffer(&f, b.buffer));
-	test_assert(second && dmabuf_lease_buffer_id(second) == dmabuf_lease_buffer_id(lease));
+	struct wl_record_buffer *second = dmabuf_buffer_lock(server_buffer(&f, b.buffer));
+	test_assert(second == lease); /* one buffer, one id, however often locked */
 
 	/* Held: no release. One lease ended: still held by the other. */
-	dmabuf_lease_ref(lease);
-	dmabuf_lease_unref(lease);
-	dmabuf_lease_unref(second);
+	wl_record_buffer_lock(lease);
+	wl_record_buffer_unlock(lease);
+	wl_record_buffer_unlock(second);
 	test_assert(inproc_roundtrip(&f.t));
 	test_assert(b.released == 0);
 	/* The last one ends on another thread (the encoder's): released on
@@ -691,11 +690,24 @@ TEST(lease_release_from_thread)
 	test_assert(b.released == 1);
 	printf("released once, after the last lease ended on another thread\n");
 
+	/* Committed again, unlocked on the encoder's thread and committed
+	 * once more before the main loop saw it: the stale unlock releases
+	 * nothing, the last one does. */
+	lease = dmabuf_buffer_lock(server_buffer(&f, b.buffer));
+	test_assert(pthread_create(&thread, NULL, unref_in_thread, lease) == 0);
+	test_assert(pthread_join(thread, NULL) == 0);
+	lease = dmabuf_buffer_lock(server_buffer(&f, b.buffer));
+	test_assert(inproc_roundtrip(&f.t));
+	test_assert(b.released == 1);
+	wl_record_buffer_unlock(lease);
+	test_assert(inproc_roundtrip(&f.t));
+	test_assert(b.released == 2);
+
 	/* A shm buffer has no lease. */
 	struct test_buffer shm;
 	test_buffer_init(&f.t, &shm, 8, 8, WL_SHM_FORMAT_XRGB8888);
 	test_assert(inproc_roundtrip(&f.t));
-	test_assert(dmabuf_buffer_lease(server_buffer(&f, shm.buffer)) == NULL);
+	test_assert(dmabuf_buffer_lock(server_buffer(&f, shm.buffer)) == NULL);
 	test_buffer_finish(&shm);
 
 	linear_buffer_finish(&b);
@@ -713,13 +725,13 @@ TEST(lease_native_formats_only)
 		struct linear_buffer b;
 		linear_buffer_create(&f, &b, 16, 16, read_formats[i], true, false, 0);
 		test_assert(inproc_roundtrip(&f.t));
-		struct dmabuf_lease *lease = dmabuf_buffer_lease(server_buffer(&f, b.buffer));
+		struct wl_record_buffer *lease = dmabuf_buffer_lock(server_buffer(&f, b.buffer));
 		bool native = read_formats[i] == DRM_FORMAT_XRGB8888 ||
 			      read_formats[i] == DRM_FORMAT_ARGB8888;
 		test_assert(native == (lease != NULL), "format 0x%08x: %s", read_formats[i],
 			    lease ? "lent" : "not lent");
 		if (lease)
-			dmabuf_lease_unref(lease);
+			wl_record_buffer_unlock(lease);
 		test_assert(inproc_roundtrip(&f.t));
 		linear_buffer_finish(&b);
 	}
@@ -736,13 +748,13 @@ TEST(lease_outlives_buffer)
 	int fds_bound = count_fds();
 	struct linear_buffer b;
 	linear_buffer_create(&f, &b, 32, 32, DRM_FORMAT_ARGB8888, false, false, 0);
-	struct dmabuf_lease *lease = dmabuf_buffer_lease(server_buffer(&f, b.buffer));
+	struct wl_record_buffer *lease = dmabuf_buffer_lock(server_buffer(&f, b.buffer));
 	test_assert(lease);
 	wl_buffer_destroy(b.buffer);
 	b.buffer = NULL;
 	test_assert(inproc_roundtrip(&f.t));
 	test_assert(count_fds() == fds_bound + 2); /* ours + the plane the lease keeps */
-	test_assert(dmabuf_lease_attributes(lease)->fd[0] >= 0);
+	test_assert(wl_record_buffer_get_dmabuf(lease)->fd[0] >= 0);
 	pthread_t thread;
 	test_assert(pthread_create(&thread, NULL, unref_in_thread, lease) == 0);
 	test_assert(pthread_join(thread, NULL) == 0);
@@ -754,12 +766,12 @@ TEST(lease_outlives_buffer)
 	/* And a lease still held when the compositor goes away. */
 	linear_buffer_create(&f, &b, 16, 16, DRM_FORMAT_XRGB8888, true, false, 0);
 	test_assert(inproc_roundtrip(&f.t));
-	lease = dmabuf_buffer_lease(server_buffer(&f, b.buffer));
+	lease = dmabuf_buffer_lock(server_buffer(&f, b.buffer));
 	test_assert(lease);
 	linear_buffer_finish(&b);
 	teardown(&f);
 	test_assert(count_fds() == fds_before + 1);
-	dmabuf_lease_unref(lease);
+	wl_record_buffer_unlock(lease);
 	test_assert(count_fds() == fds_before);
 }
 

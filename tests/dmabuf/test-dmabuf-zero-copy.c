@@ -14,7 +14,6 @@
 #include <unistd.h>
 
 #include "dmabuf_client.h"
-#include "dmabuf_lease.h"
 #include "inproc.h"
 #include "media.h"
 #include "pattern.h"
@@ -28,7 +27,7 @@ struct zero_copy_test {
 	struct dmabuf_client c;
 	struct frame_sink sink;
 	int frames, dmabuf_frames;
-	struct dmabuf_lease *kept;    /* a frame's buffer the test holds on to */
+	struct wl_record_buffer *kept; /* a frame's buffer the test locks */
 	bool keep_next;
 	struct recorder *recorder;
 	struct {
@@ -51,11 +50,11 @@ static void handle_frame(struct frame_sink *sink, const struct frame *frame)
 {
 	struct zero_copy_test *z = wl_container_of(sink, z, sink);
 	z->frames++;
-	if (frame->dmabuf) {
+	if (frame_in_buffer_only(frame)) {
 		test_assert(frame->width == z->width && frame->height == z->height);
 		z->dmabuf_frames++;
 		if (z->keep_next) {
-			z->kept = dmabuf_lease_ref(frame->dmabuf);
+			z->kept = wl_record_buffer_lock(frame->buffer);
 			z->keep_next = false;
 		}
 	} else {
@@ -144,7 +143,7 @@ TEST(release_follows_frames)
 	z.keep_next = true;
 	commit(&z, 1, 1);
 	test_assert(z.dmabuf_frames == 1 && z.kept);
-	test_assert(dmabuf_lease_attributes(z.kept)->width == 64);
+	test_assert(wl_record_buffer_get_dmabuf(z.kept)->width == 64);
 	/* Shown (the surface holds it) and kept (a frame holds it). */
 	test_assert(z.buffers[1].released == 0);
 	commit(&z, 2, 2);
@@ -157,7 +156,7 @@ TEST(release_follows_frames)
 	test_assert(inproc_roundtrip(&z.t));
 	test_assert(z.buffers[2].released == 1);
 	test_assert(z.buffers[1].released == 0);
-	dmabuf_lease_unref(z.kept);
+	wl_record_buffer_unlock(z.kept);
 	test_assert(inproc_roundtrip(&z.t));
 	test_assert(z.buffers[1].released == 1);
 	printf("buffer released only after the frame holding it was dropped\n");

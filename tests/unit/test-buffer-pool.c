@@ -150,6 +150,36 @@ TEST(pool_replaces_what_no_longer_fits)
 	test_assert(destroyed == 2);
 }
 
+static int retired;
+
+static void count_retired(struct wl_record_buffer *buffer, void *data)
+{
+	test_assert(data == &retired);
+	retired++;
+}
+
+/* What must go on the pool's thread goes when the pool lets go of a
+ * buffer, replaced or at the end, even one a frame still locks. */
+TEST(pool_retires_what_it_lets_go)
+{
+	reset();
+	retired = 0;
+	struct wl_record_buffer_pool pool;
+	wl_record_buffer_pool_init(&pool, 2, create, &retired);
+	wl_record_buffer_pool_set_retire(&pool, count_retired);
+	struct wl_record_buffer *a = wl_record_buffer_pool_acquire(&pool, 8, 8, 1, NULL);
+	struct wl_record_buffer *b = wl_record_buffer_pool_acquire(&pool, 8, 8, 1, NULL);
+	wl_record_buffer_unlock(b);
+	/* The output grew: b (free) is replaced, a (locked) stays. */
+	struct wl_record_buffer *c = wl_record_buffer_pool_acquire(&pool, 16, 16, 1, NULL);
+	test_assert(c && retired == 1 && destroyed == 1);
+	wl_record_buffer_unlock(c);
+	wl_record_buffer_pool_finish(&pool);
+	test_assert(retired == 3 && destroyed == 2); /* a still locked */
+	wl_record_buffer_unlock(a);
+	test_assert(destroyed == 3);
+}
+
 TEST(buffer_outlives_pool_while_locked)
 {
 	reset();

@@ -1,8 +1,8 @@
 /* The pacer between a frame source and the encoder (src/common/frame_pacer.h),
  * on the common library alone: one frame per --fps period judged by commit
- * time, a too-soon frame kept by reference and replaced by a newer one (and
+ * time, a too-soon frame kept (locked) and replaced by a newer one (and
  * counted: the only frames that are offered and not recorded), and every
- * reference it took given back. */
+ * lock it took given back. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -12,13 +12,25 @@
 
 #define PERIOD_NS 50000000 /* 20 fps: wide periods, robust on a busy machine */
 
-static int refs;          /* references the pacer holds on test pictures */
+static struct wl_record_buffer picture; /* every test frame's */
 static int consumed;
 static struct frame last; /* what the consumer got last */
 
-static void picture_ref(void *picture) { refs++; }
-static void picture_unref(void *picture) { refs--; }
-static const struct frame_picture_impl impl = { picture_ref, picture_unref };
+static void picture_destroy(struct wl_record_buffer *buffer) {}
+static const struct wl_record_buffer_impl impl = { .destroy = picture_destroy };
+
+static struct wl_record_buffer *test_picture(void)
+{
+	if (!picture.impl)
+		wl_record_buffer_init(&picture, &impl, 64, 64, 0);
+	return &picture;
+}
+
+/* The locks the pacer holds on the test picture. */
+static int locks(void)
+{
+	return atomic_load(&test_picture()->locks);
+}
 
 static bool consume(void *data, const struct frame *frame)
 {
@@ -31,7 +43,7 @@ static struct frame frame_at(int64_t pts_ns, int x)
 {
 	return (struct frame){ .width = 64, .height = 64, .stride = 256, .pts_ns = pts_ns,
 			       .damage_known = true, .damage = { x, 0, x + 1, 1 },
-			       .picture_impl = &impl, .picture = &refs };
+			       .buffer = test_picture() };
 }
 
 static void run_until(struct wl_event_loop *loop, int64_t until_ns)
@@ -56,12 +68,12 @@ TEST(commit_time_slots)
 	/* A free period: on at once, nothing kept. */
 	struct frame a = frame_at(slot0 + 1000, 10);
 	frame_pacer_offer(&pacer, &a);
-	test_assert(consumed == 1 && last.damage.x1 == 10 && refs == 0);
+	test_assert(consumed == 1 && last.damage.x1 == 10 && locks() == 0);
 
 	/* Too soon (same period): kept by reference, not handed on. */
 	struct frame b = frame_at(slot0 + 2000, 20);
 	frame_pacer_offer(&pacer, &b);
-	test_assert(consumed == 1 && refs == 1);
+	test_assert(consumed == 1 && locks() == 1);
 
 	/* A commit in the next period goes on at once (the old pacer held it
 	 * back a whole period once a frame had been late), carrying the damage
@@ -72,16 +84,16 @@ TEST(commit_time_slots)
 	frame_pacer_offer(&pacer, &c);
 	test_assert(consumed == 2 && last.pts_ns == c.pts_ns);
 	test_assert(last.damage.x1 == 20 && last.damage.x2 == 31);
-	test_assert(refs == 0);
+	test_assert(locks() == 0);
 	test_assert(pacer.replaced == 1); /* b */
 
 	/* Too soon again, and nothing newer: it goes on when the period it
 	 * stands for (2) ends, and its reference is given back. */
 	struct frame d = frame_at(clock_now_ns(), 40);
 	frame_pacer_offer(&pacer, &d);
-	test_assert(consumed == 2 && refs == 1);
+	test_assert(consumed == 2 && locks() == 1);
 	run_until(loop, frame_grid_slot_start(&grid, 3) + 5000000);
-	test_assert(consumed == 3 && last.pts_ns == d.pts_ns && refs == 0);
+	test_assert(consumed == 3 && last.pts_ns == d.pts_ns && locks() == 0);
 	test_assert(pacer.replaced == 1); /* d went on: not replaced */
 
 	/* A pending frame is dropped, unreferenced, when the pacer finishes. */
@@ -89,10 +101,10 @@ TEST(commit_time_slots)
 	struct frame f = frame_at(clock_now_ns(), 60);
 	frame_pacer_offer(&pacer, &e);
 	frame_pacer_offer(&pacer, &f);
-	test_assert(refs == 1);
+	test_assert(locks() == 1);
 	test_assert(pacer.replaced == 1); /* e went on (a new period), f waits */
 	frame_pacer_finish(&pacer);
-	test_assert(refs == 0);
+	test_assert(locks() == 0);
 	wl_event_loop_destroy(loop);
 }
 
@@ -113,20 +125,20 @@ TEST(repeat)
 	consumed = 0;
 	struct frame still = frame_at(clock_now_ns(), 70);
 	frame_pacer_offer(&pacer, &still);
-	test_assert(consumed == 1 && refs == 1);
+	test_assert(consumed == 1 && locks() == 1);
 	/* Periods 1 and 2 have ended by the middle of period 3. */
 	run_until(loop, frame_grid_slot_start(&repeat_grid, 3) + PERIOD_NS / 2);
 	test_assert(consumed == 3);
 	test_assert(last.pts_ns == frame_grid_slot_start(&repeat_grid, 2));
 	test_assert(last.damage_known && last.damage.x2 <= last.damage.x1);
-	test_assert(refs == 1);
+	test_assert(locks() == 1);
 	/* A new picture in period 3 goes on at once, with its own damage. */
 	struct frame moved = frame_at(clock_now_ns(), 80);
 	frame_pacer_offer(&pacer, &moved);
 	test_assert(consumed == 4 && last.pts_ns == moved.pts_ns && last.damage.x1 == 80);
-	test_assert(refs == 1);
+	test_assert(locks() == 1);
 	test_assert(pacer.replaced == 0); /* repeats replace nothing */
 	frame_pacer_finish(&pacer);
-	test_assert(refs == 0);
+	test_assert(locks() == 0);
 	wl_event_loop_destroy(loop);
 }

@@ -4,7 +4,7 @@
  * makes the buffers it is asked for or refuses them (`failed`), the cases a
  * desktop without a GPU here never gives. It holds the buffer a surface
  * shows until the next commit replaces it, as compositors do. The frames
- * are leases of a lender of this file (memfd planes, a known colour).
+ * are buffers of a producer of this file (memfd planes, a known colour).
  *
  * Every request of every object goes through one dispatcher; what matters
  * is counted in atomics the cases read. */
@@ -22,7 +22,6 @@
 #include <wayland-server-protocol.h>
 
 #include "desktop_window.h"
-#include "dmabuf_lease.h"
 #include "frame_source.h"
 #include "linux-dmabuf-unstable-v1-server-protocol.h"
 #include "test-runner.h"
@@ -344,21 +343,16 @@ static void fake_stop(void)
 	rmdir(getenv("XDG_RUNTIME_DIR"));
 }
 
-/* ---- the lender: a client's buffers, one colour each ---- */
+/* ---- the producer: a client's buffers, one colour each ---- */
 
 struct test_planes {
-	struct dmabuf_planes base;
+	struct wl_record_buffer base;
+	struct dmabuf_attributes attributes;
 	uint32_t colour;
-	atomic_int leases;
 	atomic_bool destroyed;
 };
 
-struct test_lease {
-	struct dmabuf_lease base;
-	struct test_planes *planes;
-};
-
-static bool planes_read(struct dmabuf_planes *base, uint8_t *dst, int dst_stride, char *why,
+static bool planes_read(struct wl_record_buffer *base, uint8_t *dst, int dst_stride, char *why,
 			size_t why_size)
 {
 	struct test_planes *planes = (struct test_planes *)base;
@@ -368,24 +362,29 @@ static bool planes_read(struct dmabuf_planes *base, uint8_t *dst, int dst_stride
 	return true;
 }
 
-static void planes_destroy(struct dmabuf_planes *base)
+static const struct dmabuf_attributes *planes_get_dmabuf(struct wl_record_buffer *base)
+{
+	return &((struct test_planes *)base)->attributes;
+}
+
+static void planes_destroy(struct wl_record_buffer *base)
 {
 	struct test_planes *planes = (struct test_planes *)base;
-	close(base->attributes.fd[0]);
+	close(planes->attributes.fd[0]);
 	planes->destroyed = true;
 }
 
-static const struct dmabuf_planes_impl planes_impl = { planes_read, planes_destroy };
+static const struct wl_record_buffer_impl planes_impl = {
+	.destroy = planes_destroy,
+	.get_dmabuf = planes_get_dmabuf,
+	.read = planes_read,
+};
 
-static void lease_end(struct dmabuf_lease *base)
+/* The locks on a buffer: the frames the window keeps of it. */
+static int locks(struct test_planes *planes)
 {
-	struct test_lease *lease = (struct test_lease *)base;
-	lease->planes->leases--;
-	dmabuf_planes_unref(base->planes);
-	free(lease);
+	return atomic_load(&planes->base.locks);
 }
-
-static const struct dmabuf_lease_impl lease_impl = { lease_end };
 
 static void planes_init_flags(struct test_planes *planes, uint32_t format, uint32_t colour,
 			      uint32_t flags)
@@ -398,9 +397,9 @@ static void planes_init_flags(struct test_planes *planes, uint32_t format, uint3
 	};
 	test_assert(attributes.fd[0] >= 0 && ftruncate(attributes.fd[0], WIDTH * HEIGHT * 4) == 0);
 	planes->colour = colour;
-	atomic_init(&planes->leases, 0);
 	atomic_init(&planes->destroyed, false);
-	dmabuf_planes_init(&planes->base, &planes_impl, &attributes);
+	planes->attributes = attributes;
+	wl_record_buffer_init(&planes->base, &planes_impl, WIDTH, HEIGHT, format);
 }
 
 static void planes_init(struct test_planes *planes, uint32_t format, uint32_t colour)
@@ -471,24 +470,17 @@ static void window_finish(void)
 	fake_stop();
 }
 
-/* A frame that is a new lease on `planes`, as the compositor lends one per
- * commit. */
+/* A frame of `planes` with no pixels, as the compositor sends a 1:1
+ * dmabuf surface's. */
 static void emit_lease_damaged(struct test_planes *planes, const struct frame_damage *damage)
 {
-	struct test_lease *lease = calloc(1, sizeof(*lease));
-	test_assert(lease != NULL);
-	lease->planes = planes;
-	planes->leases++;
-	dmabuf_lease_init(&lease->base, &lease_impl, &planes->base);
 	struct frame frame = {
 		.width = WIDTH, .height = HEIGHT, .stride = WIDTH * 4,
-		.dmabuf = &lease->base,
-		.picture_impl = &dmabuf_lease_picture, .picture = &lease->base,
+		.buffer = &planes->base,
 		.damage_known = damage != NULL,
 		.damage = damage ? *damage : (struct frame_damage){ 0 },
 	};
 	frame_source_emit(&w.source, &frame);
-	dmabuf_lease_unref(&lease->base);
 }
 
 static void emit_lease(struct test_planes *planes)
@@ -496,21 +488,25 @@ static void emit_lease(struct test_planes *planes)
 	emit_lease_damaged(planes, NULL);
 }
 
-static void no_ref(void *picture)
+static void no_destroy(struct wl_record_buffer *buffer)
 {
 }
 
-static const struct frame_picture_impl static_picture = { no_ref, no_ref };
+static const struct wl_record_buffer_impl static_picture_impl = { .destroy = no_destroy };
 
 /* A frame in memory (a composed screen), all of `colour`. */
 static void emit_pixels(uint32_t colour)
 {
 	static uint32_t pixels[WIDTH * HEIGHT];
+	static struct wl_record_buffer picture;
+	if (!picture.impl)
+		wl_record_buffer_init(&picture, &static_picture_impl, WIDTH, HEIGHT,
+				      DRM_FORMAT_XRGB8888);
 	for (int i = 0; i < WIDTH * HEIGHT; i++)
 		pixels[i] = colour;
 	struct frame frame = {
 		.data = (uint8_t *)pixels, .width = WIDTH, .height = HEIGHT, .stride = WIDTH * 4,
-		.picture_impl = &static_picture, .picture = pixels,
+		.buffer = &picture,
 	};
 	frame_source_emit(&w.source, &frame);
 }
@@ -545,14 +541,14 @@ TEST(made_buffers_are_shown_and_held_until_released)
 	/* Replaced by a copied picture: the desktop still shows `one` until that
 	 * commit reaches it, and the window still holds its lease. */
 	emit_pixels(0x778899);
-	test_assert(one.leases == 1, "%d leases on the buffer the desktop shows", one.leases);
-	PUMP_UNTIL(fake.shm_commits == 2 && one.leases == 0);
+	test_assert(locks(&one) == 1, "%d leases on the buffer the desktop shows", locks(&one));
+	PUMP_UNTIL(fake.shm_commits == 2 && locks(&one) == 0);
 	test_assert(fake.shm_centre == 0x778899, "the copied picture shows %06x", fake.shm_centre);
-	test_assert(two.leases == 0);
+	test_assert(locks(&two) == 0);
 
 	/* The client destroys its buffers: the imports go with the next frame. */
-	dmabuf_planes_unref(&one.base);
-	dmabuf_planes_unref(&two.base);
+	wl_record_buffer_drop(&one.base);
+	wl_record_buffer_drop(&two.base);
 	test_assert(!one.destroyed && !two.destroyed);
 	emit_pixels(0x778899);
 	test_assert(one.destroyed && two.destroyed, "the window keeps gone buffers' planes");
@@ -577,24 +573,24 @@ TEST(a_hidden_window_gives_the_clients_buffers_back)
 	PUMP_UNTIL(fake.dmabuf_commits == 1);
 	fake.hidden = true;
 	emit_lease(&two);
-	PUMP_UNTIL(fake.dmabuf_commits == 2 && one.leases == 0);
+	PUMP_UNTIL(fake.dmabuf_commits == 2 && locks(&one) == 0);
 	/* No frame callback now: `two` stays with the desktop until `one`
 	 * replaces it, and `one` goes without one. */
 	emit_lease(&one);
-	test_assert(two.leases == 1, "%d leases on the buffer the desktop shows", two.leases);
-	PUMP_UNTIL(fake.dmabuf_commits == 3 && two.leases == 0);
+	test_assert(locks(&two) == 1, "%d leases on the buffer the desktop shows", locks(&two));
+	PUMP_UNTIL(fake.dmabuf_commits == 3 && locks(&two) == 0);
 	emit_lease(&two);
-	PUMP_UNTIL(fake.dmabuf_commits == 4 && one.leases == 0);
+	PUMP_UNTIL(fake.dmabuf_commits == 4 && locks(&one) == 0);
 	/* Shown again: the callbacks kept come with that commit. */
 	fake.hidden = false;
 	emit_lease(&one);
-	PUMP_UNTIL(fake.dmabuf_commits == 5 && two.leases == 0);
+	PUMP_UNTIL(fake.dmabuf_commits == 5 && locks(&two) == 0);
 	struct desktop_window_stats s = stats();
 	test_assert(s.pictures_copied == 0 && s.pictures_dmabuf == 5,
 		    "%llu dmabuf pictures, %llu copied", (unsigned long long)s.pictures_dmabuf,
 		    (unsigned long long)s.pictures_copied);
-	dmabuf_planes_unref(&one.base);
-	dmabuf_planes_unref(&two.base);
+	wl_record_buffer_drop(&one.base);
+	wl_record_buffer_drop(&two.base);
 	window_finish();
 }
 
@@ -625,9 +621,9 @@ TEST(refused_buffers_are_copied_and_not_asked_again)
 		    (unsigned long long)s.pictures_copied);
 
 	window_finish();
-	test_assert(one.leases == 0 && two.leases == 0);
-	dmabuf_planes_unref(&one.base);
-	dmabuf_planes_unref(&two.base);
+	test_assert(locks(&one) == 0 && locks(&two) == 0);
+	wl_record_buffer_drop(&one.base);
+	wl_record_buffer_drop(&two.base);
 }
 
 /* The desktop lists another format only: nothing is asked for, the
@@ -643,7 +639,7 @@ TEST(formats_not_offered_are_copied)
 	settle();
 	test_assert(fake.creates == 0 && fake.dmabuf_commits == 0);
 	window_finish();
-	dmabuf_planes_unref(&one.base);
+	wl_record_buffer_drop(&one.base);
 }
 
 /* The frame's damage goes to the desktop as the buffer's; a y-inverted
@@ -676,8 +672,8 @@ TEST(damage_is_passed_and_y_inverted_buffers_damaged_whole)
 		    fake.damage[2], fake.damage[3]);
 
 	window_finish();
-	dmabuf_planes_unref(&one.base);
-	dmabuf_planes_unref(&two.base);
-	dmabuf_planes_unref(&inverted.base);
+	wl_record_buffer_drop(&one.base);
+	wl_record_buffer_drop(&two.base);
+	wl_record_buffer_drop(&inverted.base);
 	test_assert(one.destroyed && two.destroyed && inverted.destroyed);
 }
