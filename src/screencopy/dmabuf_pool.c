@@ -326,7 +326,7 @@ bool dmabuf_pool_full(const struct screencopy_dmabuf_pool *pool)
 	return wl_record_buffer_pool_full(&pool->buffers);
 }
 
-struct stale_note {
+struct dmabuf_stale_note {
 	const struct screencopy_dmabuf_buffer *filled;
 	bool known;
 	const struct frame_damage *damage;
@@ -335,7 +335,7 @@ struct stale_note {
 static void note_stale(struct wl_record_buffer *base, void *data)
 {
 	struct screencopy_dmabuf_buffer *b = screencopy_dmabuf_buffer_from(base);
-	const struct stale_note *note = data;
+	const struct dmabuf_stale_note *note = data;
 	stale_damage_note(&b->stale_known, &b->stale, b == note->filled, note->known,
 			  note->damage);
 }
@@ -344,7 +344,7 @@ void dmabuf_pool_note_copy(struct screencopy_dmabuf_pool *pool,
 			   struct screencopy_dmabuf_buffer *filled, bool known,
 			   const struct frame_damage *damage)
 {
-	struct stale_note note = { filled, known, damage };
+	struct dmabuf_stale_note note = { filled, known, damage };
 	wl_record_buffer_pool_for_each(&pool->buffers, note_stale, &note);
 }
 

@@ -158,7 +158,7 @@ bool shm_pool_full(const struct screencopy_shm_pool *pool)
 	return wl_record_buffer_pool_full(&pool->buffers);
 }
 
-struct stale_note {
+struct shm_stale_note {
 	const struct screencopy_shm_buffer *filled;
 	bool known;
 	const struct frame_damage *damage;
@@ -167,7 +167,7 @@ struct stale_note {
 static void note_stale(struct wl_record_buffer *base, void *data)
 {
 	struct screencopy_shm_buffer *b = screencopy_shm_buffer_from(base);
-	const struct stale_note *note = data;
+	const struct shm_stale_note *note = data;
 	stale_damage_note(&b->stale_known, &b->stale, b == note->filled, note->known,
 			  note->damage);
 }
@@ -175,7 +175,7 @@ static void note_stale(struct wl_record_buffer *base, void *data)
 void shm_pool_note_copy(struct screencopy_shm_pool *pool, struct screencopy_shm_buffer *filled,
 			bool known, const struct frame_damage *damage)
 {
-	struct stale_note note = { filled, known, damage };
+	struct shm_stale_note note = { filled, known, damage };
 	wl_record_buffer_pool_for_each(&pool->buffers, note_stale, &note);
 }
 
