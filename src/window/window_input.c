@@ -1,6 +1,7 @@
 /* The desktop window's input: the desktop's first seat, its pointer and
  * keyboard passed on to the input sink (touch: window_touch.c), and the
  * hosted client's cursor shown while the pointer is on the window. */
+#define LOG_MODULE "window"
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -10,6 +11,8 @@
 
 #include "desktop_window_internal.h"
 #include "input_event.h"
+#include "keymap_copy.h"
+#include "log.h"
 #include "window_fit.h"
 
 void window_input_send(struct desktop_window *window, struct wl_record_input_event *event)
@@ -185,11 +188,23 @@ static const struct wl_pointer_listener pointer_listener = {
 
 static void send_keymap(struct desktop_window *window);
 
-/* The keymap goes on as it is: the hosted apps type with the desktop's. */
+/* The hosted apps type with the desktop's keymap, copied into a sealed
+ * file of ours (keymap_copy.h). */
 static void handle_keyboard_keymap(void *data, struct wl_keyboard *keyboard, uint32_t format,
 				   int32_t fd, uint32_t size)
 {
 	struct desktop_window *window = data;
+	if (format == WL_KEYBOARD_KEYMAP_FORMAT_XKB_V1) {
+		const char *why = NULL;
+		int copy = keymap_copy_sealed(fd, size, &why);
+		close(fd);
+		if (copy < 0) {
+			LOG_WARN("the desktop's keymap is not passed on (%s): the hosted apps keep "
+				 "theirs", why);
+			return;
+		}
+		fd = copy;
+	}
 	if (window->keymap_fd >= 0)
 		close(window->keymap_fd);
 	window->keymap_fd = fd;

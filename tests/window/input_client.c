@@ -17,6 +17,7 @@
  * What it receives is logged on stdout too. It binds wl_seat up to
  * version $INPUT_CLIENT_SEAT (7 when unset: axis_discrete; 8:
  * axis_value120). */
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -426,6 +427,10 @@ static const struct wl_touch_listener touch_listener = {
 static void keyboard_keymap(void *data, struct wl_keyboard *keyboard, uint32_t format, int32_t fd,
 			    uint32_t size)
 {
+	/* wl-record passes the desktop's keymap in a sealed file of its own. */
+	int seals = fcntl(fd, F_GET_SEALS);
+	bool sealed = seals >= 0 && (seals & (F_SEAL_WRITE | F_SEAL_SHRINK)) ==
+					    (F_SEAL_WRITE | F_SEAL_SHRINK);
 	char *text = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
 	close(fd);
 	if (text == MAP_FAILED || format != WL_KEYBOARD_KEYMAP_FORMAT_XKB_V1) {
@@ -443,7 +448,7 @@ static void keyboard_keymap(void *data, struct wl_keyboard *keyboard, uint32_t f
 	xkb_keymap_unref(keymap);
 	keymap = map;
 	xkb_state = xkb_state_new(keymap);
-	printf("keymap of %u bytes\n", size);
+	printf("keymap of %u bytes, %s\n", size, sealed ? "sealed" : "not sealed");
 }
 
 static void keyboard_enter(void *data, struct wl_keyboard *keyboard, uint32_t serial,

@@ -97,6 +97,12 @@ for key in q Z 7; do
 	wait_until 10 "key $KEYS ($key) in the app" keys_in_app $KEYS
 done
 log "keys: $(grep '^key [0-9]* keysym' "$TEST_DIR/record.log" | tr '\n' ';')"
+# Each keymap (the desktop's, then wtype's) reached the app in a sealed file
+# of wl-record's, never the desktop's own.
+grep -q '^keymap of [0-9]* bytes, sealed' "$TEST_DIR/record.log" || fail "the app got no keymap"
+if grep '^keymap of' "$TEST_DIR/record.log" | grep -q 'not sealed'; then
+	fail "a keymap reached the app unsealed: $(grep '^keymap of' "$TEST_DIR/record.log" | tr '\n' ';')"
+fi
 
 # 3. A popup, dismissed by a click outside.
 BX=-1
