@@ -92,6 +92,14 @@ static void line_write(struct line *line)
 		line->len--;
 	if (line->len > sizeof(line->text) - 2)
 		line->len = sizeof(line->text) - 2;
+	/* Names from peers (a PipeWire node, an app's title, a path) reach our
+	 * lines: their control characters must not move the terminal's cursor,
+	 * change its colours or split the line. */
+	for (size_t i = 0; i < line->len; i++) {
+		unsigned char c = (unsigned char)line->text[i];
+		if ((c < 0x20 && c != '\t') || c == 0x7f)
+			line->text[i] = '?';
+	}
 	line->text[line->len++] = '\n';
 	if (atomic_exchange(&status_shown, false)) {
 		char cleared[sizeof(CLEAR_LINE) - 1 + LOG_LINE_MAX];

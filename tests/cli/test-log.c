@@ -167,3 +167,16 @@ TEST(threads)
 	test_assert(lines == 2 * THREADS * LINES);
 	free(text);
 }
+
+TEST(control_characters_are_not_written)
+{
+	/* A node name or title with an escape sequence, a carriage return and
+	 * a newline: one line, nothing a terminal would act on. */
+	log_set_level(LOG_LEVEL_INFO);
+	capture_start();
+	LOG_INFO("node '%s' found", "evil\033[2J\033]0;title\007\rnext\nline\x7f");
+	LOG_INFO("tab\tkept");
+	expect_text("control characters", capture_end(),
+		    "wl-record: test: node 'evil?[2J?]0;title??next?line?' found\n"
+		    "wl-record: test: tab\tkept\n");
+}
