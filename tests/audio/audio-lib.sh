@@ -62,7 +62,9 @@ start_audio_server() {
 	# wireplumber picks the default; one sink is there, make sure of it.
 	local sink
 	sink=$(pactl list short sinks | awk 'NR == 1 { print $2 }')
-	pactl set-default-sink "$sink" || fail "cannot make $sink the default sink"
+	# Retried: once in a few dozen starts the call failed while wireplumber
+	# was still settling the sink it had just made.
+	wait_until 10 "$sink as the default sink" pactl set-default-sink "$sink"
 	wait_until 10 "the default sink" sh -c 'pactl info | grep -q "^Default Sink: [^@]"'
 	log "audio server: $(pactl info | grep '^Server Name'), default sink $sink"
 }
