@@ -436,11 +436,12 @@ static int hold_ms(const struct server *server)
  * it. Otherwise the damage is copied into the texture and the buffer
  * released now. */
 static bool lend_or_copy(struct surface *surface, const struct surface_state *next,
-			 struct client_buffer *buffer, const pixman_region32_t *damage)
+			 struct client_buffer *buffer, pixman_region32_t *damage)
 {
 	struct server *server = surface->server;
 	struct wl_record_buffer *lease = NULL;
-	if (server->screen.surface == surface && frame_source_has_sinks(&server->screen.source)) {
+	if (server->screen.surface == surface && frame_source_has_sinks(&server->screen.source) &&
+	    !surface->copy_only) {
 		lease = dmabuf_buffer_lock(buffer);
 		/* A wl_shm buffer only when the frames will be it (1:1):
 		 * composing would read all of it, where a copy takes the damage. */
@@ -454,6 +455,24 @@ static bool lend_or_copy(struct surface *surface, const struct surface_state *ne
 			return false;
 	}
 	if (lease) {
+		/* A picture already shown, sent again in another buffer: no
+		 * new frame (its damage is empty). */
+		int same = surface->lease ? shm_buffer_same_as_lease(buffer, surface->lease, damage)
+					  : 0;
+		if (same < 0) {
+			wl_record_buffer_unlock(lease);
+			return false;
+		}
+		if (same) {
+			/* Such a client waits for nothing and gains nothing
+			 * from a lease: each picture would be compared twice.
+			 * Copied from now on, its buffers come back at once
+			 * and it keeps drawing into the same one. */
+			pixman_region32_clear(damage);
+			if (!surface->copy_only)
+				LOG_DBG("the presented client sends pictures again: copied from now on");
+			surface->copy_only = true;
+		}
 		/* Locked before the old one goes: they may be the same buffer. */
 		wl_record_buffer_unlock(surface->lease);
 		surface->lease = lease;

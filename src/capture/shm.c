@@ -294,6 +294,46 @@ struct wl_record_buffer *shm_buffer_lease(struct client_buffer *base, int hold_m
 	return client_lease_lock(&buffer->lease->lease);
 }
 
+/* Whether one row of `buffer` equals the same row of `lease` (`len`
+ * bytes from byte `x` of row `y`), through `scratch`: each read under its
+ * own guard (a guard covers one mapping). -1 when either faulted. */
+static int row_same(struct shm_buffer *buffer, struct wl_record_buffer *lease, uint8_t *scratch,
+		    int y, size_t x, size_t len)
+{
+	const uint8_t *data;
+	int stride;
+	wl_record_buffer_begin_data_ptr_access(lease, &data, &stride);
+	memcpy(scratch, data + (size_t)stride * (size_t)y + x, len);
+	if (!wl_record_buffer_end_data_ptr_access(lease))
+		return -1;
+	shm_buffer_begin_read(&buffer->base, &data, &stride);
+	bool same = memcmp(scratch, data + (size_t)stride * (size_t)y + x, len) == 0;
+	return shm_buffer_end_read(&buffer->base) ? same : -1;
+}
+
+int shm_buffer_same_as_lease(struct client_buffer *base, struct wl_record_buffer *lease,
+			     const pixman_region32_t *damage)
+{
+	if (!base || base->impl != &shm_client_buffer_impl || lease->impl != &shm_lease_impl)
+		return 0;
+	struct shm_buffer *buffer = wl_container_of(base, buffer, base);
+	/* The same buffer committed again was drawn into in place. */
+	if (&buffer->lease->lease.base == lease || lease->width != base->width ||
+	    lease->height != base->height || lease->format != buffer->lease->lease.base.format)
+		return 0;
+	uint8_t *scratch = malloc((size_t)base->width * 4);
+	if (!scratch)
+		return 0;
+	int n, same = 1;
+	const pixman_box32_t *boxes = pixman_region32_rectangles((pixman_region32_t *)damage, &n);
+	for (int i = 0; i < n && same == 1; i++)
+		for (int y = boxes[i].y1; y < boxes[i].y2 && same == 1; y++)
+			same = row_same(buffer, lease, scratch, y, (size_t)boxes[i].x1 * 4,
+					(size_t)(boxes[i].x2 - boxes[i].x1) * 4);
+	free(scratch);
+	return same;
+}
+
 bool shm_lease_is_detached(struct wl_record_buffer *base)
 {
 	if (base->impl != &shm_lease_impl)

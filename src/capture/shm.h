@@ -1,6 +1,7 @@
 #ifndef WL_RECORD_SHM_H
 #define WL_RECORD_SHM_H
 
+#include <pixman.h>
 #include <stdbool.h>
 #include <wayland-server-core.h>
 
@@ -27,6 +28,16 @@ struct client_buffer *shm_buffer_try_from_resource(struct wl_resource *resource)
  * the protocol error is posted). Main thread. */
 struct wl_record_buffer *shm_buffer_lease(struct client_buffer *buffer, int hold_ms,
 					  bool *faulted);
+
+/* For a wl_shm buffer just lent (shm_buffer_lease): 1 when its pixels in
+ * `damage` are those of `lease`, the surface's previous one (a client that
+ * sends each picture once per buffer it rotates through, as Weston's
+ * screen-share does, commits pictures already shown: no new frame then);
+ * 0 when they differ or cannot be compared (another kind, size or format,
+ * or the same buffer again); -1 when either memory faulted (the protocol
+ * error is posted). Reads rows until the first difference. Main thread. */
+int shm_buffer_same_as_lease(struct client_buffer *buffer, struct wl_record_buffer *lease,
+			     const pixman_region32_t *damage);
 
 /* True when `buffer` is a wl_shm lease whose pixels were copied out of the
  * client's memory (it was held too long). Any thread. */

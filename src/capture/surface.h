@@ -85,6 +85,9 @@ struct surface {
 	 * (client_lease.h); NULL when the last commit was copied. */
 	struct wl_record_buffer *lease;
 	bool texture_stale;
+	/* The client sent a picture already shown again, in another buffer
+	 * (shm_buffer_same_as_lease): its buffers are copied, not lent. */
+	bool copy_only;
 
 	/* Extension state (viewport, subsurface children, xdg_surface),
 	 * destroyed after the destroy signal. */

@@ -342,3 +342,36 @@ TEST(pool_grows_under_lease)
 	printf("pool grown under a lent buffer: both pictures intact\n");
 	teardown(&h);
 }
+
+/* Weston's screen-share sends each picture once per buffer it rotates
+ * through: a commit whose damaged pixels are those of the buffer shown
+ * makes no frame, and the client is copied from then on (as before the
+ * lease, its buffers come back at once); a picture that changes a pixel
+ * makes one. */
+TEST(same_picture_again_no_frame)
+{
+	struct hold_test h;
+	setup(&h, 64, 48, 3);
+	commit(&h, 0, 0); /* copied: the presentation starts with it */
+	commit(&h, 1, 1);
+	test_assert(h.frames == 2 && h.lent_frames == 1);
+	commit(&h, 2, 1); /* the same picture in another buffer */
+	test_assert(h.frames == 2, "a picture already shown made a frame");
+	test_assert(inproc_roundtrip(&h.t));
+	test_assert(h.buffers[1].released == 1); /* no longer shown nor held */
+	struct test_buffer *b = &h.buffers[1].b;
+	pattern_fill(b->pixels, b->stride, 1, h.width, h.height, 0);
+	b->pixels[47 * 64 + 63] ^= 0x10; /* the last pixel differs */
+	h.buffers[1].busy = true;
+	wl_surface_attach(h.t.surface, b->buffer, 0, 0);
+	wl_surface_damage_buffer(h.t.surface, 0, 0, h.width, h.height);
+	wl_surface_commit(h.t.surface);
+	test_assert(inproc_roundtrip(&h.t));
+	test_assert(h.frames == 3, "a changed picture made no frame");
+	/* Such a client is copied from then on: released at once, it keeps
+	 * drawing into one buffer. */
+	test_assert(h.lent_frames == 1 && h.buffers[1].released == 2,
+		    "a client sending pictures again is still lent to");
+	printf("a picture sent again in another buffer makes no frame; then copied\n");
+	teardown(&h);
+}
