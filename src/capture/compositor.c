@@ -13,6 +13,7 @@
 #include "dmabuf_buffer.h"
 #include "log.h"
 #include "server.h"
+#include "shm.h"
 #include "subcompositor.h"
 #include "viewporter.h"
 #include "wl_record_buffer.h"
@@ -415,23 +416,66 @@ static bool copy_buffer_damage(struct surface *surface, struct client_buffer *bu
 	return true;
 }
 
-/* Zero-copy when a consumer wants dmabufs and this surface is what the
- * screen shows: the buffer is locked (released when the last frame holding
- * it is encoded). Otherwise the damage is copied and the buffer released now. */
-static bool lock_or_copy(struct surface *surface, struct client_buffer *buffer,
-			 const pixman_region32_t *damage)
+/* How long a lent buffer may keep a client waiting (shm_buffer_lease):
+ * two ticks of the frame clock. A client that draws every tick commits its
+ * next buffer within one, and the one it replaced is given back when the
+ * frames holding it are encoded, well within the other; a client that
+ * waits for its only free buffer gets a copy's release by then. */
+static int hold_ms(const struct server *server)
+{
+	int64_t ms = 2 * server->frame_clock.grid.period_ns / 1000000;
+	return ms < 1 ? 1 : ms > 1000 ? 1000 : (int)ms;
+}
+
+/* Hold, don't copy: while frame sinks are connected, the buffer of the
+ * surface the screen presents is lent to the frames (dmabuf or wl_shm,
+ * when XRGB8888/ARGB8888: what frames take as they are), not copied here:
+ * frames carry it (when it maps 1:1) and each sink reads or maps it; the
+ * client gets it back when the last frame holding it is encoded (or, held
+ * too long, from a copy: shm_buffer_lease). Without sinks nobody would use
+ * it. Otherwise the damage is copied into the texture and the buffer
+ * released now. */
+static bool lend_or_copy(struct surface *surface, const struct surface_state *next,
+			 struct client_buffer *buffer, pixman_region32_t *damage)
 {
 	struct server *server = surface->server;
-	struct wl_record_buffer *locked = NULL;
-	/* While frame sinks are connected, the presented surface's dmabuf is
-	 * locked, not copied here: frames carry it (when it maps 1:1) and each
-	 * sink maps or reads it. Without sinks nobody would use it. */
-	if (server->screen.surface == surface && frame_source_has_sinks(&server->screen.source))
-		locked = dmabuf_buffer_lock(buffer);
-	if (locked) {
+	struct wl_record_buffer *lease = NULL;
+	if (server->screen.surface == surface && frame_source_has_sinks(&server->screen.source) &&
+	    !surface->copy_only) {
+		lease = dmabuf_buffer_lock(buffer);
+		/* A wl_shm buffer only when the frames will be it (1:1):
+		 * composing would read all of it, where a copy takes the damage. */
+		bool whole = buffer->width == server->screen.width &&
+			     buffer->height == server->screen.height && next->scale == 1 &&
+			     next->transform == WL_OUTPUT_TRANSFORM_NORMAL;
+		bool faulted = false;
+		if (!lease && whole)
+			lease = shm_buffer_lease(buffer, hold_ms(server), &faulted);
+		if (faulted)
+			return false;
+	}
+	if (lease) {
+		/* A picture already shown, sent again in another buffer: no
+		 * new frame (its damage is empty). */
+		int same = surface->lease ? shm_buffer_same_as_lease(buffer, surface->lease, damage)
+					  : 0;
+		if (same < 0) {
+			wl_record_buffer_unlock(lease);
+			return false;
+		}
+		if (same) {
+			/* Such a client waits for nothing and gains nothing
+			 * from a lease: each picture would be compared twice.
+			 * Copied from now on, its buffers come back at once
+			 * and it keeps drawing into the same one. */
+			pixman_region32_clear(damage);
+			if (!surface->copy_only)
+				LOG_DBG("the presented client sends pictures again: copied from now on");
+			surface->copy_only = true;
+		}
 		/* Locked before the old one goes: they may be the same buffer. */
-		wl_record_buffer_unlock(surface->locked_dmabuf);
-		surface->locked_dmabuf = locked;
+		wl_record_buffer_unlock(surface->lease);
+		surface->lease = lease;
 		surface->texture_stale = true;
 		return true;
 	}
@@ -442,8 +486,8 @@ static bool lock_or_copy(struct surface *surface, struct client_buffer *buffer,
 	pixman_region32_fini(&all);
 	if (!ok)
 		return false;
-	wl_record_buffer_unlock(surface->locked_dmabuf);
-	surface->locked_dmabuf = NULL;
+	wl_record_buffer_unlock(surface->lease);
+	surface->lease = NULL;
 	surface->texture_stale = false;
 	/* Our copy is taken: the client may draw into it again. */
 	wl_buffer_send_release(buffer->resource);
@@ -452,13 +496,13 @@ static bool lock_or_copy(struct surface *surface, struct client_buffer *buffer,
 
 bool surface_refresh_texture(struct surface *surface)
 {
-	if (!surface->texture_stale || !surface->locked_dmabuf)
+	if (!surface->texture_stale || !surface->lease)
 		return true;
 	char why[256] = "";
 	uint8_t *texture = (uint8_t *)pixman_image_get_data(surface->texture);
-	if (!wl_record_buffer_read(surface->locked_dmabuf, texture,
+	if (!wl_record_buffer_read(surface->lease, texture,
 				   pixman_image_get_stride(surface->texture), why, sizeof(why))) {
-		LOG_WARN("cannot read the presented dmabuf: %s", why);
+		LOG_WARN("cannot read the presented buffer: %s", why);
 		return false;
 	}
 	surface->texture_stale = false;
@@ -517,7 +561,7 @@ static void surface_apply_state(struct surface *surface, struct surface_state *n
 						       (unsigned)buffer->width,
 						       (unsigned)buffer->height);
 		}
-		if (!lock_or_copy(surface, buffer, &damage))
+		if (!lend_or_copy(surface, next, buffer, &damage))
 			goto out;
 		surface->mapped = true;
 	} else if (next->attached) {
@@ -532,7 +576,7 @@ static void surface_apply_state(struct surface *surface, struct surface_state *n
 	surface->origin_x += next->dx;
 	surface->origin_y += next->dy;
 	state_move(&surface->current, next);
-	/* `current` holds no buffer: its content is in the texture. */
+	/* `current` holds no buffer: its content is in the texture, or lent. */
 	state_clear_transient(&surface->current);
 
 	frame_clock_schedule(&server->frame_clock, &surface->current.frame_callbacks);
@@ -639,7 +683,7 @@ static void surface_resource_destroy(struct wl_resource *resource)
 	state_finish(&surface->current);
 	if (surface->texture)
 		pixman_image_unref(surface->texture);
-	wl_record_buffer_unlock(surface->locked_dmabuf);
+	wl_record_buffer_unlock(surface->lease);
 	free(surface);
 }
 

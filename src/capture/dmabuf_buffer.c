@@ -22,8 +22,8 @@ struct dmabuf_buffer {
 	struct client_buffer base;
 	struct linux_dmabuf *dmabuf;
 	/* What frames lock instead of a copy: the fds and layout, the release
-	 * after the last unlock (client_dmabuf.h). The wl_buffer's reference. */
-	struct wl_record_buffer *record;
+	 * after the last unlock (client_lease.h). The wl_buffer's reference. */
+	struct client_lease *record;
 	const struct dmabuf_attributes *attributes; /* the record's */
 	bool is_dmabuf;    /* a real dma-buf, not a memfd standing in for one */
 	/* LINEAR: the plane mapped for reading. */
@@ -115,11 +115,12 @@ static const struct wl_buffer_interface dmabuf_buffer_impl = {
 static void buffer_free(struct dmabuf_buffer *buffer)
 {
 	if (buffer->record)
-		client_dmabuf_set_resource(buffer->record, NULL);
+		client_lease_set_resource(buffer->record, NULL);
 	if (buffer->map)
 		munmap(buffer->map, buffer->map_size);
 	free(buffer->readback);
-	wl_record_buffer_drop(buffer->record);
+	if (buffer->record)
+		wl_record_buffer_drop(&buffer->record->base);
 	free(buffer);
 }
 
@@ -187,7 +188,7 @@ struct wl_resource *dmabuf_buffer_create(struct linux_dmabuf *dmabuf, struct wl_
 		wl_client_post_no_memory(client);
 		return NULL;
 	}
-	buffer->attributes = wl_record_buffer_get_dmabuf(buffer->record);
+	buffer->attributes = wl_record_buffer_get_dmabuf(&buffer->record->base);
 
 	/* Pick the reader now, so that an unusable buffer fails at creation. */
 	bool readable = buffer->attributes->modifier == DRM_FORMAT_MOD_LINEAR
@@ -205,7 +206,7 @@ struct wl_resource *dmabuf_buffer_create(struct linux_dmabuf *dmabuf, struct wl_
 		wl_client_post_no_memory(client);
 		return NULL;
 	}
-	client_dmabuf_set_resource(buffer->record, buffer->base.resource);
+	client_lease_set_resource(buffer->record, buffer->base.resource);
 	buffer->base.impl = &dmabuf_client_buffer_impl;
 	buffer->base.width = buffer->attributes->width;
 	buffer->base.height = buffer->attributes->height;
@@ -230,5 +231,5 @@ struct wl_record_buffer *dmabuf_buffer_lock(struct client_buffer *base)
 	uint32_t format = buffer->attributes->format;
 	if (format != DRM_FORMAT_XRGB8888 && format != DRM_FORMAT_ARGB8888)
 		return NULL;
-	return client_dmabuf_lock(buffer->record);
+	return client_lease_lock(buffer->record);
 }

@@ -153,7 +153,7 @@ static void linux_dmabuf_free(struct linux_dmabuf *dmabuf)
 {
 	if (dmabuf->table_fd >= 0)
 		close(dmabuf->table_fd);
-	dmabuf_release_queue_destroy(dmabuf->releases);
+	client_release_queue_destroy(dmabuf->releases);
 	egl_importer_destroy(dmabuf->egl);
 	free(dmabuf->formats);
 	free(dmabuf);
@@ -177,7 +177,7 @@ struct linux_dmabuf *linux_dmabuf_create(struct wl_display *display)
 		return NULL;
 	}
 	dmabuf->table_fd = -1;
-	dmabuf->releases = dmabuf_release_queue_create(wl_display_get_event_loop(display));
+	dmabuf->releases = client_release_queue_create(wl_display_get_event_loop(display));
 	if (!dmabuf->releases)
 		goto fail;
 	/* LINEAR: read by the CPU and converted like shm (buffer.h). */

@@ -18,7 +18,7 @@
  * cannot map still has one of these readers. */
 
 struct egl_importer;
-struct dmabuf_release_queue;
+struct client_release_queue;
 
 struct linux_dmabuf_format {
 	uint32_t format;
@@ -37,7 +37,7 @@ struct linux_dmabuf {
 	dev_t main_device;
 	char render_node[64];
 	struct egl_importer *egl; /* NULL: only LINEAR is readable */
-	struct dmabuf_release_queue *releases;
+	struct client_release_queue *releases;
 	struct wl_listener display_destroy;
 };
 

@@ -378,15 +378,16 @@ void screen_get_frame(struct screen *screen, struct frame *frame, int64_t pts_ns
 		screen->views_picture_in_image = false;
 		if (showing_presented(screen) && place_surface(screen, screen->surface).identity &&
 		    !overlays_shown(screen)) {
-			if (screen->surface->locked_dmabuf) {
-				/* Zero-copy: the frame is the client's dmabuf itself. */
+			if (screen->surface->lease) {
+				/* Hold, don't copy: the frame is the client's buffer
+				 * itself (wl_shm or dmabuf). */
 				*frame = (struct frame){
 					.width = pixman_image_get_width(screen->surface->texture),
 					.height = pixman_image_get_height(screen->surface->texture),
 					.stride = pixman_image_get_width(screen->surface->texture) * 4,
 					.pts_ns = pts_ns,
 				};
-				screen_source_set_dmabuf(frame, screen->surface->locked_dmabuf);
+				screen_source_set_lease(frame, screen->surface->lease);
 				return;
 			}
 			picture = screen->surface->texture; /* no second copy for the usual case */
@@ -423,7 +424,7 @@ static void emit_frame(struct screen *screen, int64_t pts_ns, const pixman_regio
 	 * when the surface maps 1:1, i.e. when the frame is its texture. */
 	if (damage && showing_presented(screen) &&
 	    (frame.data == (uint8_t *)pixman_image_get_data(screen->surface->texture) ||
-	     (frame_in_buffer_only(&frame) && frame.buffer == screen->surface->locked_dmabuf))) {
+	     (frame_in_buffer_only(&frame) && frame.buffer == screen->surface->lease))) {
 		const pixman_box32_t *box = pixman_region32_extents((pixman_region32_t *)damage);
 		frame.damage_known = true;
 		frame.damage = (struct frame_damage){ box->x1, box->y1, box->x2, box->y2 };

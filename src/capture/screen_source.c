@@ -62,9 +62,9 @@ void screen_source_set_image(struct frame *frame, pixman_image_t *image)
 	frame->buffer = &buffer->base;
 }
 
-void screen_source_set_dmabuf(struct frame *frame, struct wl_record_buffer *dmabuf)
+void screen_source_set_lease(struct frame *frame, struct wl_record_buffer *lease)
 {
-	frame->buffer = wl_record_buffer_ref(dmabuf);
+	frame->buffer = wl_record_buffer_ref(lease);
 }
 
 struct frame_source *screen_frame_source(struct screen *screen)
@@ -76,8 +76,8 @@ static void emit_to_listeners(struct screen *screen, struct frame *frame)
 {
 	if (wl_list_empty(&screen->events.frame.listener_list))
 		return;
-	/* In-process listeners of events.frame read pixels: a dmabuf is read
-	 * into the surface's texture for them (frame sinks never pay it). */
+	/* In-process listeners of events.frame read pixels: a lent buffer is
+	 * read into the surface's texture for them (frame sinks never pay it). */
 	if (frame_in_buffer_only(frame)) {
 		if (!screen->surface || !surface_refresh_texture(screen->surface))
 			return;

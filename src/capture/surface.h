@@ -62,13 +62,14 @@ struct surface {
 	struct wl_resource *resource;
 	struct server *server;
 	/* `current` never holds a buffer: applying a state copies it into
-	 * `texture` (or locks it) and releases it. */
+	 * `texture` and releases it, or lends it (`lease`). */
 	struct surface_state pending, cached, current;
 	bool has_cache;              /* `cached` waits for the parent */
 
-	/* wl-record's copy of the last committed buffer: the client's buffer is
-	 * released as soon as its damage is copied here. x8r8g8b8 for opaque
-	 * buffers, a8r8g8b8 for buffers with alpha; buffer size. */
+	/* wl-record's copy of the last committed buffer (unless lent): the
+	 * client's buffer is released as soon as its damage is copied here.
+	 * x8r8g8b8 for opaque buffers, a8r8g8b8 for buffers with alpha; buffer
+	 * size. */
 	pixman_image_t *texture;
 	bool mapped;                 /* has content (a non-NULL buffer is attached) */
 	/* The origin's moves (attach's x,y) summed: where a drag icon is drawn
@@ -78,11 +79,15 @@ struct surface {
 	const struct surface_role *role;
 	void *role_data;
 
-	/* Zero-copy: the committed dmabuf, locked instead of copied into
-	 * `texture` (which is then stale until surface_refresh_texture()).
-	 * NULL on the usual path. */
-	struct wl_record_buffer *locked_dmabuf;
+	/* Hold, don't copy: the committed buffer (wl_shm or dmabuf), lent to
+	 * the frames instead of copied into `texture` (which is then stale
+	 * until surface_refresh_texture() reads it). A commit's lock
+	 * (client_lease.h); NULL when the last commit was copied. */
+	struct wl_record_buffer *lease;
 	bool texture_stale;
+	/* The client sent a picture already shown again, in another buffer
+	 * (shm_buffer_same_as_lease): its buffers are copied, not lent. */
+	bool copy_only;
 
 	/* Extension state (viewport, subsurface children, xdg_surface),
 	 * destroyed after the destroy signal. */
@@ -107,8 +112,10 @@ struct surface *surface_from_resource(struct wl_resource *resource);
 bool surface_set_role(struct surface *surface, const struct surface_role *role, void *role_data,
 		      struct wl_resource *error_resource, uint32_t error_code);
 
-/* Brings `texture` up to date when the last commit was locked as a dmabuf
- * (CPU or EGL read of it). False when it could not be read. */
+/* Brings `texture` up to date when the last commit was lent (a guarded CPU
+ * read of the client's memory, or an EGL read of a dmabuf): for whoever
+ * needs a private copy (composition, the cursor, in-process listeners).
+ * False when it could not be read. */
 bool surface_refresh_texture(struct surface *surface);
 
 /* Applies a synchronized subsurface's cached state now (its parent's state

@@ -765,6 +765,7 @@ static int convert_dmabuf(struct encoder *encoder, const struct frame *frame, AV
 	if (!wl_record_buffer_read(frame->buffer, encoder->dmabuf_pixels, frame->width * 4, why,
 				   sizeof(why))) {
 		LOG_WARN("cannot read a dmabuf frame (%s): frame skipped", why);
+		encoder->previous_was_first_size = false;
 		return AVERROR(EAGAIN);
 	}
 	struct frame copy = *frame;
@@ -774,6 +775,29 @@ static int convert_dmabuf(struct encoder *encoder, const struct frame *frame, AV
 	return encoder_convert(encoder, &copy, out);
 }
 
+/* A frame whose buffer gives its pixels in place (a hosted client's wl_shm
+ * buffer, lent): converted straight from there, the read guarded by the
+ * buffer (SIGBUS for another process's memory). Positive: no such access. */
+static int convert_in_place(struct encoder *encoder, const struct frame *frame, AVFrame *out)
+{
+	const uint8_t *data;
+	int stride;
+	if (!wl_record_buffer_begin_data_ptr_access(frame->buffer, &data, &stride))
+		return 1;
+	struct frame view = *frame;
+	view.data = (uint8_t *)data; /* only read */
+	view.stride = stride;
+	view.buffer = NULL;
+	int ret = encoder_convert(encoder, &view, out);
+	if (!wl_record_buffer_end_data_ptr_access(frame->buffer)) {
+		LOG_WARN("a frame's buffer faulted while it was read: frame skipped");
+		ret = AVERROR(EAGAIN);
+	}
+	if (ret < 0)
+		encoder->previous_was_first_size = false; /* `out` holds no whole picture */
+	return ret;
+}
+
 bool encoder_takes_i420(const struct encoder *encoder)
 {
 	return !encoder->hw_device;
@@ -781,8 +805,12 @@ bool encoder_takes_i420(const struct encoder *encoder)
 
 int encoder_convert(struct encoder *encoder, const struct frame *frame, AVFrame *out)
 {
-	if (frame_in_buffer_only(frame))
-		return convert_dmabuf(encoder, frame, out);
+	if (frame_in_buffer_only(frame)) {
+		int ret = wl_record_buffer_get_dmabuf(frame->buffer)
+				  ? 1
+				  : convert_in_place(encoder, frame, out);
+		return ret <= 0 ? ret : convert_dmabuf(encoder, frame, out);
+	}
 	AVFrame *source = av_frame_alloc();
 	if (!source)
 		return AVERROR(ENOMEM);

@@ -169,7 +169,10 @@ bool frame_queue_push(struct frame_queue *queue, const struct frame *frame)
 		buffer->frame.height = frame->height;
 		buffer->frame.stride = frame->width * 4;
 		buffer->frame.pts_ns = frame->pts_ns;
-		buffer->frame.damage_known = false;
+		/* The consumer converts it where it lies, and may build on the
+		 * previous picture it converted (the frames reach it in order). */
+		buffer->frame.damage_known = frame->damage_known;
+		buffer->frame.damage = frame->damage;
 		/* Its pixels were not copied: later frames cannot build on it. */
 		uint64_t seq = ++queue->seq;
 		queue->history[seq % DAMAGE_HISTORY] = (struct frame){ .damage_known = false };
