@@ -1,9 +1,9 @@
 #include "dmabuf_format_table.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
+
+#include "fd_io.h"
 
 #define ENTRY_BYTES 16
 
@@ -19,16 +19,9 @@ const char *dmabuf_format_table_read(int fd, uint32_t size,
 	uint8_t *bytes = malloc(size);
 	if (!bytes)
 		return "out of memory";
-	size_t done = 0;
-	while (done < size) {
-		ssize_t n = pread(fd, bytes + done, size - done, (off_t)done);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			free(bytes);
-			return n == 0 ? "the file is shorter than announced" : "it cannot be read";
-		}
-		done += (size_t)n;
+	if (!fd_read_whole_at_start(fd, bytes, size)) {
+		free(bytes);
+		return "the file is shorter than announced, or cannot be read";
 	}
 	size_t entries = size / ENTRY_BYTES;
 	struct dmabuf_format_modifier *out = calloc(entries, sizeof(*out));
