@@ -228,7 +228,11 @@ int64_t screencopy_frame_time(struct screencopy_source *source, bool known, uint
 			      uint32_t sec_lo, uint32_t nsec)
 {
 	int64_t now = clock_now_ns();
-	int64_t t = known ? (int64_t)(((uint64_t)sec_hi << 32) | sec_lo) * 1000000000 + nsec : 0;
+	uint64_t sec = ((uint64_t)sec_hi << 32) | sec_lo;
+	/* Any seconds the compositor says: past int64 nanoseconds (with nsec,
+	 * up to 2^32 - 1) is unusable, as any time too far off. */
+	int64_t t = known && sec <= (uint64_t)INT64_MAX / 1000000000 - 5
+		    ? (int64_t)sec * 1000000000 + nsec : 0;
 	if (t <= 0 || t > now || t < now - 1000000000LL)
 		t = now;
 	/* Never before the capture began (the recording's clock starts before). */
@@ -361,6 +365,13 @@ void screencopy_deliver(struct screencopy_source *source, struct screencopy_shm_
 	struct frame_damage whole = { 0, 0, picture.width, picture.height };
 	struct frame_damage box = crop ? *crop : whole;
 	frame_damage_clip(&box, &whole);
+	if (box.x2 <= box.x1 || box.y2 <= box.y1) {
+		/* A copy of another size than the output said: no picture. */
+		wl_record_buffer_unlock(&buffer->base);
+		screencopy_end(source, "the compositor's copy (%dx%d) holds none of the region",
+			       picture.width, picture.height);
+		return;
+	}
 	frame_damage_clip(&d, &box);
 	picture.data += (size_t)picture.stride * (size_t)box.y1 + (size_t)box.x1 * 4;
 	picture.width = box.x2 - box.x1;
