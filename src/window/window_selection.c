@@ -120,8 +120,12 @@ static void desktop_selection_changed(struct desktop_selection *selection, void 
 {
 	struct desktop_offer *offer = selection->introduced && selection->introduced->proxy == proxy
 				      ? selection->introduced : NULL;
-	if (selection->current && selection->current != offer)
+	if (selection->current && selection->current != offer) {
+		/* Still the newest offer too (a selection cleared): gone from both. */
+		if (selection->introduced == selection->current)
+			selection->introduced = NULL;
 		offer_destroy(selection->current);
+	}
 	selection->current = offer;
 	if (offer && offer->ours)
 		return; /* the hosted app's own, back from the desktop */
