@@ -16,6 +16,7 @@
 #include <gio/gunixfdlist.h>
 
 #include "log.h"
+#include "portal_reply.h"
 
 #define PORTAL_NAME "org.freedesktop.portal.Desktop"
 #define PORTAL_PATH "/org/freedesktop/portal/desktop"
@@ -198,10 +199,63 @@ static void handle_response(GDBusConnection *bus, const char *sender, const char
 			sender ? sender : "(nobody)", response->portal_owner);
 		return;
 	}
-	if (response->answered || !g_variant_is_of_type(parameters, G_VARIANT_TYPE("(ua{sv})")))
+	if (response->answered)
 		return;
-	g_variant_get(parameters, "(u@a{sv})", &response->code, &response->results);
-	response->answered = true;
+	response->answered = wl_record_portal_read_response(parameters, &response->code,
+							    &response->results);
+}
+
+bool wl_record_portal_read_response(GVariant *parameters, uint32_t *code, GVariant **results)
+{
+	if (!parameters || !g_variant_is_of_type(parameters, G_VARIANT_TYPE("(ua{sv})")))
+		return false;
+	g_variant_get(parameters, "(u@a{sv})", code, results);
+	return true;
+}
+
+char *wl_record_portal_session_handle(GVariant *results)
+{
+	const char *session = NULL;
+	if (!g_variant_is_of_type(results, G_VARIANT_TYPE_VARDICT))
+		return NULL;
+	if (!g_variant_lookup(results, "session_handle", "&s", &session) &&
+	    !g_variant_lookup(results, "session_handle", "&o", &session))
+		return NULL;
+	return strdup(session);
+}
+
+bool wl_record_portal_read_start(GVariant *results, struct wl_record_portal_stream *stream)
+{
+	stream->restore_token = NULL;
+	if (!g_variant_is_of_type(results, G_VARIANT_TYPE_VARDICT))
+		return false;
+	const char *token = NULL;
+	if (g_variant_lookup(results, "restore_token", "&s", &token))
+		stream->restore_token = strdup(token);
+	GVariant *streams = g_variant_lookup_value(results, "streams", G_VARIANT_TYPE("a(ua{sv})"));
+	bool found = false;
+	if (streams && g_variant_n_children(streams) > 0) {
+		GVariant *properties;
+		g_variant_get_child(streams, 0, "(u@a{sv})", &stream->node, &properties);
+		g_variant_lookup(properties, "source_type", "u", &stream->source_type);
+		g_variant_lookup(properties, "size", "(ii)", &stream->width, &stream->height);
+		g_variant_unref(properties);
+		found = true;
+	}
+	if (streams)
+		g_variant_unref(streams);
+	return found;
+}
+
+int wl_record_portal_remote_index(GVariant *reply, int count)
+{
+	if (!g_variant_is_of_type(reply, G_VARIANT_TYPE("(h)")))
+		return -1;
+	gint32 index;
+	g_variant_get(reply, "(h)", &index);
+	/* The handle is the portal's word: GLib 2.74 reads the list at any
+	 * index (a negative one before its start), so it is checked here. */
+	return index >= 0 && index < count ? index : -1;
 }
 
 static gboolean handle_timeout(void *data)
@@ -366,12 +420,7 @@ static enum portal_outcome create_session(struct portal_cast *cast, char *why, s
 					      RESPONSE_TIMEOUT_MS, &results, why, why_size);
 	if (outcome != PORTAL_STARTED)
 		return outcome;
-	const char *session = NULL;
-	if (!g_variant_lookup(results, "session_handle", "&s", &session) &&
-	    !g_variant_lookup(results, "session_handle", "&o", &session))
-		session = NULL;
-	if (session)
-		cast->session_path = strdup(session);
+	cast->session_path = wl_record_portal_session_handle(results);
 	g_variant_unref(results);
 	if (!cast->session_path) {
 		snprintf(why, why_size, "the portal's CreateSession gave no session");
@@ -452,21 +501,16 @@ static enum portal_outcome start(struct portal_cast *cast, char *why, size_t why
 					      &options, DIALOG_TIMEOUT_MS, &results, why, why_size);
 	if (outcome != PORTAL_STARTED)
 		return outcome;
-	const char *token = NULL;
-	if (g_variant_lookup(results, "restore_token", "&s", &token))
-		cast->restore_token = strdup(token);
-	GVariant *streams = g_variant_lookup_value(results, "streams", G_VARIANT_TYPE("a(ua{sv})"));
-	bool found = false;
-	if (streams && g_variant_n_children(streams) > 0) {
-		GVariant *properties;
-		g_variant_get_child(streams, 0, "(u@a{sv})", &cast->node, &properties);
-		g_variant_lookup(properties, "source_type", "u", &cast->source_type);
-		g_variant_lookup(properties, "size", "(ii)", &cast->width, &cast->height);
-		g_variant_unref(properties);
-		found = true;
-	}
-	if (streams)
-		g_variant_unref(streams);
+	struct wl_record_portal_stream stream = {
+		.node = cast->node, .source_type = cast->source_type,
+		.width = cast->width, .height = cast->height,
+	};
+	bool found = wl_record_portal_read_start(results, &stream);
+	cast->node = stream.node;
+	cast->source_type = stream.source_type;
+	cast->width = stream.width;
+	cast->height = stream.height;
+	cast->restore_token = stream.restore_token;
 	g_variant_unref(results);
 	if (!found) {
 		snprintf(why, why_size, "the portal started the screen cast with no stream");
@@ -492,11 +536,10 @@ static enum portal_outcome open_pipewire_remote(struct portal_cast *cast, char *
 	}
 	gint32 index;
 	g_variant_get(reply, "(h)", &index);
-	g_variant_unref(reply);
-	/* The handle is the portal's word: GLib 2.74 reads the list at any
-	 * index (a negative one before its start), so it is checked here. */
 	int count = fds ? g_unix_fd_list_get_length(fds) : 0;
-	if (index < 0 || index >= count) {
+	int checked = wl_record_portal_remote_index(reply, count);
+	g_variant_unref(reply);
+	if (checked < 0) {
 		snprintf(why, why_size, "the portal's OpenPipeWireRemote answer names descriptor %"
 			 PRId32 ", but it sent %d", index, count);
 		if (fds)
