@@ -65,12 +65,21 @@ XDG_CONFIG_HOME="$TEST_DIR/config" run_wl_record config
 [[ $PRINTED =~ ^$TEST_DIR/clips/wl-record-$DATE_RE\.mkv$ ]] ||
 	fail "with XDG_CONFIG_HOME the recording went to '$PRINTED'"
 
-# 5. No Videos folder at all: the current folder, printed as an absolute
-# path (the README shows one; "./x.mkv" is useless from another folder).
+# 5. No Videos folder at all (a hotkey's current folder is the compositor's,
+# maybe not writable): ~/Videos is created, as xdg-user-dirs would, and said.
 rm -rf "$HOME/Videos"
-run_wl_record here
-[[ $PRINTED =~ ^$(pwd -P)/wl-record-$DATE_RE\.mkv$ ]] || fail "without ~/Videos: '$PRINTED'"
-[ -f "$PRINTED" ] || fail "$PRINTED is not in the current folder"
+run_wl_record created
+[[ $PRINTED =~ ^$HOME/Videos/wl-record-$DATE_RE\.mkv$ ]] || fail "without ~/Videos: '$PRINTED'"
+[ -f "$PRINTED" ] || fail "$PRINTED was not written"
+grep -q "created $HOME/Videos" "$TEST_DIR/created.log" || fail "creating ~/Videos was not said"
+# ...and when it cannot be (a file in its way): $HOME, said too.
+rm -rf "$HOME/Videos"
+echo "not a folder" >"$HOME/Videos"
+run_wl_record home
+[[ $PRINTED =~ ^$HOME/wl-record-$DATE_RE\.mkv$ ]] || fail "with ~/Videos a file: '$PRINTED'"
+[ -f "$PRINTED" ] || fail "$PRINTED was not written"
+grep -q "the file goes to $HOME" "$TEST_DIR/home.log" || fail "falling back to \$HOME was not said"
+rm -f "$HOME/Videos"
 
 # 6. strftime patterns in a given name.
 YEAR=$(date +%Y)
