@@ -614,23 +614,15 @@ out:
 }
 
 /* A hotkey bound to `wl-record --toggle`: the first press records, the
- * second stops that recording (and waits until its file is complete). */
+ * second stops that recording as --stop does (waits until its file is
+ * complete, prints its path). */
 static int toggle(const char *pid_file, const struct options *options)
 {
 	struct control_entry running;
 	if (!control_running(pid_file, &running))
 		return run(options);
-	if (kill(running.pid, SIGINT) < 0) {
-		LOG_ERRNO("cannot stop the running recording (pid %d)", (int)running.pid);
-		return EXIT_FAILED;
-	}
 	LOG_INFO("stopping the running recording (pid %d)", (int)running.pid);
-	if (!control_wait_gone(&running, CONTROL_STOP_WAIT_S)) {
-		LOG_ERR("the recording (pid %d) is still finishing after %d s", (int)running.pid,
-			CONTROL_STOP_WAIT_S);
-		return EXIT_FAILED;
-	}
-	return EXIT_OK;
+	return control_stop_entry(&running);
 }
 
 int main(int argc, char **argv)
