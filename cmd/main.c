@@ -368,6 +368,13 @@ static bool create_screenshot(struct app *app)
 	return app->screenshot != NULL;
 }
 
+/* --snap of a recording without a name of the user's: a still is a
+ * picture, so it goes where pictures go. */
+static void pictures_folder(char *out, size_t size)
+{
+	output_default_dir(OUTPUT_PICTURE, out, size);
+}
+
 /* Starts the encoder thread; NULL with `bad_config` as recording_create. */
 static struct recording *create_recording(struct app *app, bool *bad_config)
 {
@@ -397,6 +404,8 @@ static struct recording *create_recording(struct app *app, bool *bad_config)
 		.max_frames = options->max_frames,
 		.duration_s = options->duration_s,
 		.status_line = options->verbosity >= 0 && isatty(STDERR_FILENO),
+		.still_folder = !options->output || strcmp(options->output, "-") == 0
+				? pictures_folder : NULL,
 		.events = sink_events(app),
 	};
 	return recording_create(&config, bad_config);

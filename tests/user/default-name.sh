@@ -123,4 +123,22 @@ done
 (cd "$TEST_DIR/race" && timeout 30 "$WL_RECORD" --size 320x240 --codec nosuchcodec \
 	"$TEST_DIR/race/fail-%Y.mkv" >/dev/null 2>&1)
 [ -z "$(find "$TEST_DIR/race" -name 'fail-*')" ] || fail "a failed start left $(ls "$TEST_DIR/race"/fail-*)"
+# 10. --snap of a recording with the default name: a still goes where
+# pictures go (XDG_PICTURES_DIR, $HOME/Bilder since 3), with one date in its
+# name, not the video's and its own after it in ~/Videos.
+start snaprec "$WL_RECORD" --size 320x240 -- "$PRESENTER" --mode for-mode --format xrgb \
+	--size 320x240 --frames 100000 --interval-ms 20
+SNAPREC=$STARTED_PID
+pid_file_names() {
+	local pid
+	read -r pid _ 2>/dev/null <"$XDG_RUNTIME_DIR/wl-record.pid" && [ "$pid" = "$SNAPREC" ]
+}
+wait_until 10 "the recording's pid file" pid_file_names
+snap=$("$WL_RECORD" --snap) || fail "--snap exited $?"
+log "snap: $snap"
+[[ $snap =~ ^$HOME/Bilder/wl-record-$DATE_RE(\.[0-9]{3})?\.png$ ]] ||
+	fail "--snap of a default-named recording wrote '$snap', not \$XDG_PICTURES_DIR/wl-record-DATE.png"
+"$PNG_CHECK" "$snap" --size 320x240 >/dev/null || fail "$snap is not a 320x240 still"
+"$WL_RECORD" --stop >/dev/null || fail "--stop exited $?"
+wait_exit "$SNAPREC" 20
 pass
