@@ -37,11 +37,15 @@ if redraws < 2:
     ok = False
 # Messages after the status line start at column 0: the line is cleared
 # (\r ESC[K) or a newline comes first, never "…libx264^Cwl-record: stopping".
-for match in re.finditer(r"wl-record: (stopping|record: wrote)", text):
+for match in re.finditer(r"wl-record: (stopping|wrote)", text):
     before = text[max(0, match.start() - 4):match.start()]
     if not (before.endswith("\r\x1b[K") or before.endswith("\n")):
         print("FAIL %r does not start at column 0 (after %r)" % (match.group(0), before))
         ok = False
+# No module name leads a message at the default level ("record: wrote").
+for match in re.finditer(r"wl-record: (record|encode|capture|screencopy|screenshot|audio): ", text):
+    print("FAIL a module name leads a message: %r" % text[match.start():match.start() + 60])
+    ok = False
 # SIGINT reaches wl-record, not COMMAND: the user's stop.
 if "wl-record: stopping: received Interrupt" not in text:
     print("FAIL no 'stopping' message after Ctrl+C")
