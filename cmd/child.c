@@ -48,7 +48,19 @@ pid_t child_spawn(char **argv, const char *socket_name, bool stdout_is_ours,
 		sigaddset(&defaults, reset[i]);
 	posix_spawnattr_setsigmask(&attr, &empty);
 	posix_spawnattr_setsigdefault(&attr, &defaults);
-	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+	/* A process group of its own: Ctrl+C (SIGINT to the terminal's
+	 * foreground group) reaches wl-record only, which finishes the file
+	 * and then asks the command to close; SIGTERM and SIGHUP end it the
+	 * same way. In a background group, reading or configuring the
+	 * terminal would stop it for good (SIGTTIN, SIGTTOU): with those
+	 * ignored it gets EIO on a read and may write as before. */
+	posix_spawnattr_setpgroup(&attr, 0);
+	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF |
+					POSIX_SPAWN_SETPGROUP);
+	struct sigaction ignore = { .sa_handler = SIG_IGN }, old_ttin, old_ttou;
+	sigemptyset(&ignore.sa_mask);
+	sigaction(SIGTTIN, &ignore, &old_ttin);
+	sigaction(SIGTTOU, &ignore, &old_ttou);
 
 	/* When the video goes to stdout, the command's output must not land
 	 * in the middle of it: it goes to stderr instead. */
@@ -59,6 +71,8 @@ pid_t child_spawn(char **argv, const char *socket_name, bool stdout_is_ours,
 
 	pid_t pid;
 	int err = posix_spawnp(&pid, argv[0], &actions, &attr, argv, environ);
+	sigaction(SIGTTIN, &old_ttin, NULL);
+	sigaction(SIGTTOU, &old_ttou, NULL);
 	posix_spawn_file_actions_destroy(&actions);
 	posix_spawnattr_destroy(&attr);
 	if (err != 0) {

@@ -8,6 +8,8 @@
  * default signal dispositions and mask; its stdout goes to stderr when
  * `stdout_is_ours` (the video is written there). `audio_sink` (NULL: none)
  * is the output its sound should go to (PULSE_SINK, PIPEWIRE_NODE).
+ * It runs in a process group of its own (Ctrl+C is for wl-record), with
+ * SIGTTIN and SIGTTOU ignored (a background group must not stop on the tty).
  * Returns its pid, or -1 with errno set. */
 pid_t child_spawn(char **argv, const char *socket_name, bool stdout_is_ours,
 		  const char *audio_sink);

@@ -249,21 +249,26 @@ int control_snap(const char *pid_file)
 	return EXIT_FAILED;
 }
 
+int control_stop_entry(const struct control_entry *entry)
+{
+	if (kill(entry->pid, SIGINT) < 0) {
+		LOG_ERRNO("cannot signal the recording (pid %d)", (int)entry->pid);
+		return EXIT_FAILED;
+	}
+	if (!control_wait_gone(entry, CONTROL_STOP_WAIT_S)) {
+		LOG_ERR("the recording (pid %d) is still finishing its file after %d s",
+			(int)entry->pid, CONTROL_STOP_WAIT_S);
+		return EXIT_FAILED;
+	}
+	if (strcmp(entry->path, "-") != 0 && access(entry->path, F_OK) == 0)
+		return print_path(entry->path);
+	return EXIT_OK;
+}
+
 int control_stop(const char *pid_file)
 {
 	struct control_entry entry;
 	if (!find_running(pid_file, &entry))
 		return EXIT_FAILED;
-	if (kill(entry.pid, SIGINT) < 0) {
-		LOG_ERRNO("cannot signal the recording (pid %d)", (int)entry.pid);
-		return EXIT_FAILED;
-	}
-	if (!control_wait_gone(&entry, CONTROL_STOP_WAIT_S)) {
-		LOG_ERR("the recording (pid %d) is still finishing its file after %d s",
-			(int)entry.pid, CONTROL_STOP_WAIT_S);
-		return EXIT_FAILED;
-	}
-	if (strcmp(entry.path, "-") != 0 && access(entry.path, F_OK) == 0)
-		return print_path(entry.path);
-	return EXIT_OK;
+	return control_stop_entry(&entry);
 }

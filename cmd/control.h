@@ -56,4 +56,8 @@ bool control_wait_gone(const struct control_entry *entry, double timeout_s);
  * status. */
 int control_stop(const char *pid_file);
 
+/* The same for a recording already found (--toggle): SIGINT, the wait, the
+ * path on stdout. Returns an exit status. */
+int control_stop_entry(const struct control_entry *entry);
+
 #endif

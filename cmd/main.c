@@ -368,6 +368,13 @@ static bool create_screenshot(struct app *app)
 	return app->screenshot != NULL;
 }
 
+/* --snap of a recording without a name of the user's: a still is a
+ * picture, so it goes where pictures go. */
+static void pictures_folder(char *out, size_t size)
+{
+	output_default_dir(OUTPUT_PICTURE, out, size);
+}
+
 /* Starts the encoder thread; NULL with `bad_config` as recording_create. */
 static struct recording *create_recording(struct app *app, bool *bad_config)
 {
@@ -397,6 +404,8 @@ static struct recording *create_recording(struct app *app, bool *bad_config)
 		.max_frames = options->max_frames,
 		.duration_s = options->duration_s,
 		.status_line = options->verbosity >= 0 && isatty(STDERR_FILENO),
+		.still_folder = !options->output || strcmp(options->output, "-") == 0
+				? pictures_folder : NULL,
 		.events = sink_events(app),
 	};
 	return recording_create(&config, bad_config);
@@ -614,23 +623,15 @@ out:
 }
 
 /* A hotkey bound to `wl-record --toggle`: the first press records, the
- * second stops that recording (and waits until its file is complete). */
+ * second stops that recording as --stop does (waits until its file is
+ * complete, prints its path). */
 static int toggle(const char *pid_file, const struct options *options)
 {
 	struct control_entry running;
 	if (!control_running(pid_file, &running))
 		return run(options);
-	if (kill(running.pid, SIGINT) < 0) {
-		LOG_ERRNO("cannot stop the running recording (pid %d)", (int)running.pid);
-		return EXIT_FAILED;
-	}
 	LOG_INFO("stopping the running recording (pid %d)", (int)running.pid);
-	if (!control_wait_gone(&running, CONTROL_STOP_WAIT_S)) {
-		LOG_ERR("the recording (pid %d) is still finishing after %d s", (int)running.pid,
-			CONTROL_STOP_WAIT_S);
-		return EXIT_FAILED;
-	}
-	return EXIT_OK;
+	return control_stop_entry(&running);
 }
 
 int main(int argc, char **argv)

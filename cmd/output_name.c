@@ -1,3 +1,4 @@
+#define LOG_MODULE ""
 #include "output_name.h"
 
 #include <errno.h>
@@ -9,6 +10,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "log.h"
 
 #define BASE_PATTERN "wl-record-%Y-%m-%d_%H-%M-%S"
 #define MAX_SUFFIX 1000
@@ -116,6 +119,50 @@ static bool user_dirs_file(char *out, size_t size, const char *home)
 	return n > 0 && (size_t)n < size;
 }
 
+/* mkdir -p with the mode xdg-user-dirs gives its folders. True when `path`
+ * is a directory afterwards; errno tells why not. */
+static bool make_dirs(const char *path)
+{
+	char buf[4096];
+	if ((size_t)snprintf(buf, sizeof(buf), "%s", path) >= sizeof(buf)) {
+		errno = ENAMETOOLONG;
+		return false;
+	}
+	for (char *p = buf + 1;; p++) {
+		if (*p != '/' && *p != '\0')
+			continue;
+		char c = *p;
+		*p = '\0';
+		if (mkdir(buf, 0755) < 0 && errno != EEXIST)
+			return false;
+		*p = c;
+		if (c == '\0')
+			break;
+	}
+	if (!is_dir(path)) {
+		errno = ENOTDIR;
+		return false;
+	}
+	return true;
+}
+
+/* Takes `dir` when it is a folder or can be made one (said once made: a
+ * hotkey's user finds the file there). */
+static bool take_dir(const char *dir, char *out, size_t size)
+{
+	if (strlen(dir) >= size)
+		return false;
+	if (!is_dir(dir)) {
+		if (!make_dirs(dir)) {
+			LOG_WARN("cannot create %s: %s", dir, strerror(errno));
+			return false;
+		}
+		LOG_INFO("created %s for the file", dir);
+	}
+	snprintf(out, size, "%s", dir);
+	return true;
+}
+
 void output_default_dir(enum output_kind kind, char *out, size_t size)
 {
 	const char *key = kind == OUTPUT_VIDEO ? "XDG_VIDEOS_DIR" : "XDG_PICTURES_DIR";
@@ -124,19 +171,23 @@ void output_default_dir(enum output_kind kind, char *out, size_t size)
 	char file[4096], dir[4096];
 
 	const char *env = getenv(key);
-	if (env && env[0] == '/' && is_dir(env) && (size_t)snprintf(out, size, "%s", env) < size)
+	if (env && env[0] == '/' && take_dir(env, out, size))
 		return;
 	if (user_dirs_file(file, sizeof(file), home) &&
-	    user_dirs_lookup(file, key, home, dir, sizeof(dir)) && is_dir(dir) &&
-	    (size_t)snprintf(out, size, "%s", dir) < size)
+	    user_dirs_lookup(file, key, home, dir, sizeof(dir)) && take_dir(dir, out, size))
 		return;
 	if (home && (size_t)snprintf(dir, sizeof(dir), "%s/%s", home, fallback) < sizeof(dir) &&
-	    is_dir(dir) && (size_t)snprintf(out, size, "%s", dir) < size)
+	    take_dir(dir, out, size))
 		return;
+	if (home && is_dir(home) && (size_t)snprintf(out, size, "%s", home) < size) {
+		LOG_WARN("the file goes to %s", home);
+		return;
+	}
 	/* The current folder, named as a path the user can open later from
 	 * anywhere (it is printed when the file is complete). */
 	if (!getcwd(out, size))
 		snprintf(out, size, ".");
+	LOG_WARN("the file goes to the current folder, %s", out);
 }
 
 bool output_default_path(enum output_kind kind, const struct tm *tm, char *out, size_t size)

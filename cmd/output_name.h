@@ -8,8 +8,9 @@
 /* Where files go when no name is given, as screenshot tools do it:
  * videos into XDG_VIDEOS_DIR, stills into XDG_PICTURES_DIR, each taken from
  * the environment, else from $XDG_CONFIG_HOME/user-dirs.dirs (default
- * ~/.config), else ~/Videos or ~/Pictures, else the current folder: the first
- * that is an existing directory. The name is wl-record-%Y-%m-%d_%H-%M-%S.mkv
+ * ~/.config), else ~/Videos or ~/Pictures: the first that is a directory or
+ * can be created as one (mkdir -p, as xdg-user-dirs would), else $HOME, else
+ * the current folder (a hotkey's is the compositor's). The name is wl-record-%Y-%m-%d_%H-%M-%S.mkv
  * (.png for stills), with -2, -3... added when that file already exists
  * (output_reserve). */
 
@@ -24,7 +25,8 @@ enum output_kind {
 bool user_dirs_lookup(const char *file, const char *key, const char *home, char *out,
 		      size_t size);
 
-/* The folder for `kind` by the rules above; never fails ("." at worst). */
+/* The folder for `kind` by the rules above, created when missing (and said
+ * so); never fails ("." at worst). */
 void output_default_dir(enum output_kind kind, char *out, size_t size);
 
 /* A complete default path for `kind` at time `tm`. False if it does not fit. */

@@ -78,7 +78,9 @@ static void line_start(struct line *line, const char *module, const char *file, 
 	line->len = 0;
 	line->text[0] = '\0';
 	line_append(line, "wl-record: ");
-	if (module && module[0])
+	/* Our own modules are for -v (with file:line); a library's lines
+	 * (no file) keep their origin: they are not our words. */
+	if (module && module[0] && (!file || log_enabled(LOG_LEVEL_DEBUG)))
 		line_append(line, "%s: ", module);
 	if (file && log_enabled(LOG_LEVEL_DEBUG))
 		line_append(line, "%s:%d: ", source_path(file), lineno);

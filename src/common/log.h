@@ -2,9 +2,11 @@
 #define WL_RECORD_LOG_H
 
 /* One family of log macros. Each .c file defines LOG_MODULE before including
- * this header; messages go to stderr as "wl-record: module: text", one write
- * per line, so lines from different threads never mix. At LOG_LEVEL_DEBUG
- * each line also names the file and line that logged it. */
+ * this header; messages go to stderr as "wl-record: text", one write per
+ * line, so lines from different threads never mix. At LOG_LEVEL_DEBUG each
+ * line also names its module and the file and line that logged it
+ * ("wl-record: module: file.c:12: text"); a library's lines (no file) always
+ * name their origin ("wl-record: ffmpeg: ..."). */
 
 #include <stdarg.h>
 #include <stdbool.h>

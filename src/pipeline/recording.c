@@ -183,8 +183,10 @@ static int handle_duration(void *data)
 	return 0;
 }
 
-/* "out.mkv" -> "out-2026-12-03_14-05-09.123.png" */
-static void still_path(const char *recording_path, char *out, size_t size)
+/* "out.mkv" -> "out-2026-12-03_14-05-09.123.png"; with a still folder
+ * (a default name, whose own date would make two), FOLDER/wl-record-
+ * 2026-12-03_14-05-09.123.png. */
+static void still_path(const struct recording_config *config, char *out, size_t size)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_REALTIME, &ts);
@@ -192,8 +194,17 @@ static void still_path(const char *recording_path, char *out, size_t size)
 	localtime_r(&ts.tv_sec, &tm);
 	char stamp[32];
 	strftime(stamp, sizeof(stamp), "%Y-%m-%d_%H-%M-%S", &tm);
+	long ms = ts.tv_nsec / 1000000;
 
-	const char *base = recording_path;
+	if (config->still_folder) {
+		char folder[4096];
+		config->still_folder(folder, sizeof(folder));
+		int n = snprintf(out, size, "%s/wl-record-%s.%03ld.png", folder, stamp, ms);
+		if (n > 0 && (size_t)n < size)
+			return;
+		/* Too long a folder: beside the recording after all. */
+	}
+	const char *base = config->recorder.path;
 	size_t base_len = strlen(base);
 	if (strcmp(base, "-") == 0) {
 		base = "wl-record";
@@ -204,7 +215,7 @@ static void still_path(const char *recording_path, char *out, size_t size)
 		if (dot && (!slash || dot > slash))
 			base_len = (size_t)(dot - base);
 	}
-	snprintf(out, size, "%.*s-%s.%03ld.png", (int)base_len, base, stamp, ts.tv_nsec / 1000000);
+	snprintf(out, size, "%.*s-%s.%03ld.png", (int)base_len, base, stamp, ms);
 }
 
 void recording_snap(struct recording *recording)
@@ -220,7 +231,7 @@ void recording_snap(struct recording *recording)
 		return;
 	}
 	char path[4096];
-	still_path(recording->config.recorder.path, path, sizeof(path));
+	still_path(&recording->config, path, sizeof(path));
 	/* The screen as it is now, in RGB: the encoder's own frames may be
 	 * YUV already (frame_queue.h). */
 	if (recorder_request_still(recording->recorder, path, &recording->newest)) {

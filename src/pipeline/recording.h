@@ -33,6 +33,11 @@ struct recording_config {
 	int64_t max_frames; /* --frames; 0: until stopped */
 	double duration_s;  /* --duration; 0: until stopped */
 	bool status_line;   /* redraw a status line on stderr */
+	/* Where --snap's stills go when the recording's name is not the
+	 * user's (default or standard output): fills `out` with a folder,
+	 * named wl-record-DATE.png there. NULL: beside the recording, named
+	 * after it. Asked at each still. */
+	void (*still_folder)(char *out, size_t size);
 	struct pipeline_events events;
 };
 

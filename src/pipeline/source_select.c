@@ -15,6 +15,12 @@
 
 /* The capture source made, or "out of memory" said: its parts were
  * connected, only the wrapper could not be had. */
+/* How the start line begins: a --screenshot is no recording. */
+static const char *start_verb(const struct source_select_request *request)
+{
+	return request->still ? "taking a still of" : "recording";
+}
+
 static struct capture_source *made(struct capture_source *source)
 {
 	if (!source)
@@ -109,7 +115,7 @@ static struct capture_source *portal_setup(const struct source_select_request *s
 		portal_cast_close(portal);
 		return NULL;
 	}
-	LOG_INFO("recording %s (%s)", portal_cast_describe(portal), reason);
+	LOG_INFO("%s %s (%s)", start_verb(source_request), portal_cast_describe(portal), reason);
 	struct capture_source *stream = made(pipewire_capture_create(pipewire));
 	if (!stream) {
 		portal_cast_close(portal);
@@ -130,7 +136,7 @@ static struct capture_source *pipewire_setup(const struct source_select_request 
 		LOG_ERR("%s", why);
 		return NULL;
 	}
-	LOG_INFO("recording %s", pipewire_source_describe(pipewire));
+	LOG_INFO("%s %s", start_verb(request), pipewire_source_describe(pipewire));
 	return made(pipewire_capture_create(pipewire));
 }
 
@@ -169,10 +175,14 @@ static struct capture_source *screencopy_setup(const struct source_select_reques
 	};
 	encoder_sink_caps(request->still, request->codec, &buffers.sinks[0]);
 	screencopy_source_set_buffers(copy, &buffers);
+	/* One short line; why this protocol is for -v, the note its own line. */
 	const char *note = screencopy_source_note(copy);
-	LOG_INFO("recording %s of WAYLAND_DISPLAY=%s through %s (%s)%s%s",
+	LOG_INFO("%s %s on WAYLAND_DISPLAY=%s via %s", start_verb(request),
 		 screencopy_source_describe(copy), request->wayland_display,
-		 screencopy_protocol_name(choice->protocol), choice->reason, note[0] ? "; " : "", note);
+		 screencopy_protocol_name(choice->protocol));
+	LOG_DBG("copied that way: %s", choice->reason);
+	if (note[0])
+		LOG_INFO("%s", note);
 	return made(screencopy_capture_create(copy));
 }
 

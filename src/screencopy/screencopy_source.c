@@ -554,6 +554,27 @@ fail:
 	return NULL;
 }
 
+/* True when the region overlaps an output other than `chosen`: it spans
+ * outputs, rather than reaching past the desktop's edge. */
+static bool region_meets_another(struct screencopy_source *source,
+				 const struct desktop_output *chosen,
+				 const struct screencopy_selection *selection)
+{
+	struct desktop_output *output;
+	int64_t x0 = selection->x, y0 = selection->y;
+	int64_t x1 = x0 + selection->width, y1 = y0 + selection->height;
+	wl_list_for_each(output, &source->outputs, link) {
+		int x, y, width, height;
+		if (output == chosen)
+			continue;
+		desktop_output_box(output, &x, &y, &width, &height);
+		if (x0 < (int64_t)x + width && (int64_t)x < x1 && y0 < (int64_t)y + height &&
+		    (int64_t)y < y1)
+			return true;
+	}
+	return false;
+}
+
 enum screencopy_select_result screencopy_source_select(struct screencopy_source *source,
 							 const struct screencopy_selection *selection,
 							 char *why, size_t why_size)
@@ -605,10 +626,12 @@ enum screencopy_select_result screencopy_source_select(struct screencopy_source 
 		if (selection->x < x || selection->y < y ||
 		    (int64_t)selection->x + selection->width > (int64_t)x + width ||
 		    (int64_t)selection->y + selection->height > (int64_t)y + height) {
-			snprintf(why, why_size, "-g %d,%d %dx%d does not lie within %s (%d,%d %dx%d): "
-				 "a region spanning outputs cannot be recorded",
+			bool spans = region_meets_another(source, chosen, selection);
+			snprintf(why, why_size, "-g %d,%d %dx%d %s %s (%d,%d %dx%d)%s",
 				 selection->x, selection->y, selection->width, selection->height,
-				 name, x, y, width, height);
+				 spans ? "does not lie within" : "reaches outside", name, x, y,
+				 width, height,
+				 spans ? ": a region spanning outputs cannot be recorded" : "");
 			return SCREENCOPY_SELECT_BAD_REGION;
 		}
 		source->region = true;

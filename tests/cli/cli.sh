@@ -35,6 +35,15 @@ expect() {
 
 expect 0 0 --help
 grep -q -- "--screenshot" "$tmp/out" || fail "--help does not mention --screenshot"
+# One option per line (none hidden in another's text, as "--list-outputs
+# ...; --no-cursor: ..." was), and every --capture method named.
+grep -v '^  -v, --verbose' "$tmp/out" | sed -E 's/^  (FILE, )?-[A-Za-z], //' |
+	grep -E -- '[;,] --[a-z]|: --[a-z]' &&
+	fail "--help packs options on one line (above)"
+for method in ext-image-copy wlr-screencopy; do
+	grep -q -- "--capture .*$method\|^ \{20,\}.*$method" "$tmp/out" ||
+		fail "--help does not list --capture $method"
+done
 expect 0 0 --version
 grep -q "^wl-record [0-9]" "$tmp/out" || fail "--version: $(cat "$tmp/out")"
 expect 0 - --list-encoders
@@ -90,6 +99,17 @@ expect 2 1 --audio --audio-codec flac --audio-bitrate 64k out.mkv
 grep -q -- "--audio-bitrate: flac is lossless" "$tmp/err" || fail "flac with a bitrate: $(cat "$tmp/err")"
 expect 2 1 --audio --stop
 [ ! -e out.mkv ] || fail "a refused --audio left out.mkv"
+# The man page agrees with the program: --app-audio is a source as an
+# --audio is, so --audio-mix, --audio-codec and --audio-bitrate take it too
+# (it said they need --audio).
+MAN_SRC=$(dirname "$0")/../../doc/wl-record.1.scd
+if [ -f "$MAN_SRC" ]; then
+	man_text=$(tr -s '\n\t ' '   ' <"$MAN_SRC")
+	! grep -q 'With two \*--audio\* sources or more:' <<<"$man_text" ||
+		fail "the man page says --audio-mix needs two --audio sources"
+	! grep -q 'Both options need \*--audio\*\.' <<<"$man_text" ||
+		fail "the man page says --audio-codec and --audio-bitrate need --audio"
+fi
 # --app-audio: the sound of the COMMAND wl-record runs, so one is needed;
 # --mute-app goes with it; refused where --audio is.
 expect 2 1 --app-audio out.mkv

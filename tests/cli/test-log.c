@@ -61,6 +61,9 @@ static void piece(enum log_level level, const char *prefix, const char *fmt, ...
 	va_end(args);
 }
 
+/* A user reads messages, not module names: "wl-record: record: wrote"
+ * was what a sway user saw. Modules and file:line are for -v; a library's
+ * lines keep their origin (pieces, "lib:" here). */
 TEST(thresholds)
 {
 	log_set_level(LOG_LEVEL_QUIET);
@@ -72,8 +75,8 @@ TEST(thresholds)
 	errno = ENOENT;
 	LOG_ERRNO("opening %s", "x");
 	expect_text("-q", capture_end(),
-		    "wl-record: test: an error 1\n"
-		    "wl-record: test: opening x: No such file or directory\n");
+		    "wl-record: an error 1\n"
+		    "wl-record: opening x: No such file or directory\n");
 
 	log_set_level(LOG_LEVEL_INFO);
 	capture_start();
@@ -82,9 +85,9 @@ TEST(thresholds)
 	LOG_INFO("some info");
 	LOG_DBG("debug");
 	expect_text("default", capture_end(),
-		    "wl-record: test: an error\n"
-		    "wl-record: test: a warning\n"
-		    "wl-record: test: some info\n");
+		    "wl-record: an error\n"
+		    "wl-record: a warning\n"
+		    "wl-record: some info\n");
 }
 
 TEST(file_line)
@@ -153,7 +156,7 @@ TEST(threads)
 		if (sscanf(line, "wl-record: lib: thread %d line %d end%n", &id, &i, &n) == 2 &&
 		    line[n] == '\0' && id >= 0 && id < THREADS && i == pieced[id]) {
 			pieced[id]++;
-		} else if (sscanf(line, "wl-record: test: thread %d whole %d%n", &id, &i, &n) == 2 &&
+		} else if (sscanf(line, "wl-record: thread %d whole %d%n", &id, &i, &n) == 2 &&
 			   line[n] == '\0' && id >= 0 && id < THREADS && i == whole[id]) {
 			whole[id]++;
 		} else {

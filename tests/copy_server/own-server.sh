@@ -30,7 +30,7 @@ shot() { # NAME ARG...
 	WAYLAND_DISPLAY=$HOST timeout 30 "$WL_RECORD" -v "${@:2}" --screenshot \
 		"$TEST_DIR/$1.png" >"$TEST_DIR/$1.log" 2>&1 ||
 		{ status=$?; cat "$TEST_DIR/$1.log"; fail "--screenshot $1 exited $status"; }
-	grep -q "of WAYLAND_DISPLAY=$HOST through ext-image-copy-capture" "$TEST_DIR/$1.log" ||
+	grep -q "on WAYLAND_DISPLAY=$HOST via ext-image-copy-capture" "$TEST_DIR/$1.log" ||
 		{ cat "$TEST_DIR/$1.log"; fail "$1: not copied through ext-image-copy-capture"; }
 }
 shot first --capture ext-image-copy
@@ -42,7 +42,7 @@ start copy env WAYLAND_DISPLAY=$HOST "$WL_RECORD" -v --capture ext-image-copy \
 	"$TEST_DIR/client.mkv"
 COPY_PID=$STARTED_PID
 wait_until 20 "the copy to start" log_has copy \
-	"of WAYLAND_DISPLAY=$HOST through ext-image-copy-capture"
+	"on WAYLAND_DISPLAY=$HOST via ext-image-copy-capture"
 sleep 0.5
 kill -USR1 "$CLIENT_PID"
 wait_until 30 "the client's last frame" log_has host '^done'

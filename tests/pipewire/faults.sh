@@ -112,7 +112,7 @@ bad-cursor-offset)
 	[ "$EXIT_STATUS" = 0 ] || fail "wl-record exited $EXIT_STATUS, not 0: $(cat "$TEST_DIR/record.log")"
 	n=$(grep -c "cursor bitmap does not fit" "$TEST_DIR/record.log")
 	[ "$n" = 1 ] || fail "$n lines about the cursor, expected one: $(cat "$TEST_DIR/record.log")"
-	log_has record "^wl-record: pipewire: the PipeWire producer's cursor bitmap does not fit in its metadata: the cursor is not drawn$" ||
+	log_has record "^wl-record: the PipeWire producer's cursor bitmap does not fit in its metadata: the cursor is not drawn$" ||
 		fail "unexpected message: $(cat "$TEST_DIR/record.log")"
 	python3 "$CHECK" "$out" "$TEST_DIR/producer.log" memfd || fail "$out is not complete"
 	;;

@@ -39,7 +39,7 @@ expect_ok() { # NAME WHAT
 start_fake video --frames 30 --times "$TEST_DIR/video.times"
 record video --duration 2 "$TEST_DIR/video.mkv"
 expect_ok video "the recording"
-grep -q "through ext-image-copy-capture" "$TEST_DIR/video.log" ||
+grep -q "via ext-image-copy-capture" "$TEST_DIR/video.log" ||
 	{ cat "$TEST_DIR/video.log"; fail "the status line does not say ext-image-copy-capture"; }
 ffprobe_check "$TEST_DIR/video.mkv"
 "$VIDEO_CHECK" "$TEST_DIR/video.mkv" --size $SIZE --pattern --fixed-background --end-repeat --min-frames 28 \
@@ -156,7 +156,7 @@ check_ended failing "the compositor could not copy the output (ext-image-copy-ca
 start_fake both --also-wlr
 record both --screenshot "$TEST_DIR/both.png"
 expect_ok both "--screenshot with both protocols"
-grep -q "through ext-image-copy-capture" "$TEST_DIR/both.log" || fail "both: not ext-image-copy-capture"
+grep -q "via ext-image-copy-capture" "$TEST_DIR/both.log" || fail "both: not ext-image-copy-capture"
 ! grep -q "^wlr capture" "$TEST_DIR/fake-both.log" || fail "both: wlr-screencopy was used"
 # ... unless forced: --capture wlr-screencopy copies through it (and the
 # fake fails that copy).
@@ -164,14 +164,14 @@ start_fake forced-wlr --also-wlr
 record forced-wlr --capture wlr-screencopy --screenshot "$TEST_DIR/forced-wlr.png"
 [ "$STATUS" -eq 1 ] && grep -q "^wlr capture" "$TEST_DIR/fake-forced-wlr.log" ||
 	{ cat "$TEST_DIR/forced-wlr.log"; fail "--capture wlr-screencopy did not use wlr-screencopy"; }
-grep -q "through wlr-screencopy (--capture wlr-screencopy)" "$TEST_DIR/forced-wlr.log" ||
+grep -q "via wlr-screencopy" "$TEST_DIR/forced-wlr.log" ||
 	fail "--capture wlr-screencopy: the status line does not say so"
 # --capture ext-image-copy and screencopy take ext-image-copy-capture.
 for method in ext-image-copy screencopy; do
 	start_fake "forced-$method" --also-wlr
 	record "forced-$method" --capture $method --screenshot "$TEST_DIR/forced-$method.png"
 	expect_ok "forced-$method" "--capture $method"
-	grep -q "through ext-image-copy-capture (--capture $method)" "$TEST_DIR/forced-$method.log" ||
+	grep -q "via ext-image-copy-capture" "$TEST_DIR/forced-$method.log" ||
 		fail "--capture $method: not through ext-image-copy-capture"
 done
 
@@ -208,4 +208,33 @@ start_fake dmabuf-x264 --dmabuf
 record dmabuf-x264 --codec libx264 --duration 0.5 "$TEST_DIR/dmabuf-x264.mkv"
 expect_ok dmabuf-x264 "--codec libx264 with dmabufs offered"
 expect_shm_buffers dmabuf-x264 '--codec libx264 reads pixels \(no VA-API map\)'
+# What a user reads at the default level: the start line fits 100 columns
+# and names WAYLAND_DISPLAY once; a still is not announced as a recording;
+# -g past the edge of the only output says so, with the output's size (it
+# spans no outputs).
+start_fake plain --frames 30
+WAYLAND_DISPLAY=plain timeout 30 "$WL_RECORD" --duration 1 "$TEST_DIR/plain.mkv" \
+	>/dev/null 2>"$TEST_DIR/plain.log"
+start_line=$(grep -m1 '^wl-record: recording ' "$TEST_DIR/plain.log")
+[ -n "$start_line" ] || { cat "$TEST_DIR/plain.log"; fail "no start line"; }
+[ "${#start_line}" -le 100 ] || fail "the start line has ${#start_line} characters: $start_line"
+[ "$(grep -o WAYLAND_DISPLAY <<<"$start_line" | wc -l)" = 1 ] ||
+	fail "the start line does not name WAYLAND_DISPLAY once: $start_line"
+start_fake plain-still
+WAYLAND_DISPLAY=plain-still timeout 30 "$WL_RECORD" --screenshot "$TEST_DIR/plain.png" \
+	>/dev/null 2>"$TEST_DIR/plain-still.log"
+! grep -q '^wl-record: recording' "$TEST_DIR/plain-still.log" ||
+	fail "--screenshot announces a recording: $(cat "$TEST_DIR/plain-still.log")"
+grep -q '^wl-record: taking a still of ' "$TEST_DIR/plain-still.log" ||
+	fail "--screenshot does not say it takes a still: $(cat "$TEST_DIR/plain-still.log")"
+start_fake edge
+WAYLAND_DISPLAY=edge timeout 30 "$WL_RECORD" -g "300,200 100x100" --screenshot \
+	"$TEST_DIR/edge.png" >/dev/null 2>"$TEST_DIR/edge.log"
+status=$?
+[ "$status" = 2 ] || fail "-g past the edge exited $status, not 2"
+! grep -q "spanning" "$TEST_DIR/edge.log" ||
+	fail "-g past the edge of the only output is blamed on spanning: $(cat "$TEST_DIR/edge.log")"
+grep -q "outside .*320x240" "$TEST_DIR/edge.log" ||
+	fail "-g past the edge does not say it is outside the 320x240 output: $(cat "$TEST_DIR/edge.log")"
+
 pass

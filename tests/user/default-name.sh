@@ -65,12 +65,21 @@ XDG_CONFIG_HOME="$TEST_DIR/config" run_wl_record config
 [[ $PRINTED =~ ^$TEST_DIR/clips/wl-record-$DATE_RE\.mkv$ ]] ||
 	fail "with XDG_CONFIG_HOME the recording went to '$PRINTED'"
 
-# 5. No Videos folder at all: the current folder, printed as an absolute
-# path (the README shows one; "./x.mkv" is useless from another folder).
+# 5. No Videos folder at all (a hotkey's current folder is the compositor's,
+# maybe not writable): ~/Videos is created, as xdg-user-dirs would, and said.
 rm -rf "$HOME/Videos"
-run_wl_record here
-[[ $PRINTED =~ ^$(pwd -P)/wl-record-$DATE_RE\.mkv$ ]] || fail "without ~/Videos: '$PRINTED'"
-[ -f "$PRINTED" ] || fail "$PRINTED is not in the current folder"
+run_wl_record created
+[[ $PRINTED =~ ^$HOME/Videos/wl-record-$DATE_RE\.mkv$ ]] || fail "without ~/Videos: '$PRINTED'"
+[ -f "$PRINTED" ] || fail "$PRINTED was not written"
+grep -q "created $HOME/Videos" "$TEST_DIR/created.log" || fail "creating ~/Videos was not said"
+# ...and when it cannot be (a file in its way): $HOME, said too.
+rm -rf "$HOME/Videos"
+echo "not a folder" >"$HOME/Videos"
+run_wl_record home
+[[ $PRINTED =~ ^$HOME/wl-record-$DATE_RE\.mkv$ ]] || fail "with ~/Videos a file: '$PRINTED'"
+[ -f "$PRINTED" ] || fail "$PRINTED was not written"
+grep -q "the file goes to $HOME" "$TEST_DIR/home.log" || fail "falling back to \$HOME was not said"
+rm -f "$HOME/Videos"
 
 # 6. strftime patterns in a given name.
 YEAR=$(date +%Y)
@@ -114,4 +123,22 @@ done
 (cd "$TEST_DIR/race" && timeout 30 "$WL_RECORD" --size 320x240 --codec nosuchcodec \
 	"$TEST_DIR/race/fail-%Y.mkv" >/dev/null 2>&1)
 [ -z "$(find "$TEST_DIR/race" -name 'fail-*')" ] || fail "a failed start left $(ls "$TEST_DIR/race"/fail-*)"
+# 10. --snap of a recording with the default name: a still goes where
+# pictures go (XDG_PICTURES_DIR, $HOME/Bilder since 3), with one date in its
+# name, not the video's and its own after it in ~/Videos.
+start snaprec "$WL_RECORD" --size 320x240 -- "$PRESENTER" --mode for-mode --format xrgb \
+	--size 320x240 --frames 100000 --interval-ms 20
+SNAPREC=$STARTED_PID
+pid_file_names() {
+	local pid
+	read -r pid _ 2>/dev/null <"$XDG_RUNTIME_DIR/wl-record.pid" && [ "$pid" = "$SNAPREC" ]
+}
+wait_until 10 "the recording's pid file" pid_file_names
+snap=$("$WL_RECORD" --snap) || fail "--snap exited $?"
+log "snap: $snap"
+[[ $snap =~ ^$HOME/Bilder/wl-record-$DATE_RE(\.[0-9]{3})?\.png$ ]] ||
+	fail "--snap of a default-named recording wrote '$snap', not \$XDG_PICTURES_DIR/wl-record-DATE.png"
+"$PNG_CHECK" "$snap" --size 320x240 >/dev/null || fail "$snap is not a 320x240 still"
+"$WL_RECORD" --stop >/dev/null || fail "--stop exited $?"
+wait_exit "$SNAPREC" 20
 pass

@@ -50,9 +50,10 @@ MODULE=$DESTDIR$(abs "$LIBDIR")/wl-record/wl-record-encoder.so
 if ldd "$BIN" | grep -q libavcodec; then
 	fail "the binary links libavcodec: $(ldd "$BIN" | grep libavcodec)"
 fi
-# --help: one screen (of a 50-line terminal, with the prompt), grouped.
+# --help: one screen (of a 60-line terminal, with the prompt), grouped, one
+# option per line.
 help=$("$BIN" --help)
-[ "$(wc -l <<<"$help")" -le 48 ] || fail "--help is $(wc -l <<<"$help") lines long"
+[ "$(wc -l <<<"$help")" -le 58 ] || fail "--help is $(wc -l <<<"$help") lines long"
 for group in Output: Connection Encoding: "A running recording"; do
 	grep -q "^$group" <<<"$help" || fail "--help has no group '$group'"
 done

@@ -1,8 +1,8 @@
 #!/bin/bash
 # Two recordings at once (a hotkey pressed twice without --toggle): the pid
 # file names the newest; when it ends, the older one gets the file back, so
-# `wl-record --stop` twice ends both. --toggle stops a running one and
-# records nothing; with none running it records.
+# `wl-record --stop` twice ends both. --toggle stops a running one, prints
+# its path and records nothing; with none running it records.
 . "$TEST_LIB"
 PID_FILE=$XDG_RUNTIME_DIR/wl-record.pid
 
@@ -128,7 +128,9 @@ is_running "$TOGGLED" && fail "--toggle returned before the recording ended"
 wait_exit "$TOGGLED" 5
 [ "$EXIT_STATUS" = 0 ] || fail "the toggled recording exited $EXIT_STATUS"
 [ ! -e "$TEST_DIR/never.mkv" ] || fail "the stopping --toggle recorded"
-[ ! -s "$TEST_DIR/toggle2.out" ] || fail "the stopping --toggle printed a path"
+# ...and, as --stop does, prints the finished file's path.
+[ "$(cat "$TEST_DIR/toggle2.out")" = "$TEST_DIR/toggled.mkv" ] ||
+	fail "the stopping --toggle printed '$(cat "$TEST_DIR/toggle2.out")', not the file's path"
 
 # Requests that do not go together are bad command lines (status 2).
 for args in "--toggle --screenshot" "--toggle --stop" "--toggle --snap" "--toggle x.png"; do

@@ -104,8 +104,17 @@ static void check_dir(enum output_kind kind, const char *want_fmt, const char *s
 	test_assert(strcmp(got, want) == 0, "default dir: got '%s', want '%s'", got, want);
 }
 
-/* Walks the fallbacks in their order, leaving videos in elsewhere/ and
- * pictures in home/Pictures/. */
+static bool dir_exists(const char *sub)
+{
+	char path[512];
+	struct stat st;
+	snprintf(path, sizeof(path), "%s/%s", root, sub);
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* Walks the fallbacks in their order. A missing folder is created (mkdir -p, as
+ * xdg-user-dirs would): the current folder of a hotkey is the
+ * compositor's, where a file fails or gets lost. */
 static void walk_fallbacks(void)
 {
 	char home[300], config[300], env_dir[300], text[600];
@@ -119,25 +128,19 @@ static void walk_fallbacks(void)
 	unsetenv("XDG_PICTURES_DIR");
 	test_assert(chdir(root) == 0);
 
-	/* Nothing at all: the current folder, as an absolute path (it is
-	 * printed for the user to find the file later). */
-	check_dir(OUTPUT_VIDEO, "%s%s", "");
-	check_dir(OUTPUT_PICTURE, "%s%s", "");
-
-	/* ~/Videos and ~/Pictures once they exist. */
-	make_dir("%s/%s", "home/Videos");
+	/* Nothing at all: ~/Videos and ~/Pictures are created. */
 	check_dir(OUTPUT_VIDEO, "%s/%s", "home/Videos");
-	check_dir(OUTPUT_PICTURE, "%s%s", "");
-	make_dir("%s/%s", "home/Pictures");
+	test_assert(dir_exists("home/Videos"), "~/Videos was not created");
 	check_dir(OUTPUT_PICTURE, "%s/%s", "home/Pictures");
+	test_assert(dir_exists("home/Pictures"), "~/Pictures was not created");
 
-	/* user-dirs.dirs in ~/.config wins over ~/Videos, but only for a
-	 * folder that exists. */
-	snprintf(text, sizeof(text), "XDG_VIDEOS_DIR=\"$HOME/Vids\"\nXDG_PICTURES_DIR=\"$HOME/\"\n");
+	/* user-dirs.dirs in ~/.config wins over ~/Videos, its folder created
+	 * with its parents. */
+	snprintf(text, sizeof(text),
+		 "XDG_VIDEOS_DIR=\"$HOME/Vids/new\"\nXDG_PICTURES_DIR=\"$HOME/\"\n");
 	write_file("home/.config/user-dirs.dirs", text);
-	check_dir(OUTPUT_VIDEO, "%s/%s", "home/Videos");
-	make_dir("%s/%s", "home/Vids");
-	check_dir(OUTPUT_VIDEO, "%s/%s", "home/Vids");
+	check_dir(OUTPUT_VIDEO, "%s/%s", "home/Vids/new");
+	test_assert(dir_exists("home/Vids/new"), "XDG_VIDEOS_DIR was not created");
 	check_dir(OUTPUT_PICTURE, "%s/%s", "home/Pictures"); /* disabled entry */
 
 	/* XDG_CONFIG_HOME moves the file. */
@@ -150,16 +153,29 @@ static void walk_fallbacks(void)
 	check_dir(OUTPUT_VIDEO, "%s/%s", "elsewhere");
 	/* A relative XDG_CONFIG_HOME is invalid by the spec: ~/.config again. */
 	setenv("XDG_CONFIG_HOME", "cfg", 1);
-	check_dir(OUTPUT_VIDEO, "%s/%s", "home/Vids");
+	check_dir(OUTPUT_VIDEO, "%s/%s", "home/Vids/new");
 	setenv("XDG_CONFIG_HOME", config, 1);
 
-	/* The environment variable beats the file. */
+	/* The environment variable beats the file; one that cannot be
+	 * created (under a file: root may create anything else) does not. */
 	snprintf(env_dir, sizeof(env_dir), "%s/home/Pictures", root);
 	setenv("XDG_VIDEOS_DIR", env_dir, 1);
 	check_dir(OUTPUT_VIDEO, "%s/%s", "home/Pictures");
-	setenv("XDG_VIDEOS_DIR", "/nonexistent/dir", 1);
+	snprintf(env_dir, sizeof(env_dir), "%s/cfg/user-dirs.dirs/sub", root);
+	setenv("XDG_VIDEOS_DIR", env_dir, 1);
 	check_dir(OUTPUT_VIDEO, "%s/%s", "elsewhere");
 	unsetenv("XDG_VIDEOS_DIR");
+	unsetenv("XDG_CONFIG_HOME");
+
+	/* No folder can be created: $HOME, then the current folder. */
+	make_dir("%s/%s", "home2");
+	write_file("home2/Videos", "not a folder\n");
+	snprintf(home, sizeof(home), "%s/home2", root);
+	setenv("HOME", home, 1);
+	check_dir(OUTPUT_VIDEO, "%s/%s", "home2");
+	snprintf(home, sizeof(home), "%s/home2/Videos", root);
+	setenv("HOME", home, 1);
+	check_dir(OUTPUT_VIDEO, "%s%s", "");
 }
 
 TEST(fallbacks)
@@ -173,7 +189,12 @@ TEST(default_path)
 {
 	char path[512], want[512];
 	make_root();
-	walk_fallbacks(); /* videos go to elsewhere/ */
+	walk_fallbacks();
+	/* Back to videos in elsewhere/, pictures in home/Pictures/. */
+	snprintf(path, sizeof(path), "%s/home", root);
+	setenv("HOME", path, 1);
+	snprintf(path, sizeof(path), "%s/cfg", root);
+	setenv("XDG_CONFIG_HOME", path, 1);
 	test_assert(output_default_path(OUTPUT_VIDEO, fixed_time(), path, sizeof(path)));
 	snprintf(want, sizeof(want), "%s/elsewhere/wl-record-2026-12-03_14-05-09.mkv", root);
 	test_assert(strcmp(path, want) == 0);
