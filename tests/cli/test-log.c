@@ -180,6 +180,6 @@ TEST(control_characters_are_not_written)
 	LOG_INFO("node '%s' found", "evil\033[2J\033]0;title\007\rnext\nline\x7f");
 	LOG_INFO("tab\tkept");
 	expect_text("control characters", capture_end(),
-		    "wl-record: test: node 'evil?[2J?]0;title??next?line?' found\n"
-		    "wl-record: test: tab\tkept\n");
+		    "wl-record: node 'evil?[2J?]0;title??next?line?' found\n"
+		    "wl-record: tab\tkept\n");
 }
