@@ -26,3 +26,16 @@ void fuzz_quiet_logs(void)
 	log_set_level(LOG_LEVEL_QUIET);
 	wl_log_set_handler_server(drop_wl_log);
 }
+
+uint32_t fuzz_take(struct fuzz_reader *r, int bytes)
+{
+	uint32_t v = 0;
+	for (int i = 0; i < bytes; i++) {
+		v <<= 8;
+		if (r->size) {
+			v |= *r->data++;
+			r->size--;
+		}
+	}
+	return v;
+}

@@ -15,4 +15,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
  * slow the fuzzer down by orders of magnitude. WL_RECORD_FUZZ_VERBOSE=1 keeps them. */
 void fuzz_quiet_logs(void);
 
+/* The input, read from the front. */
+struct fuzz_reader {
+	const uint8_t *data;
+	size_t size;
+};
+
+/* The next `bytes` (at most 4) bytes, big-endian; zeros past the end. */
+uint32_t fuzz_take(struct fuzz_reader *r, int bytes);
+
 #endif

@@ -18,29 +18,12 @@
 #define MAX_SIDE 300
 #define MAX_OPS 48
 
-struct reader {
-	const uint8_t *data;
-	size_t size;
-};
-
-static uint32_t take(struct reader *r, int bytes)
-{
-	uint32_t v = 0;
-	for (int i = 0; i < bytes; i++) {
-		v <<= 8;
-		if (r->size) {
-			v |= *r->data++;
-			r->size--;
-		}
-	}
-	return v;
-}
 
 /* Damage coordinates: mostly small, sometimes at the int32 extremes that
  * real clients send (Weston's GL renderer damages 0,0,INT32_MAX,INT32_MAX). */
-static int32_t take_coordinate(struct reader *r)
+static int32_t take_coordinate(struct fuzz_reader *r)
 {
-	uint32_t v = take(r, 2);
+	uint32_t v = fuzz_take(r, 2);
 	switch (v >> 13) {
 	case 0:
 		return INT32_MAX;
@@ -58,13 +41,13 @@ static uint32_t pattern(int x, int y)
 	return (uint32_t)(x * 2654435761u) ^ (uint32_t)(y * 40503u);
 }
 
-static void new_buffer(struct inproc *t, struct test_buffer *b, bool *live, struct reader *r)
+static void new_buffer(struct inproc *t, struct test_buffer *b, bool *live, struct fuzz_reader *r)
 {
 	if (*live)
 		test_buffer_finish(b);
-	int width = 1 + (int)(take(r, 2) % MAX_SIDE);
-	int height = 1 + (int)(take(r, 2) % MAX_SIDE);
-	uint32_t format = take(r, 1) & 1 ? WL_SHM_FORMAT_ARGB8888 : WL_SHM_FORMAT_XRGB8888;
+	int width = 1 + (int)(fuzz_take(r, 2) % MAX_SIDE);
+	int height = 1 + (int)(fuzz_take(r, 2) % MAX_SIDE);
+	uint32_t format = fuzz_take(r, 1) & 1 ? WL_SHM_FORMAT_ARGB8888 : WL_SHM_FORMAT_XRGB8888;
 	test_buffer_init(t, b, width, height, format);
 	test_buffer_fill(b, pattern);
 	*live = true;
@@ -73,9 +56,9 @@ static void new_buffer(struct inproc *t, struct test_buffer *b, bool *live, stru
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	fuzz_quiet_logs();
-	struct reader r = { data, size };
-	int out_w = 1 + (int)(take(&r, 2) % MAX_SIDE);
-	int out_h = 1 + (int)(take(&r, 2) % MAX_SIDE);
+	struct fuzz_reader r = { data, size };
+	int out_w = 1 + (int)(fuzz_take(&r, 2) % MAX_SIDE);
+	int out_h = 1 + (int)(fuzz_take(&r, 2) % MAX_SIDE);
 
 	struct inproc t;
 	inproc_init(&t, out_w, out_h);
@@ -85,12 +68,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	new_buffer(&t, &buffer, &buffer_live, &r);
 
 	for (int op = 0; op < MAX_OPS && r.size > 0 && !wl_display_get_error(t.display); op++) {
-		switch (take(&r, 1) % 12) {
+		switch (fuzz_take(&r, 1) % 12) {
 		case 0:
-			wl_surface_set_buffer_transform(t.surface, (int32_t)(take(&r, 1) % 8));
+			wl_surface_set_buffer_transform(t.surface, (int32_t)(fuzz_take(&r, 1) % 8));
 			break;
 		case 1:
-			wl_surface_set_buffer_scale(t.surface, 1 + (int32_t)(take(&r, 1) % 4));
+			wl_surface_set_buffer_scale(t.surface, 1 + (int32_t)(fuzz_take(&r, 1) % 4));
 			break;
 		case 2: {
 			int32_t x = take_coordinate(&r), y = take_coordinate(&r);
@@ -115,13 +98,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			wl_surface_commit(t.surface);
 			break;
 		case 7:
-			zwp_fullscreen_shell_v1_present_surface(t.shell, t.surface, take(&r, 1) % 5,
+			zwp_fullscreen_shell_v1_present_surface(t.shell, t.surface, fuzz_take(&r, 1) % 5,
 								 t.output);
 			break;
 		case 8: {
 			struct zwp_fullscreen_shell_mode_feedback_v1 *feedback =
 				zwp_fullscreen_shell_v1_present_surface_for_mode(
-					t.shell, t.surface, t.output, (int32_t)take(&r, 2));
+					t.shell, t.surface, t.output, (int32_t)fuzz_take(&r, 2));
 			/* Its events are not listened to; the proxy goes at once. */
 			zwp_fullscreen_shell_mode_feedback_v1_destroy(feedback);
 			break;
@@ -134,7 +117,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			/* The client draws again: new content where it damages next. */
 			if (buffer_live)
 				for (size_t i = 0; i < buffer.size / 4; i += 97)
-					buffer.pixels[i] ^= take(&r, 1) * 0x010101u;
+					buffer.pixels[i] ^= fuzz_take(&r, 1) * 0x010101u;
 			break;
 		default:
 			inproc_roundtrip(&t);

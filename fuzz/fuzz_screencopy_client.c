@@ -56,45 +56,28 @@
 #define MAX_OPS 64
 #define MAX_KEPT 6
 
-struct reader {
-	const uint8_t *data;
-	size_t size;
-};
-
-static uint32_t take(struct reader *r, int bytes)
-{
-	uint32_t v = 0;
-	for (int i = 0; i < bytes; i++) {
-		v <<= 8;
-		if (r->size) {
-			v |= *r->data++;
-			r->size--;
-		}
-	}
-	return v;
-}
 
 /* A buffer side: small, or an extreme no real output has. */
-static uint32_t take_size(struct reader *r)
+static uint32_t take_size(struct fuzz_reader *r)
 {
 	static const uint32_t extremes[] = { 0, 16385, 65535, 0x7fffffff,
 					     0x80000000u, 0xffffffffu, 1, 4096 };
-	uint32_t v = take(r, 2);
+	uint32_t v = fuzz_take(r, 2);
 	return v >= 0xff00 ? extremes[v & 7] : 1 + v % 512;
 }
 
-static uint32_t take_stride(struct reader *r, uint32_t width)
+static uint32_t take_stride(struct fuzz_reader *r, uint32_t width)
 {
-	uint32_t v = take(r, 2);
+	uint32_t v = fuzz_take(r, 2);
 	const uint32_t extremes[] = { 0, width * 4 - 1, 0x7fffffff, 0xffffffffu,
 				      262144, 262148, width * 4 + 4, width * 4 };
 	return v >= 0xff00 ? extremes[v & 7] : width * 4 + (v % 16) * 4;
 }
 
 /* Damage: mostly small, sometimes at the int32 extremes. */
-static int32_t take_coordinate(struct reader *r)
+static int32_t take_coordinate(struct fuzz_reader *r)
 {
-	uint32_t v = take(r, 2);
+	uint32_t v = fuzz_take(r, 2);
 	switch (v >> 13) {
 	case 0:
 		return INT32_MAX;
@@ -107,32 +90,32 @@ static int32_t take_coordinate(struct reader *r)
 	}
 }
 
-static uint32_t take_shm_format(struct reader *r)
+static uint32_t take_shm_format(struct fuzz_reader *r)
 {
 	static const uint32_t formats[] = { WL_SHM_FORMAT_XRGB8888, WL_SHM_FORMAT_ARGB8888,
 					    WL_SHM_FORMAT_XBGR8888, WL_SHM_FORMAT_ABGR8888,
 					    WL_SHM_FORMAT_RGB565, 0xdeadbeef };
-	return formats[take(r, 1) % 6];
+	return formats[fuzz_take(r, 1) % 6];
 }
 
-static uint32_t take_drm_format(struct reader *r)
+static uint32_t take_drm_format(struct fuzz_reader *r)
 {
 	static const uint32_t formats[] = { DRM_FORMAT_XRGB8888, DRM_FORMAT_ARGB8888,
 					    DRM_FORMAT_NV12, 0 };
-	return formats[take(r, 1) % 4];
+	return formats[fuzz_take(r, 1) % 4];
 }
 
 /* An array of 0 to 255 bytes from the input. */
-static void take_array(struct reader *r, struct wl_array *array)
+static void take_array(struct fuzz_reader *r, struct wl_array *array)
 {
 	wl_array_init(array);
-	size_t n = take(r, 1);
+	size_t n = fuzz_take(r, 1);
 	uint8_t *p = wl_array_add(array, n ? n : 1);
 	if (!p)
 		abort();
 	array->size = n;
 	for (size_t i = 0; i < n; i++)
-		p[i] = (uint8_t)take(r, 1);
+		p[i] = (uint8_t)fuzz_take(r, 1);
 }
 
 struct setup {
@@ -512,19 +495,19 @@ static void turn(struct run *run)
 	}
 }
 
-static void send_time(struct wl_resource *frame, struct reader *r, bool ext)
+static void send_time(struct wl_resource *frame, struct fuzz_reader *r, bool ext)
 {
 	uint32_t sec_hi, sec_lo, nsec;
-	if (take(r, 1) & 1) {
+	if (fuzz_take(r, 1) & 1) {
 		struct timespec now;
 		clock_gettime(CLOCK_MONOTONIC, &now);
 		sec_hi = (uint32_t)((uint64_t)now.tv_sec >> 32);
 		sec_lo = (uint32_t)now.tv_sec;
 		nsec = (uint32_t)now.tv_nsec;
 	} else {
-		sec_hi = take(r, 4);
-		sec_lo = take(r, 4);
-		nsec = take(r, 4);
+		sec_hi = fuzz_take(r, 4);
+		sec_lo = fuzz_take(r, 4);
+		nsec = fuzz_take(r, 4);
 	}
 	if (ext)
 		ext_image_copy_capture_frame_v1_send_presentation_time(frame, sec_hi, sec_lo, nsec);
@@ -560,11 +543,11 @@ enum {
 	N_OPS,
 };
 
-static void run_op(struct run *run, struct reader *r)
+static void run_op(struct run *run, struct fuzz_reader *r)
 {
 	struct fuzz_server *s = run->server;
 	struct wl_resource *wlr = s->wlr_frame, *session = s->ext_session, *frame = s->ext_frame;
-	switch (take(r, 1) % N_OPS) {
+	switch (fuzz_take(r, 1) % N_OPS) {
 	case OP_TURN:
 		turn(run);
 		break;
@@ -586,7 +569,7 @@ static void run_op(struct run *run, struct reader *r)
 			zwlr_screencopy_frame_v1_send_buffer_done(wlr);
 		break;
 	case OP_WLR_FLAGS: {
-		uint32_t flags = take(r, 1);
+		uint32_t flags = fuzz_take(r, 1);
 		if (wlr)
 			zwlr_screencopy_frame_v1_send_flags(wlr, flags & 0x80 ? 0xffffffffu : flags & 1);
 		break;
@@ -602,7 +585,7 @@ static void run_op(struct run *run, struct reader *r)
 		if (wlr)
 			send_time(wlr, r, false);
 		else
-			take(r, 13);
+			fuzz_take(r, 13);
 		break;
 	case OP_WLR_FAILED:
 		if (wlr)
@@ -647,7 +630,7 @@ static void run_op(struct run *run, struct reader *r)
 			ext_image_copy_capture_session_v1_send_stopped(session);
 		break;
 	case OP_EXT_TRANSFORM: {
-		uint32_t transform = take(r, 1);
+		uint32_t transform = fuzz_take(r, 1);
 		if (frame)
 			ext_image_copy_capture_frame_v1_send_transform(frame, transform & 0x80
 									       ? 0xffffffffu
@@ -665,14 +648,14 @@ static void run_op(struct run *run, struct reader *r)
 		if (frame)
 			send_time(frame, r, true);
 		else
-			take(r, 13);
+			fuzz_take(r, 13);
 		break;
 	case OP_EXT_READY:
 		if (frame)
 			ext_image_copy_capture_frame_v1_send_ready(frame);
 		break;
 	case OP_EXT_FAILED: {
-		uint32_t reason = take(r, 1) % 4;
+		uint32_t reason = fuzz_take(r, 1) % 4;
 		if (frame)
 			ext_image_copy_capture_frame_v1_send_failed(frame, reason);
 		break;
@@ -706,17 +689,17 @@ static void run_op(struct run *run, struct reader *r)
 	}
 }
 
-static void read_setup(struct reader *r, struct setup *setup)
+static void read_setup(struct fuzz_reader *r, struct setup *setup)
 {
-	setup->flags = (uint8_t)take(r, 1);
-	setup->transform = (int32_t)take(r, 1);
-	setup->scale = (int32_t)(take(r, 1) % 4);
-	setup->mode_width = (int32_t)take(r, 2);
-	setup->mode_height = (int32_t)take(r, 2);
+	setup->flags = (uint8_t)fuzz_take(r, 1);
+	setup->transform = (int32_t)fuzz_take(r, 1);
+	setup->scale = (int32_t)(fuzz_take(r, 1) % 4);
+	setup->mode_width = (int32_t)fuzz_take(r, 2);
+	setup->mode_height = (int32_t)fuzz_take(r, 2);
 	for (int i = 0; i < 4; i++)
-		setup->logical[i] = (int16_t)take(r, 2);
+		setup->logical[i] = (int16_t)fuzz_take(r, 2);
 	for (int i = 0; i < 4; i++)
-		setup->region[i] = (int16_t)take(r, 2);
+		setup->region[i] = (int16_t)fuzz_take(r, 2);
 }
 
 static bool server_init(struct fuzz_server *s, struct setup *setup)
@@ -782,7 +765,7 @@ static struct screencopy_source *connect_source(struct fuzz_server *s)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	fuzz_quiet_logs();
-	struct reader r = { data, size };
+	struct fuzz_reader r = { data, size };
 	struct setup setup;
 	read_setup(&r, &setup);
 

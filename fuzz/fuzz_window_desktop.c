@@ -59,28 +59,11 @@
 #define MAX_OPS 96
 #define MAX_FD_SIZE (1u << 20)
 
-struct reader {
-	const uint8_t *data;
-	size_t size;
-};
 
-static uint32_t take(struct reader *r, int bytes)
+static uint32_t take_number(struct fuzz_reader *r)
 {
-	uint32_t v = 0;
-	for (int i = 0; i < bytes; i++) {
-		v <<= 8;
-		if (r->size) {
-			v |= *r->data++;
-			r->size--;
-		}
-	}
-	return v;
-}
-
-static uint32_t take_number(struct reader *r)
-{
-	uint32_t v = take(r, 1);
-	return v < 0xf0 ? v : take(r, 4);
+	uint32_t v = fuzz_take(r, 1);
+	return v < 0xf0 ? v : fuzz_take(r, 4);
 }
 
 /* The interfaces whose events the input sends. */
@@ -309,13 +292,13 @@ static struct desktop_window *connect_window(struct fuzz_server *s)
 }
 
 /* An fd of the size the input says, filled with its pattern. */
-static int make_fd(struct reader *r)
+static int make_fd(struct fuzz_reader *r)
 {
-	uint32_t size = (take(r, 2) * 16u) % MAX_FD_SIZE;
+	uint32_t size = (fuzz_take(r, 2) * 16u) % MAX_FD_SIZE;
 	uint8_t pattern[255];
-	size_t n = take(r, 1);
+	size_t n = fuzz_take(r, 1);
 	for (size_t i = 0; i < n; i++)
-		pattern[i] = (uint8_t)take(r, 1);
+		pattern[i] = (uint8_t)fuzz_take(r, 1);
 	int fd = memfd_create("fuzz-desktop", MFD_CLOEXEC);
 	if (fd < 0 || ftruncate(fd, size) < 0)
 		abort();
@@ -347,14 +330,14 @@ static int since(const struct wl_message *message)
 	return v ? v : 1;
 }
 
-static void send_event(struct fuzz_server *s, struct reader *r)
+static void send_event(struct fuzz_server *s, struct fuzz_reader *r)
 {
-	const struct wl_interface *interface = event_interfaces[take(r, 1) % N_EVENT_INTERFACES];
+	const struct wl_interface *interface = event_interfaces[fuzz_take(r, 1) % N_EVENT_INTERFACES];
 	if (!interface->event_count)
 		return;
-	uint32_t opcode = take(r, 1) % (uint32_t)interface->event_count;
+	uint32_t opcode = fuzz_take(r, 1) % (uint32_t)interface->event_count;
 	const struct wl_message *message = &interface->events[opcode];
-	struct wl_resource *target = s->client ? newest(s, interface, take(r, 1) % 4) : NULL;
+	struct wl_resource *target = s->client ? newest(s, interface, fuzz_take(r, 1) % 4) : NULL;
 	struct event_args e = { .n_fds = 0 };
 	bool sendable = target && since(message) <= wl_resource_get_version(target);
 	bool nullable = false;
@@ -375,9 +358,9 @@ static void send_event(struct fuzz_server *s, struct reader *r)
 			e.args[i].f = (wl_fixed_t)(take_number(r) << 4);
 			break;
 		case 's': {
-			size_t n = take(r, 1);
+			size_t n = fuzz_take(r, 1);
 			for (size_t k = 0; k < n; k++) {
-				char ch = (char)take(r, 1);
+				char ch = (char)fuzz_take(r, 1);
 				e.strings[i][k] = ch ? ch : 'x';
 			}
 			e.strings[i][n] = 0;
@@ -387,18 +370,18 @@ static void send_event(struct fuzz_server *s, struct reader *r)
 		case 'a': {
 			struct wl_array *a = &e.arrays[e.n_arrays++];
 			wl_array_init(a);
-			size_t n = take(r, 1);
+			size_t n = fuzz_take(r, 1);
 			uint8_t *p = wl_array_add(a, n ? n : 1);
 			if (!p)
 				abort();
 			a->size = n;
 			for (size_t k = 0; k < n; k++)
-				p[k] = (uint8_t)take(r, 1);
+				p[k] = (uint8_t)fuzz_take(r, 1);
 			e.args[i].a = a;
 			break;
 		}
 		case 'o': {
-			uint32_t pick = take(r, 1);
+			uint32_t pick = fuzz_take(r, 1);
 			struct wl_resource *object = NULL;
 			if (!(nullable && (pick & 0x80)) && message->types[i] && s->client)
 				object = newest(s, message->types[i], pick % 4);
@@ -447,9 +430,9 @@ static void send_event(struct fuzz_server *s, struct reader *r)
 }
 
 /* Many mime types on the newest offer of either kind. */
-static void send_many_offers(struct fuzz_server *s, struct reader *r)
+static void send_many_offers(struct fuzz_server *s, struct fuzz_reader *r)
 {
-	uint32_t count = take(r, 1) * 4;
+	uint32_t count = fuzz_take(r, 1) * 4;
 	bool primary = count & 4;
 	struct wl_resource *offer = s->client
 		? newest(s, primary ? &zwp_primary_selection_offer_v1_interface
@@ -535,14 +518,14 @@ static void turn(struct run *run)
 
 /* A picture of the recording (ours: no buffer), damaged where the input
  * says. */
-static void emit_frame(struct run *run, struct reader *r)
+static void emit_frame(struct run *run, struct fuzz_reader *r)
 {
 	size_t stride = (size_t)run->width * 4;
 	uint8_t *pixels = malloc(stride * (size_t)run->height);
 	if (!pixels)
 		abort();
 	memset(pixels, (int)(++run->picture * 37), stride * (size_t)run->height);
-	uint32_t d = take(r, 2);
+	uint32_t d = fuzz_take(r, 2);
 	struct frame frame = {
 		.data = pixels,
 		.width = run->width,
@@ -574,10 +557,10 @@ enum {
 	N_OPS,
 };
 
-static void run_op(struct run *run, struct reader *r)
+static void run_op(struct run *run, struct fuzz_reader *r)
 {
 	struct fuzz_server *s = run->server;
-	switch (take(r, 1) % N_OPS) {
+	switch (fuzz_take(r, 1) % N_OPS) {
 	case OP_TURN:
 		turn(run);
 		break;
@@ -593,14 +576,14 @@ static void run_op(struct run *run, struct reader *r)
 		emit_frame(run, r);
 		break;
 	case OP_APP_SELECTION: {
-		uint32_t v = take(r, 1);
+		uint32_t v = fuzz_take(r, 1);
 		desktop_window_clipboard_selection(run->window, v & 1 ? WL_RECORD_SELECTION_PRIMARY
 								       : WL_RECORD_SELECTION_CLIPBOARD,
 						   app_mimes, (v >> 1) % 5);
 		break;
 	}
 	case OP_APP_PASTE: {
-		uint32_t v = take(r, 1);
+		uint32_t v = fuzz_take(r, 1);
 		int p[2];
 		if (pipe2(p, O_CLOEXEC | O_NONBLOCK) < 0)
 			abort();
@@ -611,7 +594,7 @@ static void run_op(struct run *run, struct reader *r)
 		break;
 	}
 	case OP_CURSOR: {
-		uint32_t v = take(r, 2);
+		uint32_t v = fuzz_take(r, 2);
 		int width = 1 + (int)(v % 64), height = 1 + (int)((v >> 6) % 64);
 		uint8_t *pixels = calloc((size_t)width * 4, (size_t)height);
 		if (!pixels)
@@ -632,10 +615,10 @@ static void run_op(struct run *run, struct reader *r)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	fuzz_quiet_logs();
-	struct reader r = { data, size };
-	uint8_t left_out = (uint8_t)take(&r, 1);
-	struct run run = { .width = 1 + (int)(take(&r, 1) % 128),
-			   .height = 1 + (int)(take(&r, 1) % 128) };
+	struct fuzz_reader r = { data, size };
+	uint8_t left_out = (uint8_t)fuzz_take(&r, 1);
+	struct run run = { .width = 1 + (int)(fuzz_take(&r, 1) % 128),
+			   .height = 1 + (int)(fuzz_take(&r, 1) % 128) };
 
 	struct fuzz_server server;
 	if (!server_init(&server, left_out))
