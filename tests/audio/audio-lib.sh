@@ -102,8 +102,17 @@ playing_to_sink() {
 # no_gaps_counted: every audio summary line of record.log (the track's and
 # each source's) says the sound had no gap, no drop and no re-anchor, and
 # there is one: for a sound that played throughout the recording.
+# One exception: when audio-check.py tolerated one hole of the test
+# server's (a loaded machine's underrun, at most 80 ms), the server may have
+# reported it and wl-record filled it with silence, as it should: a gap of
+# up to that hole is then counted, still with nothing dropped or re-anchored.
+export AUDIO_CHECK_NOTES="$TEST_DIR/audio-check.notes"
 no_gaps_counted() {
-	local lines
+	local lines allowed="0\.00"
 	lines=$(grep -E "s of gaps filled with silence" "$TEST_DIR/record.log") || return 1
-	! echo "$lines" | grep -qvE " 0\.00 s of gaps filled with silence, 0\.00 s dropped, 0 re-anchors$"
+	if grep -q "^tolerated-hole-ms" "$AUDIO_CHECK_NOTES" 2>/dev/null; then
+		allowed="0\.0[0-8]"
+		log "the test server's underrun was tolerated in the file: a gap of up to 0.08 s may be counted"
+	fi
+	! echo "$lines" | grep -qvE " $allowed s of gaps filled with silence, 0\.00 s dropped, 0 re-anchors$"
 }
