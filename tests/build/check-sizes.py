@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Rooms of a readable size: no C file in src/ or cmd/ over 1200 lines and
-no function over 120. A function is counted from the line of its opening
+"""Rooms of a readable size: no C file in src/ or cmd/ over 1200 lines,
+no function over 120, and a README a user reads (at most 250 lines). A function is counted from the line of its opening
 brace in column 0 to the closing brace in column 0 (the project's style),
 so a long one cannot hide in a macro or an odd indentation.
     check-sizes.py SOURCE_ROOT"""
@@ -9,6 +9,7 @@ import sys
 
 MAX_FILE_LINES = 1200
 MAX_FUNCTION_LINES = 120
+MAX_README_LINES = 250
 
 
 def function_spans(lines):
@@ -38,6 +39,10 @@ def main():
             if length > MAX_FUNCTION_LINES:
                 failures.append(f'{name}: {head[:70]}: {length} lines '
                                 f'(at most {MAX_FUNCTION_LINES})')
+    readme = root / 'README.md'
+    readme_lines = len(readme.read_text(errors='replace').splitlines()) if readme.exists() else 0
+    if readme_lines > MAX_README_LINES:
+        failures.append(f'README.md: {readme_lines} lines (at most {MAX_README_LINES})')
     if not files:
         print('FAIL: no sources found under', root)
         return 1
