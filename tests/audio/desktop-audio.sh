@@ -46,9 +46,12 @@ python3 "$CHECK" --aligned --continuous "$out" "$codec" 440 || fail "the audio o
 no_gaps_counted ||
 	fail "the summary counts gaps, drops or re-anchors in a tone that played throughout"
 if [ "$container" != stdout ]; then
-	python3 - "$TEST_DIR/stats.json" "$codec" <<'PY' || fail "the --stats-fd summary lacks the audio"
+	tolerated=0
+	grep -q "^tolerated-hole-ms" "$AUDIO_CHECK_NOTES" 2>/dev/null && tolerated=1
+	python3 - "$TEST_DIR/stats.json" "$codec" "$tolerated" <<'PY' || fail "the --stats-fd summary lacks the audio"
 import json, sys
 s = json.load(open(sys.argv[1]))
+server_hole_tolerated = sys.argv[3] == "1"
 print("summary: audio_encoder %s, audio_s %s, audio_silence_s %s, duration_s %s"
       % (s["audio_encoder"], s["audio_s"], s["audio_silence_s"], s["duration_s"]))
 assert s["audio_encoder"] == {"opus": "libopus", "aac": "aac"}[sys.argv[2]]
@@ -63,7 +66,9 @@ assert 1.5 < s["audio_s"] <= s["duration_s"] + 0.1, s["duration_s"]
 # PulseAudio itself and with a 5.3 ms underrun of pipewire-pulse), which
 # the summary line's "0.00 s" also allows; a lost chunk is 10 ms or more,
 # and a hole inside the tone is audio-check.py --continuous's to find.
-assert s["audio_silence_s"] < 0.005, s["audio_silence_s"]
+# The one exception is no_gaps_counted's: a server underrun audio-check.py
+# tolerated in the file (at most 80 ms), reported and filled by wl-record.
+assert s["audio_silence_s"] < (0.08 if server_hole_tolerated else 0.005), s["audio_silence_s"]
 PY
 fi
 pass
