@@ -76,10 +76,13 @@ esac
 # throughout, nothing filled, dropped or re-anchored.
 no_gaps_counted ||
 	fail "the summary counts gaps, drops or re-anchors in tones that played throughout"
-python3 - "$TEST_DIR/stats.json" "$mode" <<'PY' || fail "the --stats-fd summary is wrong"
+tolerated=0
+grep -q "^tolerated-hole-ms" "$AUDIO_CHECK_NOTES" 2>/dev/null && tolerated=1
+python3 - "$TEST_DIR/stats.json" "$mode" "$tolerated" <<'PY' || fail "the --stats-fd summary is wrong"
 import json, sys
 s = json.load(open(sys.argv[1]))
 mode = sys.argv[2]
+server_hole_tolerated = sys.argv[3] == "1"
 print("summary: audio_encoder %s, audio_tracks %s, audio_s %s, audio_silence_s %s, "
       "audio_source_silence_s %s" % (s["audio_encoder"], s["audio_tracks"], s["audio_s"],
                                      s["audio_silence_s"], s["audio_source_silence_s"]))
@@ -97,7 +100,9 @@ assert 1.5 < s["audio_s"] <= s["duration_s"] + 0.1, s["duration_s"]
 # PulseAudio itself and with a 5.3 ms underrun of pipewire-pulse), which
 # the summary line's "0.00 s" also allows; a lost chunk is 10 ms or more,
 # and a hole inside the tone is audio-check.py --continuous's to find.
-assert s["audio_silence_s"] < 0.005, s["audio_silence_s"]
+# The one exception is no_gaps_counted's: a server underrun audio-check.py
+# tolerated in the file (at most 80 ms), reported and filled by wl-record.
+assert s["audio_silence_s"] < (0.08 if server_hole_tolerated else 0.005), s["audio_silence_s"]
 assert s["audio_silence_s"] == max(s["audio_source_silence_s"])
 PY
 pass
