@@ -122,8 +122,13 @@ static bool status_still_ours(void)
  * COMMAND's) never splits it. False when the stream failed. */
 static bool terminal_write(FILE *stream, const char *text, size_t len)
 {
+	/* Not the terminal (stdout to a pipe): nothing to erase, and a slow
+	 * reader must not hold up the threads that log. */
+	if (stream != stderr && !isatty(fileno(stream)))
+		return fwrite(text, 1, len, stream) == len && putc('\n', stream) != EOF &&
+		       fflush(stream) == 0;
 	flockfile(stderr);
-	bool redraw = (stream == stderr || isatty(fileno(stream))) && status_still_ours();
+	bool redraw = status_still_ours();
 	bool ok;
 	char out[sizeof(CLEAR_LINE) + 2 * LOG_LINE_MAX + 8];
 	int n = stream == stderr
