@@ -215,8 +215,7 @@ static bool find_running(const char *pid_file, struct control_entry *entry)
 
 static int print_path(const char *path)
 {
-	printf("%s\n", path);
-	return fflush(stdout) == 0 ? EXIT_OK : EXIT_FAILED;
+	return log_output_line(stdout, path) ? EXIT_OK : EXIT_FAILED;
 }
 
 int control_snap(const char *pid_file)

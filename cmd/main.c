@@ -292,8 +292,7 @@ static void print_output_path(const char *path)
 {
 	if (strcmp(path, "-") == 0 || access(path, F_OK) != 0)
 		return;
-	printf("%s\n", path);
-	if (fflush(stdout) != 0)
+	if (!log_output_line(stdout, path))
 		LOG_WARN("cannot print the file name on stdout");
 }
 

@@ -1,3 +1,4 @@
+#define LOG_MODULE ""
 #include "options.h"
 
 #include <errno.h>
@@ -13,14 +14,16 @@
 
 #include "frame.h"
 #include "help.h"
+#include "log.h"
 
 #define ARRAY_LENGTH(a) (sizeof(a) / sizeof((a)[0]))
 
+/* Through the log, as every message on stderr. */
 static enum options_result bad(const char *fmt, const char *arg)
 {
-	fputs("wl-record: ", stderr);
-	fprintf(stderr, fmt, arg);
-	fputs(" (see wl-record --help)\n", stderr);
+	char message[512];
+	snprintf(message, sizeof(message), fmt, arg);
+	LOG_ERR("%s (see wl-record --help)", message);
 	return OPTIONS_BAD;
 }
 
@@ -281,8 +284,8 @@ static enum options_result set_monitor(const struct option_spec *spec, const cha
 {
 	(void)spec;
 	if (looks_like_file(arg)) {
-		fprintf(stderr, "wl-record: -o picks a monitor now (like grim and "
-			"wf-recorder); give the file as the argument or with -f\n");
+		LOG_ERR("-o picks a monitor now (like grim and wf-recorder); give the file "
+			"as the argument or with -f");
 		return OPTIONS_BAD;
 	}
 	options->output_name = arg;
@@ -621,8 +624,8 @@ static enum options_result unknown_option(const char *arg)
 	}
 	const char *nearest = nearest_option(arg);
 	if (nearest) {
-		fprintf(stderr, "wl-record: unknown option '%s': did you mean --%s?"
-			" (see wl-record --help)\n", arg, nearest);
+		LOG_ERR("unknown option '%s': did you mean --%s? (see wl-record --help)", arg,
+			nearest);
 		return OPTIONS_BAD;
 	}
 	return bad("unknown option '%s'", arg);

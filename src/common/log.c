@@ -5,15 +5,20 @@
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #define LOG_LINE_MAX 1024
 
 /* Read by the encoder thread and by libraries' threads too. */
 static atomic_int current_level = LOG_LEVEL_INFO;
 
-/* A status line is on stderr without its newline (log_status_line): the
- * next message clears it first, so that it starts at column 0. */
-static atomic_bool status_shown;
+/* The terminal's status line (log_status_line), owned here: every line
+ * written to the terminal goes through terminal_write(), which erases the
+ * status line first and draws it again after, in one write, under stderr's
+ * stdio lock, so that no line from any thread starts after it on its row.
+ * Under that lock: */
+static char status_text[LOG_LINE_MAX]; /* "" when there is none */
+static bool status_shown; /* drawn, the cursor at its end */
 
 #define CLEAR_LINE "\r\033[K"
 
@@ -86,8 +91,96 @@ static void line_start(struct line *line, const char *module, const char *file, 
 		line_append(line, "%s:%d: ", source_path(file), lineno);
 }
 
-/* One fwrite per line: stdio locks the stream for each call, so lines from
- * the encoder thread and the compositor thread never interleave. */
+/* A status line is drawn only on a terminal where wl-record is in the
+ * foreground: as a background job (`wl-record out.mkv &`) it would be
+ * drawn over the shell's prompt and what the user types after it. A
+ * terminal that is not the controlling one of this process (no foreground
+ * to ask about) is taken as ours. */
+static bool terminal_in_foreground(void)
+{
+	if (!isatty(STDERR_FILENO))
+		return false;
+	pid_t foreground = tcgetpgrp(STDERR_FILENO);
+	return foreground < 0 || foreground == getpgrp();
+}
+
+/* Under stderr's lock: forgets a status line drawn before wl-record went to
+ * the background: its row is the shell's now, not to be erased. */
+static bool status_still_ours(void)
+{
+	if (status_shown && !terminal_in_foreground())
+		status_shown = false;
+	return status_shown;
+}
+
+/* Writes `text` (`len` bytes) and a newline to `stream`. On the terminal
+ * that shows the status line the line comes after it is erased, and it is
+ * drawn again below it: a line never starts after a status line (or after
+ * the ^C the terminal echoed on its row), and the status line is not
+ * missing until its next update. A line to stderr is one write when it
+ * fits, so that the output of other processes on the same stderr (a
+ * COMMAND's) never splits it. False when the stream failed. */
+static bool terminal_write(FILE *stream, const char *text, size_t len)
+{
+	/* Not the terminal (stdout to a pipe): nothing to erase, and a slow
+	 * reader must not hold up the threads that log. */
+	if (stream != stderr && !isatty(fileno(stream)))
+		return fwrite(text, 1, len, stream) == len && putc('\n', stream) != EOF &&
+		       fflush(stream) == 0;
+	flockfile(stderr);
+	bool redraw = status_still_ours();
+	bool ok;
+	char out[sizeof(CLEAR_LINE) + 2 * LOG_LINE_MAX + 8];
+	int n = stream == stderr
+		? snprintf(out, sizeof(out), "%s%.*s\n%s%s", redraw ? CLEAR_LINE : "", (int)len,
+			   text, redraw ? status_text : "", redraw ? "\033[K" : "")
+		: -1;
+	if (n > 0 && (size_t)n < sizeof(out)) {
+		ok = fwrite(out, 1, (size_t)n, stderr) == (size_t)n;
+	} else {
+		/* Another stream on the same terminal (stdout), or a long line:
+		 * the same in three writes, under the same lock. */
+		if (redraw)
+			fputs(CLEAR_LINE, stderr);
+		ok = fwrite(text, 1, len, stream) == len && putc('\n', stream) != EOF &&
+		     fflush(stream) == 0;
+		if (redraw)
+			fprintf(stderr, "%s\033[K", status_text);
+	}
+	funlockfile(stderr);
+	return ok;
+}
+
+void log_status_line(const char *text)
+{
+	flockfile(stderr);
+	snprintf(status_text, sizeof(status_text), "%s", text);
+	if (terminal_in_foreground()) {
+		fprintf(stderr, "\r%s\033[K", status_text);
+		status_shown = true;
+	} else {
+		status_shown = false;
+	}
+	funlockfile(stderr);
+}
+
+void log_status_clear(void)
+{
+	flockfile(stderr);
+	if (status_still_ours())
+		fputs(CLEAR_LINE, stderr);
+	status_shown = false;
+	status_text[0] = '\0';
+	funlockfile(stderr);
+}
+
+bool log_output_line(FILE *stream, const char *text)
+{
+	return terminal_write(stream, text, strlen(text));
+}
+
+/* One write per line, through terminal_write(): lines from the encoder
+ * thread, the compositor thread and libraries' threads never interleave. */
 static void line_write(struct line *line)
 {
 	while (line->len > 0 && line->text[line->len - 1] == '\n')
@@ -102,32 +195,7 @@ static void line_write(struct line *line)
 		if ((c < 0x20 && c != '\t') || c == 0x7f)
 			line->text[i] = '?';
 	}
-	line->text[line->len++] = '\n';
-	if (atomic_exchange(&status_shown, false)) {
-		char cleared[sizeof(CLEAR_LINE) - 1 + LOG_LINE_MAX];
-		memcpy(cleared, CLEAR_LINE, sizeof(CLEAR_LINE) - 1);
-		memcpy(cleared + sizeof(CLEAR_LINE) - 1, line->text, line->len);
-		fwrite(cleared, 1, sizeof(CLEAR_LINE) - 1 + line->len, stderr);
-		return;
-	}
-	fwrite(line->text, 1, line->len, stderr);
-}
-
-void log_status_line(const char *text)
-{
-	char line[LOG_LINE_MAX];
-	int n = snprintf(line, sizeof(line), "\r%s\033[K", text);
-	if (n <= 0)
-		return;
-	fwrite(line, 1, (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1, stderr);
-	fflush(stderr);
-	atomic_store(&status_shown, true);
-}
-
-void log_status_clear(void)
-{
-	if (atomic_exchange(&status_shown, false))
-		fputs(CLEAR_LINE, stderr);
+	terminal_write(stderr, line->text, line->len);
 }
 
 void log_msg(enum log_level level, const char *module, const char *file, int lineno,

@@ -10,6 +10,7 @@
 
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stdio.h>
 
 /* How important a message is; also the threshold log_set_level() takes:
  * messages less important than it are dropped. */
@@ -40,12 +41,21 @@ void log_msg(enum log_level level, const char *module, const char *file, int lin
 void log_vpiece(enum log_level level, const char *module, const char *line_prefix,
 		const char *fmt, va_list args) __attribute__((format(printf, 4, 0)));
 
-/* A status line redrawn in place on a terminal's stderr: `text` without a
- * newline, replacing the previous one. Any message logged afterwards first
- * clears it, so messages never start after it (or after an echoed ^C). */
+/* A status line redrawn in place on stderr: `text` without a newline,
+ * replacing the previous one; drawn only when stderr is a terminal on which
+ * wl-record is in the foreground (never as a background job), so that
+ * without a terminal no control sequence is written. Every line written
+ * while it is shown (messages, libraries' lines, log_output_line()) first
+ * erases it and then draws it again below itself, so no line starts after
+ * it (or after an echoed ^C). */
 void log_status_line(const char *text);
-/* Clears a status line still shown (before the program's last messages). */
+/* Erases the status line and draws it no more (the recording is over). */
 void log_status_clear(void);
+
+/* Prints `text` and a newline on `stream` (stdout: the file's path for
+ * scripts), around the status line as messages are. False when the stream
+ * failed. */
+bool log_output_line(FILE *stream, const char *text);
 
 #ifndef LOG_MODULE
 #error "define LOG_MODULE before including log.h"

@@ -20,6 +20,11 @@ OPTIONS (before FILE):
                   program's sound that must not be in the file)
   --title=TEXT    the stream's title (Matroska) or handler name (MP4) is TEXT
   --kbps=LO-HI    the stream's bytes over its length: LO to HI kbit/s
+  --lead-in=MS    a sound that played before the recording began is there
+                  from the first video frame: its first sample at half the
+                  sound's level comes at most MS after that frame, beyond the
+                  priming that decoders keep (AAC in fragmented MP4: 1024
+                  samples of silence, no edit list trims them)
   --continuous    the tone (FREQ, and --with's) has no hole and no
                   discontinuity, from its start to its end (the first and
                   last 10 ms window at its level) less the codec's first and
@@ -348,6 +353,45 @@ def check_aligned(path, stream):
         sys.exit("FAIL: the audio starts at %.4f s, expected 0 to -%.4f s" % (audio, padding))
 
 
+# Samples of encoder priming a decoder outputs as silence when the stream
+# does not start before 0 (the priming not marked to be skipped): AAC in
+# fragmented MP4, which has no edit list. Matroska's CodecDelay has Opus's
+# pre-skip trimmed.
+KEPT_PRIMING = {"aac": 1024}
+
+
+def decoded_start(path):
+    """The time of the first decoded audio sample, on the file's clock."""
+    out = subprocess.run(["ffmpeg", "-hide_banner", "-copyts", "-i", path, "-map",
+                          "0:a:%d" % STREAM, "-af", "ashowinfo", "-f", "null", "-"],
+                         check=True, capture_output=True, text=True)
+    for line in out.stderr.splitlines():
+        if "ashowinfo" in line and "pts_time:" in line:
+            return float(line.split("pts_time:")[1].split()[0])
+    sys.exit("FAIL: no audio frame times from ashowinfo")
+
+
+def check_lead_in(path, full, codec, max_ms):
+    """The sound starts with the video: its first sample at half its level
+    comes at most max_ms after the first video frame, less KEPT_PRIMING."""
+    rate = 48000
+    mono = [(full[i] + full[i + 1]) / 2 for i in range(0, len(full) - 1, 2)]
+    levels = sorted(rms for _, rms in windows_rms(mono, WINDOW, HOP))
+    peak = math.sqrt(2) * levels[int(len(levels) * 0.9)]
+    onset = next((n for n, x in enumerate(mono) if abs(x) >= peak / 2), None)
+    if onset is None:
+        sys.exit("FAIL: no sound to find the start of")
+    priming = KEPT_PRIMING.get(codec, 0) if first_pts(path, "a:%d" % STREAM) >= 0 else 0
+    lead_in = decoded_start(path) + (onset - priming) / rate - first_pts(path, "v:0")
+    print("lead-in: the sound from %.1f ms after the first video frame (%.1f ms of the "
+          "decoded track, %.1f ms of them the codec's priming; at most %g ms)"
+          % (lead_in * 1000, onset * 1000 / rate, priming * 1000 / rate, max_ms))
+    if lead_in * 1000 > max_ms:
+        sys.exit("FAIL: the sound starts %.1f ms after the first video frame (more than "
+                 "%g ms): the file begins with silence that was not played"
+                 % (lead_in * 1000, max_ms))
+
+
 def main():
     global STREAM
     options = {}
@@ -379,6 +423,8 @@ def main():
     if "aligned" in options:
         check_aligned(path, stream)
     full = decode(path, 48000, 2)
+    if "lead-in" in options:
+        check_lead_in(path, full, stream["codec_name"], float(options["lead-in"]))
     audio_seconds = len(full) / 2 / 48000
     video_seconds, last_longer = video_end(path)
     print("audio %.3f s, video %.3f s (its last frame may last %.3f s longer)" %

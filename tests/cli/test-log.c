@@ -5,8 +5,10 @@
  * temporary file and read back. */
 #define LOG_MODULE "test"
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <sched.h>
+#include <stdatomic.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -182,4 +184,127 @@ TEST(control_characters_are_not_written)
 	expect_text("control characters", capture_end(),
 		    "wl-record: node 'evil?[2J?]0;title??next?line?' found\n"
 		    "wl-record: tab\tkept\n");
+}
+
+/* stderr on a pseudo-terminal (as a user's), read by a thread of its own:
+ * the logger draws a status line only on a terminal. */
+struct pty_capture {
+	int master, saved_stderr;
+	pthread_t reader;
+	char *data;
+	size_t len, capacity;
+};
+
+static void *read_pty(void *arg)
+{
+	struct pty_capture *pty = arg;
+	for (;;) {
+		if (pty->len + 4096 > pty->capacity) {
+			pty->capacity = pty->capacity ? 2 * pty->capacity : 1 << 20;
+			pty->data = realloc(pty->data, pty->capacity);
+			test_assert(pty->data);
+		}
+		ssize_t n = read(pty->master, pty->data + pty->len, 4096);
+		if (n <= 0) /* EIO: the terminal's other side closed */
+			return NULL;
+		pty->len += (size_t)n;
+	}
+}
+
+static void pty_start(struct pty_capture *pty)
+{
+	*pty = (struct pty_capture){ .master = posix_openpt(O_RDWR | O_NOCTTY) };
+	if (pty->master < 0)
+		test_skip("no pseudo-terminal: %s", strerror(errno));
+	test_assert(grantpt(pty->master) == 0 && unlockpt(pty->master) == 0);
+	int terminal = open(ptsname(pty->master), O_RDWR | O_NOCTTY);
+	test_assert(terminal >= 0, "%s: %s", ptsname(pty->master), strerror(errno));
+	fflush(stderr);
+	pty->saved_stderr = dup(STDERR_FILENO);
+	test_assert(dup2(terminal, STDERR_FILENO) >= 0);
+	close(terminal);
+	test_assert(pthread_create(&pty->reader, NULL, read_pty, pty) == 0);
+}
+
+/* What the terminal received, as a string (malloc'd). */
+static char *pty_end(struct pty_capture *pty)
+{
+	fflush(stderr);
+	test_assert(dup2(pty->saved_stderr, STDERR_FILENO) >= 0);
+	close(pty->saved_stderr);
+	pthread_join(pty->reader, NULL);
+	close(pty->master);
+	char *text = realloc(pty->data, pty->len + 1);
+	test_assert(text);
+	text[pty->len] = '\0';
+	return text;
+}
+
+#define STATUS_TEXT "wl-record: 00:00:01  60 frames  a status line"
+
+static atomic_bool messages_done;
+
+static void *draw_status(void *data)
+{
+	(void)data;
+	while (!atomic_load(&messages_done)) {
+		log_status_line(STATUS_TEXT);
+		sched_yield();
+	}
+	return NULL;
+}
+
+/* Lines from several threads while another redraws the status line (the
+ * compositor thread's timer, here as fast as it can): on the rows the
+ * terminal shows, each line starts at column 0 with no status text before
+ * it, and every line is there whole. Played through a minimal terminal:
+ * CR, LF, ESC [ K and text. */
+TEST(status_line_around_lines)
+{
+	log_set_level(LOG_LEVEL_INFO);
+	struct pty_capture pty;
+	pty_start(&pty);
+	pthread_t status, threads[THREADS];
+	test_assert(pthread_create(&status, NULL, draw_status, NULL) == 0);
+	for (int t = 0; t < THREADS; t++)
+		test_assert(pthread_create(&threads[t], NULL, log_from_thread, (void *)(intptr_t)t) == 0);
+	for (int t = 0; t < THREADS; t++)
+		pthread_join(threads[t], NULL);
+	atomic_store(&messages_done, true);
+	pthread_join(status, NULL);
+	log_status_clear();
+	char *text = pty_end(&pty);
+
+	char row[4096];
+	size_t row_len = 0, col = 0;
+	int rows = 0, status_draws = 0;
+	for (const char *c = text; *c; c++) {
+		if (*c == '\r') {
+			col = 0;
+		} else if (*c == '\n') {
+			row[row_len] = '\0';
+			test_assert(strncmp(row, "wl-record: ", 11) == 0 && strstr(row, " thread ") &&
+				    !strstr(row, "status"),
+				    "row %d is not one whole line: '%s'", rows, row);
+			rows++;
+			row_len = 0;
+		} else if (*c == '\033') {
+			test_assert(strncmp(c, "\033[K", 3) == 0, "an escape other than ESC [ K");
+			row_len = col < row_len ? col : row_len;
+			c += 2;
+		} else {
+			test_assert(col < sizeof(row) - 1);
+			while (row_len < col)
+				row[row_len++] = ' ';
+			row[col++] = *c;
+			if (col > row_len)
+				row_len = col;
+			if (col == 1 && strncmp(c, STATUS_TEXT, strlen(STATUS_TEXT)) == 0)
+				status_draws++;
+		}
+	}
+	test_assert(rows == 2 * THREADS * LINES, "%d rows, expected %d", rows, 2 * THREADS * LINES);
+	test_assert(row_len == 0, "the status line is left after log_status_clear()");
+	test_assert(status_draws > THREADS * LINES, "the status line was drawn %d times", status_draws);
+	free(text);
 }
