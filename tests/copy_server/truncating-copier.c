@@ -51,6 +51,7 @@ struct dmabuf_frame {
 
 struct presenter {
 	struct wl_display *display;
+	struct wl_registry *registry;
 	struct wl_compositor *compositor;
 	struct wl_output *output;
 	struct zwp_fullscreen_shell_v1 *shell;
@@ -64,6 +65,7 @@ struct presenter {
 
 struct copier {
 	struct wl_display *display;
+	struct wl_registry *registry;
 	struct wl_shm *shm;
 	struct wl_output *output;
 	struct ext_image_copy_capture_manager_v1 *manager;
@@ -182,8 +184,8 @@ static void presenter_open(struct presenter *p, const struct options *o)
 	p->display = wl_display_connect(NULL);
 	if (!p->display)
 		die("cannot connect the presenter");
-	struct wl_registry *registry = wl_display_get_registry(p->display);
-	wl_registry_add_listener(registry, &presenter_registry, p);
+	p->registry = wl_display_get_registry(p->display);
+	wl_registry_add_listener(p->registry, &presenter_registry, p);
 	wl_display_roundtrip(p->display);
 	if (!p->compositor || !p->output || !p->shell ||
 	    !dmabuf_client_bind(&p->dmabuf, p->display, 3, roundtrip, p->display))
@@ -354,8 +356,8 @@ static void copier_open(struct copier *k, const struct options *o)
 	k->display = wl_display_connect(NULL);
 	if (!k->display)
 		die("cannot connect a copier");
-	struct wl_registry *registry = wl_display_get_registry(k->display);
-	wl_registry_add_listener(registry, &copier_registry, k);
+	k->registry = wl_display_get_registry(k->display);
+	wl_registry_add_listener(k->registry, &copier_registry, k);
 	wl_display_roundtrip(k->display);
 	if (!k->manager || !k->sources || !k->shm || !k->output)
 		die("missing a global (ext-image-copy-capture, its output sources, wl_shm, wl_output)");
@@ -363,6 +365,7 @@ static void copier_open(struct copier *k, const struct options *o)
 		ext_output_image_capture_source_manager_v1_create_source(k->sources, k->output);
 	k->session = ext_image_copy_capture_manager_v1_create_session(k->manager, source, 0);
 	ext_image_copy_capture_session_v1_add_listener(k->session, &session_listener, k);
+	ext_image_capture_source_v1_destroy(source);
 	if (wl_display_roundtrip(k->display) < 0)
 		say_protocol_error(k->display, "copier");
 	if (!k->done || k->stopped || k->width != (uint32_t)o->width ||
@@ -429,8 +432,15 @@ static int copier_good_copy(struct copier *k, const struct options *o, int last_
 	return shown;
 }
 
+/* Every proxy goes before the connection (the sanitizer build counts them). */
 static void copier_close(struct copier *k)
 {
+	ext_image_copy_capture_session_v1_destroy(k->session);
+	ext_image_copy_capture_manager_v1_destroy(k->manager);
+	ext_output_image_capture_source_manager_v1_destroy(k->sources);
+	wl_shm_destroy(k->shm);
+	wl_output_destroy(k->output);
+	wl_registry_destroy(k->registry);
 	wl_display_disconnect(k->display);
 	*k = (struct copier){ 0 };
 }
@@ -502,7 +512,7 @@ int main(int argc, char **argv)
 			die("ftruncate: %s", strerror(errno));
 		close(fd);
 		struct copy_result r = { 0 };
-		copier_capture(&bad, buffer, &r, &o);
+		struct ext_image_copy_capture_frame_v1 *frame = copier_capture(&bad, buffer, &r, &o);
 		/* A new frame (unless one came since the good copy): the copy
 		 * reads the dmabuf again, then writes. */
 		index++;
@@ -523,6 +533,8 @@ int main(int argc, char **argv)
 			    code, interface ? interface->name : "?", WL_SHM_ERROR_INVALID_FD);
 		printf("truncating-copier: the copy into a truncated pool: wl_shm.invalid_fd on "
 		       "the wl_buffer\n");
+		ext_image_copy_capture_frame_v1_destroy(frame);
+		wl_buffer_destroy(buffer);
 		copier_close(&bad);
 
 		/* wl-record still serves copies, of a newer frame. */
@@ -544,6 +556,16 @@ int main(int argc, char **argv)
 		say_protocol_error(p.display, "presenter");
 	if (p.times && fclose(p.times) != 0)
 		die("%s: %s", o.times_path, strerror(errno));
+	for (int i = 0; i < BUFFER_COUNT; i++) {
+		wl_buffer_destroy(p.buffers[i].wl_buffer);
+		munmap(p.buffers[i].pixels, p.buffers[i].size);
+	}
+	wl_surface_destroy(p.surface);
+	dmabuf_client_finish(&p.dmabuf);
+	zwp_fullscreen_shell_v1_release(p.shell);
+	wl_output_destroy(p.output);
+	wl_compositor_destroy(p.compositor);
+	wl_registry_destroy(p.registry);
 	wl_display_disconnect(p.display);
 	printf("truncating-copier: done\n");
 	return 0;
