@@ -73,8 +73,9 @@ def serial(n=0):
     return ('serial', n)
 
 
-def memfd(size):
-    return ('memfd', size)
+def memfd(size, name=None):
+    """A memfd of `size` bytes; `name` lets truncate() find it."""
+    return ('memfd', size, name)
 
 
 PIPE_WRITE = ('pipe', True)
@@ -127,6 +128,7 @@ class Seed:
             globals_ += ['wl_data_device_manager', 'zwp_primary_selection_device_manager_v1']
         self.globals = globals_
         self.clients = [Client(globals_), Client(globals_)]
+        self.memfds = []  # names of the memfds the harness keeps (the first 16)
 
     def op(self, name):
         self.out.append(OPS.index(name))
@@ -165,6 +167,8 @@ class Seed:
                     self.out.append(c.index(c.interface_of(v), v))
             elif arg_type == 'fd':
                 if v[0] == 'memfd':
+                    if len(self.memfds) < 16:
+                        self.memfds.append(v[2] if len(v) > 2 else None)
                     size = v[1]
                     if size % 128 == 0 and size // 128 < 0x80:
                         self.out.append(size // 128)
@@ -224,6 +228,12 @@ class Seed:
         raw = mime_type.encode()
         self.out += bytes([1 if primary else 0, len(raw)]) + raw
 
+    def truncate(self, name, size):
+        """Shrinks the memfd called `name` to `size` bytes (a multiple of 64)."""
+        self.op('OP_TRUNCATE')
+        pick = len(self.memfds) - 1 - self.memfds.index(name)
+        self.out += bytes([pick, size // 64])
+
     def time(self):
         self.op('OP_TIME')
 
@@ -237,8 +247,8 @@ class Seed:
     def shm_buffer(self, client, name, width, height, fmt=XRGB, fd_size=None, stride=None):
         stride = stride or width * 4
         size = stride * height
-        self.req(client, 'wl_shm', 'create_pool', memfd(size if fd_size is None else fd_size),
-                 size, new=[name + '-pool'])
+        self.req(client, 'wl_shm', 'create_pool',
+                 memfd(size if fd_size is None else fd_size, name), size, new=[name + '-pool'])
         self.req(client, name + '-pool', 'create_buffer', 0, width, height, stride, fmt,
                  new=[name])
         self.req(client, name + '-pool', 'destroy')
@@ -501,7 +511,7 @@ def copy_dmabuf_screen():
     s.req(0, 'zwp_fullscreen_shell_v1', 'present_surface', 'screen', 0, 'wl_output')
     for name in ('d0', 'd1'):
         s.req(0, 'zwp_linux_dmabuf_v1', 'create_params', new=[name + '-params'])
-        s.req(0, name + '-params', 'add', memfd(1024), 0, 0, 64, 0, 0)
+        s.req(0, name + '-params', 'add', memfd(1024, name), 0, 0, 64, 0, 0)
         s.req(0, name + '-params', 'create_immed', 16, 16, DRM_XRGB, 0, new=[name])
         s.req(0, name + '-params', 'destroy')
     s.show(0, 'screen', 'd0', 16, 16)
@@ -518,6 +528,61 @@ def copy_dmabuf_screen():
     s.req(1, 'f2', 'attach_buffer', 'short')
     s.req(1, 'f2', 'capture')
     s.show(0, 'screen', 'd1', 16, 16)
+    # A new copier; the shown dmabuf shrinks: the copy's read faults.
+    s.reconnect(1)
+    s.req(1, 'ext_output_image_capture_source_manager_v1', 'create_source', 'wl_output',
+          new=['source'])
+    s.req(1, 'ext_image_copy_capture_manager_v1', 'create_session', 'source', 0, new=['session'])
+    s.shm_buffer(1, 'good2', 16, 16)
+    for frame in ('f3', 'f4'):
+        s.req(1, 'session', 'create_frame', new=[frame])
+        s.req(1, frame, 'attach_buffer', 'good2')
+        s.req(1, frame, 'capture')
+        if frame == 'f3':
+            s.req(1, frame, 'destroy')
+    s.truncate('d0', 0)
+    s.show(0, 'screen', 'd0', 16, 16)
+    return s
+
+
+def shm_pool_truncated():
+    """A presented pool shrinks under its buffer: the next commit's read
+    faults; a copier waits at the end, when the copy server goes first."""
+    s = Seed(flags=2)
+    s.present(0, 64, 48)
+    s.req(1, 'ext_output_image_capture_source_manager_v1', 'create_source', 'wl_output',
+          new=['source'])
+    s.req(1, 'ext_image_copy_capture_manager_v1', 'create_session', 'source', 0, new=['session'])
+    s.shm_buffer(1, 'target', 64, 48)
+    s.req(1, 'session', 'create_frame', new=['f'])
+    s.req(1, 'f', 'attach_buffer', 'target')
+    s.req(1, 'f', 'capture')
+    s.req(1, 'f', 'destroy')
+    s.req(1, 'session', 'create_frame', new=['waiting'])
+    s.req(1, 'waiting', 'attach_buffer', 'target')
+    s.req(1, 'waiting', 'capture')
+    s.truncate('picture', 128)
+    s.show(0, 'screen', 'picture', 64, 48)
+    return s
+
+
+def drag_icon_destroyed():
+    """A drag with an icon; the icon surface is destroyed during the drag
+    (libwayland 1.21's signal emission looped on the overlay's listener)."""
+    s = Seed(flags=2)
+    s.toplevel(0, 'a', 32, 24)
+    s.req(0, 'wl_seat', 'get_pointer', new=['ptr'])
+    s.req(0, 'wl_data_device_manager', 'get_data_device', 'wl_seat', new=['dev'])
+    s.motion(20, 16)
+    s.input('POINTER_BUTTON', BTN)
+    s.req(0, 'wl_compositor', 'create_surface', new=['icon'])
+    s.req(0, 'dev', 'start_drag', None, 'a', 'icon', serial(0))
+    s.shm_buffer(0, 'icon-buffer', 8, 8, ARGB)
+    s.show(0, 'icon', 'icon-buffer', 8, 8)
+    s.motion(22, 18)
+    s.req(0, 'icon', 'destroy')
+    s.motion(24, 18)
+    s.input('POINTER_BUTTON', 0)
     return s
 
 
@@ -543,6 +608,8 @@ SEEDS = {
     'drag-between-clients': drag_between_clients,
     'copy-shm-screen': copy_shm_screen,
     'copy-dmabuf-screen': copy_dmabuf_screen,
+    'shm-pool-truncated': shm_pool_truncated,
+    'drag-icon-destroyed': drag_icon_destroyed,
     'recording-only': recording_only,
 }
 

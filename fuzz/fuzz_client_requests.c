@@ -45,6 +45,8 @@
  *   OP_DESKTOP_PASTE      1 byte kind, a mime type: pasted into a pipe
  *   OP_TIME         the event loop waits 1 ms (frame callbacks)
  *   OP_RECONNECT    1 byte client: disconnected, connected again
+ *   OP_TRUNCATE     1 byte: the n-th newest memfd sent (of the first 16),
+ *       1 byte: its new size in 64-byte units (the server's mapping faults)
  *
  * Every input ends with the copy server and the compositor torn down, so
  * ASan sees leaks and use-after-free. */
@@ -85,6 +87,7 @@
 #define MAX_OBJECTS 512
 #define MAX_GLOBALS 32
 #define MAX_KEPT_FDS 64
+#define MAX_MEMFDS 16
 #define RX_SIZE 65536
 #define SERIALS 8
 
@@ -154,6 +157,7 @@ enum op {
 	OP_DESKTOP_PASTE,
 	OP_TIME,
 	OP_RECONNECT,
+	OP_TRUNCATE,
 	N_OPS,
 };
 
@@ -196,6 +200,10 @@ struct harness {
 	/* Our ends of the pipes handed over, closed at the end. */
 	int kept_fds[MAX_KEPT_FDS];
 	int n_kept_fds;
+	/* The memfds sent, newest last, so that a client can shrink one the
+	 * server has mapped (OP_TRUNCATE). */
+	int memfds[MAX_MEMFDS];
+	int n_memfds;
 };
 
 static uint32_t take_number(struct fuzz_reader *r, const struct client *c)
@@ -245,8 +253,15 @@ static struct fd_wish take_fd_wish(struct fuzz_reader *r)
 /* The fd, or -1 when too many are open. */
 static int make_fd(struct harness *h, struct fd_wish wish)
 {
-	if (!wish.pipe)
-		return make_memfd(wish.size);
+	if (!wish.pipe) {
+		int fd = make_memfd(wish.size);
+		if (h->n_memfds < MAX_MEMFDS) {
+			int copy = dup(fd);
+			if (copy >= 0)
+				h->memfds[h->n_memfds++] = copy;
+		}
+		return fd;
+	}
 	int ends[2];
 	if (h->n_kept_fds >= MAX_KEPT_FDS || pipe2(ends, O_CLOEXEC | O_NONBLOCK) < 0)
 		return -1;
@@ -946,22 +961,33 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			turn(&h, 0);
 			client_connect(&h, c);
 			break;
+		case OP_TRUNCATE: {
+			uint32_t pick = fuzz_take(&r, 1), length = fuzz_take(&r, 1) * 64;
+			if (h.n_memfds && ftruncate(h.memfds[h.n_memfds - 1 - pick % (uint32_t)h.n_memfds],
+						    length) < 0)
+				abort();
+			break;
+		}
 		}
 		turn(&h, 0);
 	}
 
-	/* As cmd/ ends: the desktop's side, the copy server, the compositor. */
-	for (int i = 0; i < 2; i++)
-		client_disconnect(&h.clients[i]);
+	/* As cmd/ ends: the desktop's side, the copy server (its clients still
+	 * there, told their sessions stopped), then the compositor. */
 	if (desktop) {
 		seat_set_cursor_handler(h.server->seat, NULL, NULL);
 		selection_set_peer(h.server->data_device, NULL);
 		selection_set_peer(h.server->primary_selection, NULL);
 	}
 	copy_server_destroy(h.copy);
+	turn(&h, 0);
+	for (int i = 0; i < 2; i++)
+		client_disconnect(&h.clients[i]);
 	wl_list_remove(&h.frame.link);
 	server_destroy(h.server);
 	for (int i = 0; i < h.n_kept_fds; i++)
 		close(h.kept_fds[i]);
+	for (int i = 0; i < h.n_memfds; i++)
+		close(h.memfds[i]);
 	return 0;
 }
