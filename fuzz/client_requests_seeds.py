@@ -422,6 +422,29 @@ def clipboard_two_clients():
     return s
 
 
+def clipboard_many_types():
+    """A source offering 70 types (past the 64 kept), set, then offered to
+    the other client; a selection offer finished and given actions (a
+    drag's requests: errors)."""
+    s = Seed()
+    s.present(0, 64, 48)
+    for c in (0, 1):
+        s.req(c, 'wl_data_device_manager', 'get_data_device', 'wl_seat', new=['dev'])
+    s.keyboard_enter([])
+    s.req(0, 'wl_data_device_manager', 'create_data_source', new=['src'])
+    for i in range(70):
+        s.req(0, 'src', 'offer', 't/%d' % i)
+    s.req(0, 'dev', 'set_selection', 'src', serial(0))
+    s.reconnect(0)
+    s.present(0, 64, 48)
+    s.req(0, 'wl_data_device_manager', 'get_data_device', 'wl_seat', new=['dev'])
+    s.desktop_selection(False, ['text/plain'])
+    s.server_made(0, 'wl_data_offer', 'offer')
+    s.req(0, 'offer', 'set_actions', 1, 1)
+    s.req(0, 'offer', 'finish')
+    return s
+
+
 def drag_between_clients():
     """Client 0 drags from its toplevel with an icon over client 1's, which
     accepts, chooses an action, is dropped on and finishes."""
@@ -605,6 +628,7 @@ SEEDS = {
     'seat-keyboard': seat_keyboard,
     'seat-touch': seat_touch,
     'clipboard-two-clients': clipboard_two_clients,
+    'clipboard-many-types': clipboard_many_types,
     'drag-between-clients': drag_between_clients,
     'copy-shm-screen': copy_shm_screen,
     'copy-dmabuf-screen': copy_dmabuf_screen,
