@@ -29,8 +29,8 @@
  *       that interface), 1 byte request (modulo its count), then each
  *       argument: int/uint 1 byte (< 0xe0: that value; 0xe0-0xe7: the n-th
  *       newest serial the client was sent; 0xe8-0xef: -1 to -8; else 4
- *       bytes big-endian follow), fixed the same in whole units (4 bytes:
- *       raw), string and array 1 byte length then the bytes (a nullable
+ *       bytes big-endian follow), fixed 1 byte (< 0xf0: that many whole
+ *       units; else 4 bytes raw follow), string and array 1 byte length then the bytes (a nullable
  *       string of length 0xff is null), object 1 byte (bit 7 on a nullable
  *       one: null; else the n-th newest of its interface), fd 1 byte (<
  *       0x80: a memfd of 128 times that many bytes; 0x80-0xbf a pipe's
@@ -138,7 +138,8 @@ static const struct wl_interface *const request_interfaces[] = {
 };
 #define N_REQUEST_INTERFACES (sizeof(request_interfaces) / sizeof(request_interfaces[0]))
 
-/* Interfaces that only receive events, for naming the globals. */
+/* A global's interface by the name the registry gives (NULL: one the
+ * requests above never name, left unbound). */
 static const struct wl_interface *interface_named(const char *name)
 {
 	for (size_t i = 0; i < N_REQUEST_INTERFACES; i++)
