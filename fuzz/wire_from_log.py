@@ -25,8 +25,10 @@ LINE = re.compile(r'^\[\s*[\d.]+\]\s+(?P<iface>[A-Za-z_0-9]+)@(?P<id>\d+)\.(?P<r
 
 
 # wl_registry.bind names the global by the number the *logged* server gave
-# it; wl-record numbers its globals in creation order (server.c).
-GLOBAL_NAMES = {'wl_output': 1, 'wl_compositor': 2, 'wl_shm': 3, 'zwp_fullscreen_shell_v1': 4}
+# it; wl-record numbers its globals in creation order (server.c: the
+# output, wl_compositor, wl_shm, zwp_linux_dmabuf_v1, the fullscreen shell).
+# A wrong number costs every seed a protocol error at its first bind.
+GLOBAL_NAMES = {'wl_output': 1, 'wl_compositor': 2, 'wl_shm': 3, 'zwp_fullscreen_shell_v1': 5}
 
 
 def load_protocols(paths):

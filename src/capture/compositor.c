@@ -522,6 +522,27 @@ static bool ensure_texture(struct surface *surface, int width, int height,
 	return surface->texture != NULL;
 }
 
+/* A surface's listeners may remove one another during the signal: a drag's
+ * icon going ends the overlay drawn for it, whose listener is the next one.
+ * libwayland 1.21's wl_signal_emit then runs on a link that was removed
+ * (in a loop, or through NULL). The listeners present at the start are
+ * held on a list of their own and called in order, each put back before
+ * its call; one removed meanwhile is not called, one added is not either
+ * (as wl_signal_emit_mutable of libwayland 1.22). */
+static void surface_signal_emit(struct wl_signal *signal, void *data)
+{
+	struct wl_list waiting;
+	wl_list_init(&waiting);
+	wl_list_insert_list(&waiting, &signal->listener_list);
+	wl_list_init(&signal->listener_list);
+	while (!wl_list_empty(&waiting)) {
+		struct wl_listener *listener = wl_container_of(waiting.next, listener, link);
+		wl_list_remove(&listener->link);
+		wl_list_insert(signal->listener_list.prev, &listener->link);
+		listener->notify(listener, data);
+	}
+}
+
 /* Makes `next` (the pending or the cached state) current: the buffer's
  * damage goes into the texture and the buffer is released, frame callbacks
  * are scheduled, the subsurfaces' state that waited for this one is applied,
@@ -583,7 +604,7 @@ static void surface_apply_state(struct surface *surface, struct surface_state *n
 	subsurface_parent_apply(surface, from_cache);
 
 	struct surface_commit_event event = { surface, &damage, commit_ns };
-	wl_signal_emit(&surface->events.commit, &event);
+	surface_signal_emit(&surface->events.commit, &event);
 	if (surface->role && surface->role->commit)
 		surface->role->commit(surface, &damage, commit_ns);
 
@@ -671,7 +692,7 @@ static const struct wl_surface_interface surface_impl = {
 static void surface_resource_destroy(struct wl_resource *resource)
 {
 	struct surface *surface = surface_from_resource(resource);
-	wl_signal_emit(&surface->events.destroy, surface);
+	surface_signal_emit(&surface->events.destroy, surface);
 	addon_set_finish(&surface->addons);
 
 	/* A cached buffer was committed: the client gets it back. One only

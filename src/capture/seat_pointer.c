@@ -118,6 +118,21 @@ static void pointer_rebase(struct seat *seat, uint32_t time)
 	place_screen_cursor(seat);
 }
 
+/* A frame's wheel steps are bounded (a million steps, more than any wheel
+ * turns): a desktop's axis_discrete of any int32 neither overflows the sums
+ * below nor reaches clients as a wrapped value. */
+#define WHEEL_VALUE120_MAX (120 * 1000000)
+
+static int32_t add_wheel_steps(int32_t sum, int64_t add)
+{
+	int64_t total = (int64_t)sum + add;
+	if (total > WHEEL_VALUE120_MAX)
+		return WHEEL_VALUE120_MAX;
+	if (total < -WHEEL_VALUE120_MAX)
+		return -WHEEL_VALUE120_MAX;
+	return (int32_t)total;
+}
+
 /* The axis events of a frame, with its wheel steps: clients of wl_seat 8
  * get them as axis_value120 (never axis_discrete), older ones as
  * axis_discrete once they make a whole step, the axis value summed with
@@ -262,9 +277,10 @@ void seat_pointer_event(struct seat *seat, const struct wl_record_input_event *e
 	case WL_RECORD_INPUT_POINTER_AXIS_DISCRETE:
 	case WL_RECORD_INPUT_POINTER_AXIS_VALUE120:
 		if (event->axis < 2) {
-			int32_t value120 = event->type == WL_RECORD_INPUT_POINTER_AXIS_VALUE120
-					   ? event->value120 : event->discrete * 120;
-			seat->axes[event->axis].value120 += value120;
+			int64_t value120 = event->type == WL_RECORD_INPUT_POINTER_AXIS_VALUE120
+					   ? event->value120 : (int64_t)event->discrete * 120;
+			seat->axes[event->axis].value120 =
+				add_wheel_steps(seat->axes[event->axis].value120, value120);
 		}
 		return;
 	case WL_RECORD_INPUT_POINTER_FRAME:

@@ -151,6 +151,17 @@ static bool newest_pixels(struct copy_server *server, struct frame *pixels)
 	return true;
 }
 
+/* What `buffer` is, when it is a writable wl_shm buffer: its size, stride
+ * and format. The writer's guard is ended at once, nothing written. */
+static bool buffer_describe(struct copy_server *server, struct wl_resource *buffer,
+			    struct shm_pixels *to)
+{
+	if (!buffer || !server->shm->begin_write(buffer, to))
+		return false;
+	server->shm->end_write(buffer);
+	return true;
+}
+
 /* Copies the newest frame into the frame's buffer and says so. */
 static void frame_complete(struct copy_frame *frame)
 {
@@ -158,18 +169,22 @@ static void frame_complete(struct copy_frame *frame)
 	struct copy_server *server = session->server;
 	const struct frame *newest = &server->newest;
 	struct shm_pixels to;
-	if (!frame->buffer || !server->shm->begin_write(frame->buffer, &to)) {
+	if (!buffer_describe(server, frame->buffer, &to) || to.width != newest->width ||
+	    to.height != newest->height || !format_supported(to.format)) {
 		frame_send_failed(frame, EXT_IMAGE_COPY_CAPTURE_FRAME_V1_FAILURE_REASON_BUFFER_CONSTRAINTS);
 		return;
 	}
+	/* The picture is read before the write begins: reading a dmabuf
+	 * guards that mapping against SIGBUS, and no guard may open inside
+	 * the write's (shm_writer.h), or a client shrinking its pool during
+	 * the write could fault unguarded. */
 	struct frame pixels;
-	if (to.width != newest->width || to.height != newest->height ||
-	    !format_supported(to.format) || !newest_pixels(server, &pixels)) {
-		server->shm->end_write(frame->buffer);
-		bool size_ok = to.width == newest->width && to.height == newest->height &&
-			       format_supported(to.format);
-		frame_send_failed(frame, size_ok ? EXT_IMAGE_COPY_CAPTURE_FRAME_V1_FAILURE_REASON_UNKNOWN
-					: EXT_IMAGE_COPY_CAPTURE_FRAME_V1_FAILURE_REASON_BUFFER_CONSTRAINTS);
+	if (!newest_pixels(server, &pixels)) {
+		frame_send_failed(frame, EXT_IMAGE_COPY_CAPTURE_FRAME_V1_FAILURE_REASON_UNKNOWN);
+		return;
+	}
+	if (!server->shm->begin_write(frame->buffer, &to)) {
+		frame_send_failed(frame, EXT_IMAGE_COPY_CAPTURE_FRAME_V1_FAILURE_REASON_BUFFER_CONSTRAINTS);
 		return;
 	}
 
@@ -285,12 +300,8 @@ static void frame_handle_capture(struct wl_client *client, struct wl_resource *r
 	struct copy_server *server = session->server;
 	/* Checked now against the constraints told, again when copying. */
 	struct shm_pixels to;
-	if (!frame->buffer || !server->shm->begin_write(frame->buffer, &to)) {
-		frame_send_failed(frame, EXT_IMAGE_COPY_CAPTURE_FRAME_V1_FAILURE_REASON_BUFFER_CONSTRAINTS);
-		return;
-	}
-	server->shm->end_write(frame->buffer);
-	if (to.width != server->width || to.height != server->height || !format_supported(to.format)) {
+	if (!buffer_describe(server, frame->buffer, &to) || to.width != server->width ||
+	    to.height != server->height || !format_supported(to.format)) {
 		frame_send_failed(frame, EXT_IMAGE_COPY_CAPTURE_FRAME_V1_FAILURE_REASON_BUFFER_CONSTRAINTS);
 		return;
 	}
