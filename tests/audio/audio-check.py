@@ -37,6 +37,7 @@ OPTIONS (before FILE):
                   of 2.5 ms below 90 % of the tone's RMS, the predictor's
                   residual at most 0.01 of it over every 2.5 ms window, no
                   hole of the server's tolerated (see STRICT_WINDOW)
+  --min-tone=S    with --strict: the tone checked lasts at least S seconds
   --ignore-louder with --continuous or --strict: other sound much louder
                   than the tone (clicks) is there too: the predictor skips it
   --aligned       the video starts at 0 and the audio's first packet at 0 less
@@ -361,18 +362,27 @@ def check_continuous(full, codec, freqs, ignore_louder=False, level_only=False):
 #    computed for FREQ). A hole of 1 ms leaves at most 83 % in the window
 #    over it (65 % of the energy, the hole over a zero crossing; 62 % over a
 #    peak); a chunk of 10 ms lost, nothing.
-#  - Sample level: the two-tap predictor of the tone (x[n] = 2 cos(w) x[n-1]
-#    - x[n-2], exact for a sine of any amplitude and phase: a fit of the
-#    sine to every three samples) leaves, over every 2.5 ms window, at most
-#    STRICT_RESIDUAL_MAX of the tone's RMS. A cut of 0.5 ms (24 samples) is
-#    a jump of 0.22 of a period: a step of up to 1.3 times the amplitude,
-#    a residual of 0.2 or more; the codecs' noise on a pure tone is below
-#    0.002 (Opus, AAC: see RESIDUAL_MAX).
+#  - Sample level, two ways. The two-tap predictor of the tone (x[n] =
+#    2 cos(w) x[n-1] - x[n-2], exact for a sine of any amplitude and phase)
+#    leaves, over every 2.5 ms window, at most STRICT_RESIDUAL_MAX of the
+#    tone's RMS: a step or a kink in the waveform. And a least-squares fit
+#    of the sine (amplitude and phase) to every block of 5 ms: the phase
+#    of the block after any block may differ from the one before it by at
+#    most STRICT_PHASE_MAX. A cut of 0.5 ms (24 samples) is a jump of 1.38
+#    rad, wherever it falls; the predictor alone misses one placed
+#    symmetrically over a peak (its residual is then 0.007: the waveform
+#    only kinks), and sees 0.03 to 0.23 elsewhere. The codecs' noise on a
+#    pure tone is below 0.002 of residual (Opus, AAC: see RESIDUAL_MAX) and
+#    a few mrad of phase; the drift compensation's 0.25 % turns the phase
+#    by 0.07 rad over two blocks. (No check can see a cut of one whole
+#    period, 2.27 ms: 109 samples of a 440 Hz tone join it seamlessly.)
 # No hole of the server's is tolerated here: the tests that use --strict
 # run a server that keeps up (tests/audio/tone-loaded.sh).
 STRICT_WINDOW = 120
 STRICT_FLOOR = 0.9
 STRICT_RESIDUAL_MAX = 0.01
+STRICT_PHASE_BLOCK = 240   # 5 ms
+STRICT_PHASE_MAX = 0.15    # rad
 STRICT_BLOCK = 48          # per-block (1 ms) minima and maxima are kept
 STRICT_CHUNK = 48000 * 10  # samples decoded and scanned at a time
 REFERENCE_BLOCKS = 100     # the tone's RMS: median of 100 ms windows
@@ -394,7 +404,9 @@ def strict_scan(path, freqs):
     keeps, per block of STRICT_BLOCK samples: its energy, the lowest energy
     of the STRICT_WINDOW windows starting in it, and the highest energy of
     the predictor's residual over such windows. Returns those three arrays
-    and the number of samples."""
+    and the number of samples; and per block of STRICT_PHASE_BLOCK samples,
+    the fitted sine's amplitude and phase (against sample 0 of the stream;
+    for the first of `freqs` only)."""
     process = subprocess.Popen(["ffmpeg", "-v", "error", "-i", path, "-map", "0:a:%d" % STREAM,
                                 "-f", "f32le", "-ac", "2", "-"], stdout=subprocess.PIPE)
     coeffs = [2 * math.cos(2 * math.pi * hz / 48000) for hz in freqs]
@@ -406,6 +418,15 @@ def strict_scan(path, freqs):
     pos = 0  # the next window start, a multiple of B
     total = 0
     pending = b""
+    P = STRICT_PHASE_BLOCK
+    w = 2 * math.pi * freqs[0] / 48000
+    sines = array.array("d", (math.sin(w * n) for n in range(P)))
+    cosines = array.array("d", (math.cos(w * n) for n in range(P)))
+    ss = sum(v * v for v in sines)
+    cc = sum(v * v for v in cosines)
+    sc = sum(a * b for a, b in zip(sines, cosines))
+    det = ss * cc - sc * sc
+    amplitude, phase = array.array("d"), array.array("d")
     while True:
         data = process.stdout.read(STRICT_CHUNK * 8)
         eof = not data
@@ -420,7 +441,7 @@ def strict_scan(path, freqs):
             buf.extend(map(0.5.__mul__, map(operator.add, stereo[0::2], stereo[1::2])))
             total += usable // 8
         end = buf_start + len(buf)
-        stop = pos + (end - W + 1 - pos) // B * B  # windows starting before it are whole
+        stop = pos + (end - W + 1 - pos) // P * P  # windows starting before it are whole
         if stop > pos:
             seg = buf[pos - history - buf_start:stop + W - 1 - buf_start]
             x = seg[history:]
@@ -438,6 +459,13 @@ def strict_scan(path, freqs):
                 block_energy.append(prefix[j + B] - prefix[j])
                 level_min.append(min(level[j:j + B]))
                 residual_max.append(max(rlevel[j:j + B]))
+            for j in range(0, stop - pos, P):
+                block = x[j:j + P]
+                xs = sum(map(operator.mul, block, sines))
+                xc = sum(map(operator.mul, block, cosines))
+                a, b = (xs * cc - xc * sc) / det, (xc * ss - xs * sc) / det
+                amplitude.append(math.hypot(a, b))
+                phase.append((math.atan2(b, a) - w * (pos + j)) % (2 * math.pi))
             del buf[:stop - history - buf_start]
             buf_start = stop - history
             pos = stop
@@ -445,15 +473,15 @@ def strict_scan(path, freqs):
             break
     if process.wait() != 0:
         sys.exit("FAIL: ffmpeg cannot decode the audio of %s" % path)
-    return block_energy, level_min, residual_max, total
+    return block_energy, level_min, residual_max, total, amplitude, phase
 
 
-def check_strict(path, codec, freqs, ignore_louder=False):
+def check_strict(path, codec, freqs, ignore_louder=False, min_tone=0.0):
     """Issue 30's continuity check (see STRICT_WINDOW); returns the length
     of the audio in samples."""
     rate, W, B = 48000, STRICT_WINDOW, STRICT_BLOCK
     started = time.monotonic()
-    energy, level_min, residual_max, total = strict_scan(path, freqs)
+    energy, level_min, residual_max, total, amplitude, phase = strict_scan(path, freqs)
     blocks = len(energy)
     per10 = WINDOW // B  # 10 ms in blocks
     if blocks < 2 * REFERENCE_BLOCKS:
@@ -476,6 +504,9 @@ def check_strict(path, codec, freqs, ignore_louder=False):
         sys.exit("FAIL: less than 0.5 s of tone to check for continuity (%.3f s)"
                  % ((last - first) * B / rate))
     tone = sorted(hundreds)[len(hundreds) // 2]
+    if (last - first) * B / rate < min_tone:
+        sys.exit("FAIL: the tone is checked over %.3f s, less than %g s: it stopped, or "
+                 "started late" % ((last - first) * B / rate, min_tone))
     lo, hi = perfect_sine_range(freqs[0], W) if len(freqs) == 1 else (0.0, 0.0)
     print("strict continuity: the tone (RMS %.5f, median of %d windows of 100 ms) from %.3f s "
           "to %.3f s, checked from %.3f s to %.3f s; a perfect %g Hz sine's 2.5 ms windows: "
@@ -511,7 +542,33 @@ def check_strict(path, codec, freqs, ignore_louder=False):
           "%d ms with a window above; %.1f s of audio scanned in %.1f s"
           % (math.sqrt(residual_max[loudest] / W) / tone, loudest * B / rate,
              STRICT_RESIDUAL_MAX, len(clicks), total / rate, time.monotonic() - started))
+    # The sine's phase: each 5 ms block's neighbours, both checked, both
+    # holding the tone (a hole is the level check's), not near louder sound.
+    per_phase = STRICT_PHASE_BLOCK // B
+    steps = []
+    for k in range(1, len(phase) - 1):
+        if (k - 1) * per_phase < first or (k + 2) * per_phase > last_start:
+            continue
+        if any(skipped[(k - 1) * per_phase:(k + 2) * per_phase]):
+            continue
+        if min(amplitude[k - 1], amplitude[k + 1]) < 0.5 * math.sqrt(2) * tone:
+            continue
+        step = (phase[k + 1] - phase[k - 1] + math.pi) % (2 * math.pi) - math.pi
+        steps.append((abs(step), k))
+    if len(freqs) != 1:
+        steps = []
+    if steps:
+        largest = max(steps)
+        print("strict continuity: the sine fitted to 5 ms blocks: the largest phase step "
+              "across a block %.3f rad at %.4f s (max %.2f) over %d blocks"
+              % (largest[0], largest[1] * STRICT_PHASE_BLOCK / rate, STRICT_PHASE_MAX, len(steps)))
+    jumps = [k for step, k in steps if step > STRICT_PHASE_MAX]
     failures = []
+    if jumps:
+        failures.append("a discontinuity in the tone: its phase jumps across %d blocks of 5 ms, "
+                        "the first at %.4f s (%.3f rad)"
+                        % (len(jumps), jumps[0] * STRICT_PHASE_BLOCK / rate,
+                           dict((k, v) for v, k in steps)[jumps[0]]))
     if low:
         failures.append("a hole in the tone: %d ms where a 2.5 ms window is below %d %% of its "
                         "RMS, the first at %.4f s (%.1f %%)"
@@ -618,7 +675,8 @@ def main():
     if "strict" in options:
         # Streamed: an hour of sound is not held in memory.
         audio_seconds = check_strict(path, stream["codec_name"], expected,
-                                     "ignore-louder" in options) / 48000
+                                     "ignore-louder" in options,
+                                     float(options.get("min-tone", 0))) / 48000
     else:
         full = decode(path, 48000, 2)
         if "lead-in" in options:
