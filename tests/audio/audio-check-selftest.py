@@ -4,7 +4,7 @@ here: a perfect 440 Hz tone passes, in FLAC (lossless) and through the
 codecs wl-record uses (Opus in Matroska, AAC in MP4), and so does a tone
 stretched by 0.25 % (what the drift compensation's resampling does); a hole
 of 1 ms (over a zero crossing, the hardest for the level check, and over a
-peak), a cut of 0.5 ms, a lost 10 ms chunk and a 10 ms dip to 85 % fail,
+peak), a cut of 0.5 ms (anywhere, also symmetrically over a peak), a lost 10 ms chunk and a dip to 80 % for 20 ms fail,
 with the reason the check gives for them. Each file has a video track as
 long as the sound, as a recording has (the checker compares them).
   audio-check-selftest.py AUDIO_CHECK [CASE...]
@@ -56,9 +56,19 @@ def cut(samples, start, length):
     return samples[:start] + samples[start + length:]
 
 
-def dip(samples, start, length, gain):
+def spike(samples, start, size):
     out = array.array("h", samples)
-    out[start:start + length] = array.array("h", (int(x * gain) for x in out[start:start + length]))
+    out[start] += size
+    return out
+
+
+def dip(samples, start, length, gain):
+    """The level eased down to `gain` and back up over `length` samples (a
+    raised cosine: no step, no kink, the phase kept)."""
+    out = array.array("h", samples)
+    for n in range(length):
+        g = 1 - (1 - gain) * (1 - math.cos(2 * math.pi * n / length)) / 2
+        out[start + n] = int(out[start + n] * g)
     return out
 
 
@@ -69,15 +79,22 @@ CASES = {
     "perfect-aac": (10, "aac", lambda s: s, None),
     "stretched-flac": (10, "flac", None, None),
     "stretched-opus": (10, "opus", None, None),
-    "hole-1ms-zero-crossing-flac": (10, "flac", lambda s: hole(s, AT - 24, 48), "a hole"),
-    "hole-1ms-peak-flac": (10, "flac", lambda s: hole(s, AT + 27 - 24, 48), "a hole"),
-    "hole-1ms-zero-crossing-opus": (10, "opus", lambda s: hole(s, AT - 24, 48), "a hole"),
-    "hole-1ms-zero-crossing-aac": (10, "aac", lambda s: hole(s, AT - 24, 48), "a hole"),
+    "hole-1ms-zero-crossing-flac": (10, "flac", lambda s: hole(s, AT - 24, 48), "below 90 %"),
+    "hole-1ms-peak-flac": (10, "flac", lambda s: hole(s, AT + 27 - 24, 48), "below 90 %"),
+    "hole-1ms-zero-crossing-opus": (10, "opus", lambda s: hole(s, AT - 24, 48), "below 90 %"),
+    "hole-1ms-zero-crossing-aac": (10, "aac", lambda s: hole(s, AT - 24, 48), "below 90 %"),
     "cut-0.5ms-flac": (10, "flac", lambda s: cut(s, AT + 13, 24), "a discontinuity"),
+    "cut-0.5ms-over-peak-flac": (10, "flac", lambda s: cut(s, AT + 15, 24), "a discontinuity"),
+    # 8 samples symmetrically over a peak: the waveform only kinks, the
+    # level is the same; only the phase fit sees it (0.46 rad).
+    "cut-8-samples-over-peak-flac": (10, "flac", lambda s: cut(s, AT + 23, 8), "its phase jumps"),
     "cut-0.5ms-opus": (10, "opus", lambda s: cut(s, AT + 13, 24), "a discontinuity"),
     "cut-0.5ms-aac": (10, "aac", lambda s: cut(s, AT + 13, 24), "a discontinuity"),
+    # One sample off by a tenth of the amplitude: the predictor's alone.
+    "click-1-sample-flac": (10, "flac", lambda s: spike(s, AT + 50, AMPLITUDE // 10),
+                            "prediction residual"),
     "lost-10ms-chunk-opus": (10, "opus", lambda s: cut(s, AT, 480), "a discontinuity"),
-    "dip-10ms-85pc-flac": (10, "flac", lambda s: dip(s, AT, 480, 0.85), "a hole"),
+    "dip-20ms-to-80pc-flac": (10, "flac", lambda s: dip(s, AT, 960, 0.8), "below 90 %"),
 }
 CONTAINER = {"flac": ("mkv", "flac"), "opus": ("mkv", "libopus"), "aac": ("mp4", "aac")}
 

@@ -37,6 +37,8 @@ OPTIONS (before FILE):
                   of 2.5 ms below 90 % of the tone's RMS, the predictor's
                   residual at most 0.01 of it over every 2.5 ms window, no
                   hole of the server's tolerated (see STRICT_WINDOW)
+  --audio-only    with --strict: a file of sound alone (tone-loaded.sh's
+                  own recording of the server): the strict check, no more
   --min-tone=S    with --strict: the tone checked lasts at least S seconds
   --ignore-louder with --continuous or --strict: other sound much louder
                   than the tone (clicks) is there too: the predictor skips it
@@ -682,6 +684,8 @@ def main():
         if "lead-in" in options:
             check_lead_in(path, full, stream["codec_name"], float(options["lead-in"]))
         audio_seconds = len(full) / 2 / 48000
+    if "audio-only" in options:
+        return
     video_seconds, last_longer = video_end(path)
     print("audio %.3f s, video %.3f s (its last frame may last %.3f s longer)" %
           (audio_seconds, video_seconds, last_longer))
