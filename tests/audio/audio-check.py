@@ -585,6 +585,15 @@ def check_strict(path, codec, freqs, ignore_louder=False, min_tone=0.0):
         print("strict continuity: at %.4f s: lowest window %.1f %%, residual %.4f"
               % (where * B / rate, 100 * math.sqrt(level_min[where] / W) / tone,
                  math.sqrt(residual_max[where] / W) / tone))
+    # Where the tone is broken, as times (s) of separate places (those
+    # within 100 ms are one): soak-audio sets them beside the server's own.
+    places = []
+    for t in sorted([j * B / rate for j in low + clicks] +
+                    [k * STRICT_PHASE_BLOCK / rate for k in jumps]):
+        if not places or t - places[-1][1] > 0.1:
+            places.append([t, t])
+        places[-1][1] = t
+    print("strict-defects %d %s" % (len(places), " ".join("%.3f" % a for a, _ in places)))
     if failures:
         sys.exit("FAIL: " + "; ".join(failures))
     return total
