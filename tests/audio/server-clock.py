@@ -7,6 +7,10 @@
   server-clock.py loss FILE FROM_NS TO_NS
       prints how much of its timeline the server lost between FROM_NS and
       TO_NS (CLOCK_MONOTONIC), and each step of 5 ms or more
+  server-clock.py span FILE FROM_NS TO_NS OUT
+      writes to OUT (WAV) the sound read between FROM_NS and TO_NS less
+      its last 0.2 s (with --app-audio the player dies with the recording:
+      its last instants are not a server's fault)
 
 A server that keeps time delivers 48000 frames a second of CLOCK_MONOTONIC
 (PipeWire's null sink runs on it). Its lag, the wall time elapsed less the
@@ -88,9 +92,22 @@ def loss(path, from_ns, to_ns):
     print("lost-ms %.1f" % max(lost, sum(size for _, size in steps)))
 
 
+def span(path, from_ns, to_ns, out_path):
+    with open(path) as f:
+        reads = [tuple(int(v) for v in line.split()) for line in f if len(line.split()) == 2]
+    first = max([frames for t, frames in reads if t <= from_ns] or [0])
+    last = max([frames for t, frames in reads if t <= to_ns] or [0]) - 48000 // 5
+    with wave.open(path + ".wav", "rb") as sound, wave.open(out_path, "wb") as out:
+        out.setparams(sound.getparams())
+        sound.setpos(min(first, sound.getnframes()))
+        out.writeframes(sound.readframes(max(last - first, 0)))
+
+
 def main():
     if len(sys.argv) == 3 and sys.argv[1] == "log":
         log(sys.argv[2])
+    elif len(sys.argv) == 6 and sys.argv[1] == "span":
+        span(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5])
     elif len(sys.argv) == 5 and sys.argv[1] == "loss":
         loss(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))
     else:

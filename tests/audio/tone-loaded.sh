@@ -133,7 +133,9 @@ print(s["start_monotonic_ns"], s["start_monotonic_ns"] + int(s["duration_s"] * 1
 		log "attempt $n: the server lost 30 ms or more of its timeline"
 		server_ok=0
 	fi
-	python3 "$CHECK" --strict --audio-only "$clock.wav" pcm_s16le 440 >"$clock.check" 2>&1 || {
+	python3 "$(dirname "$CHECK")/server-clock.py" span "$clock" $span "$clock.span.wav" ||
+		fail "cannot cut the server's sound to the recording"
+	python3 "$CHECK" --strict --audio-only "$clock.span.wav" pcm_s16le 440 >"$clock.check" 2>&1 || {
 		sed "s/^/$TEST_NAME: the server's own sound: /" "$clock.check" | grep -E "strict|FAIL"
 		log "attempt $n: the sound the server played has a hole or a discontinuity of its own"
 		server_ok=0
