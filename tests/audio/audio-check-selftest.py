@@ -2,7 +2,7 @@
 """The strict continuity check (audio-check.py --strict) proven on sound made
 here: a perfect 440 Hz tone passes, in FLAC (lossless) and through the
 codecs wl-record uses (Opus in Matroska, AAC in MP4), and so does a tone
-stretched by 0.25 % (what the drift compensation's resampling does); a hole
+stretched by 0.5 % (the most the drift compensation's resampling does); a hole
 of 1 ms (over a zero crossing, the hardest for the level check, and over a
 peak), a cut of 0.5 ms (anywhere, also symmetrically over a peak), a lost 10 ms chunk and a dip to 80 % for 20 ms fail,
 with the reason the check gives for them. Each file has a video track as
@@ -33,10 +33,10 @@ def tone(seconds):
 
 
 def stretched(seconds):
-    """The tone with its middle third played 0.25 % fast (phase continuous)."""
+    """The tone with its middle third played 0.5 % fast (phase continuous)."""
     out, phase = array.array("h"), 0.0
     for n in range(seconds * RATE):
-        hz = HZ * 1.0025 if seconds * RATE // 3 <= n < 2 * seconds * RATE // 3 else HZ
+        hz = HZ * 1.005 if seconds * RATE // 3 <= n < 2 * seconds * RATE // 3 else HZ
         out.append(int(AMPLITUDE * math.sin(phase)))
         phase += 2 * math.pi * hz / RATE
     return out
