@@ -35,8 +35,9 @@ OPTIONS (before FILE):
   --strict        issue 30's continuity check, stricter than --continuous
                   and over every sample (streamed: an hour fits): no window
                   of 2.5 ms below 90 % of the tone's RMS, the predictor's
-                  residual at most 0.01 of it over every 2.5 ms window, no
-                  hole of the server's tolerated (see STRICT_WINDOW)
+                  residual at most 0.01 of it over every 2.5 ms window, the
+                  sine's phase steady over 5 ms blocks, no hole of the
+                  server's tolerated (see STRICT_WINDOW); not with --lead-in
   --audio-only    with --strict: a file of sound alone (tone-loaded.sh's
                   own recording of the server): the strict check, no more
   --min-tone=S    with --strict: the tone checked lasts at least S seconds
