@@ -32,17 +32,29 @@ OPTIONS (before FILE):
                   RMS, and a predictor of the tone leaves no click (48 kHz)
   --continuous=level  the level check only (no 10 ms window below half the
                   tone), not the predictor's
-  --ignore-louder with --continuous: other sound much louder than the tone
-                  (clicks) is there too: the predictor skips it
+  --strict        issue 30's continuity check, stricter than --continuous
+                  and over every sample (streamed: an hour fits): no window
+                  of 2.5 ms below 90 % of the tone's RMS, the predictor's
+                  residual at most 0.01 of it over every 2.5 ms window, the
+                  sine's phase steady over 5 ms blocks, no hole of the
+                  server's tolerated (see STRICT_WINDOW); not with --lead-in
+  --audio-only    with --strict: a file of sound alone (tone-loaded.sh's
+                  own recording of the server): the strict check, no more
+  --min-tone=S    with --strict: the tone checked lasts at least S seconds
+  --ignore-louder with --continuous or --strict: other sound much louder
+                  than the tone (clicks) is there too: the predictor skips it
   --aligned       the video starts at 0 and the audio's first packet at 0 less
                   at most its codec's padding (Opus's 6.5 ms pre-skip in
                   Matroska), not both shifted by it"""
+import array
+import itertools
 import json
 import math
+import operator
 import os
-import struct
 import subprocess
 import sys
+import time
 
 
 def probe(path):
@@ -85,8 +97,11 @@ def decode(path, rate, channels):
     out = subprocess.run(["ffmpeg", "-v", "error", "-i", path, "-map", "0:a:%d" % STREAM,
                           "-f", "s16le", "-ac", str(channels), "-ar", str(rate), "-"],
                          check=True, capture_output=True)
-    data = out.stdout
-    return struct.unpack("<%dh" % (len(data) // 2), data[:len(data) // 2 * 2])
+    samples = array.array("h")
+    samples.frombytes(out.stdout[:len(out.stdout) // 2 * 2])
+    if sys.byteorder != "little":
+        samples.byteswap()
+    return samples
 
 
 def goertzel_power(samples, rate, freq):
@@ -339,6 +354,253 @@ def check_continuous(full, codec, freqs, ignore_louder=False, level_only=False):
                  % (loudest[1], loudest[0] / rate, len(bad), RESIDUAL_MAX))
 
 
+# --strict (issue 30 §1): the tone's continuity at the finest grain, every
+# sample decoded (nothing decimated), streamed in chunks so that an hour of
+# sound (scripts/soak-audio) fits in memory and takes about a minute.
+#  - Level: no window of 2.5 ms (120 samples, every start: the hop is one
+#    sample) below 90 % of the tone's RMS. The tone's RMS is the median over
+#    100 ms windows (44 whole periods of 440 Hz: no phase term). A window of
+#    2.5 ms holds 1.1 periods of 440 Hz, so a perfect sine's window RMS
+#    depends on its phase: from 95.7 % to 104.2 % of the tone's (printed,
+#    computed for FREQ). A hole of 1 ms leaves at most 83 % in the window
+#    over it (65 % of the energy, the hole over a zero crossing; 62 % over a
+#    peak); a chunk of 10 ms lost, nothing.
+#  - Sample level, two ways. The two-tap predictor of the tone (x[n] =
+#    2 cos(w) x[n-1] - x[n-2], exact for a sine of any amplitude and phase)
+#    leaves, over every 2.5 ms window, at most STRICT_RESIDUAL_MAX of the
+#    tone's RMS: a step or a kink in the waveform. And a least-squares fit
+#    of the sine (amplitude and phase) to every block of 5 ms: the phase
+#    of the block after any block may differ from the one before it by at
+#    most STRICT_PHASE_MAX. A cut of 0.5 ms (24 samples) is a jump of 1.38
+#    rad, wherever it falls; the predictor alone misses one placed
+#    symmetrically over a peak (its residual is then 0.007: the waveform
+#    only kinks), and sees 0.03 to 0.23 elsewhere. The codecs' noise on a
+#    pure tone is below 0.002 of residual (Opus, AAC: see RESIDUAL_MAX) and
+#    a few mrad of phase; the drift compensation (audio_track.c stretches
+#    the sound by up to 0.5 %) turns the phase by up to 0.14 rad over two
+#    blocks: seen 0.09. (No check can see a cut of one whole
+#    period, 2.27 ms: 109 samples of a 440 Hz tone join it seamlessly.)
+# No hole of the server's is tolerated here: the tests that use --strict
+# run a server that keeps up (tests/audio/tone-loaded.sh).
+STRICT_WINDOW = 120
+STRICT_FLOOR = 0.9
+STRICT_RESIDUAL_MAX = 0.01
+STRICT_PHASE_BLOCK = 240   # 5 ms
+STRICT_PHASE_MAX = 0.3     # rad
+STRICT_BLOCK = 48          # per-block (1 ms) minima and maxima are kept
+STRICT_CHUNK = 48000 * 10  # samples decoded and scanned at a time
+REFERENCE_BLOCKS = 100     # the tone's RMS: median of 100 ms windows
+
+
+def perfect_sine_range(hz, window, rate=48000):
+    """A perfect sine's lowest and highest window RMS, relative to its RMS."""
+    w = 2 * math.pi * hz / rate
+    lo, hi = 10.0, 0.0
+    for k in range(720):
+        phase = 2 * math.pi * k / 720
+        ms = sum(math.sin(w * n + phase) ** 2 for n in range(window)) / window
+        lo, hi = min(lo, math.sqrt(2 * ms)), max(hi, math.sqrt(2 * ms))
+    return lo, hi
+
+
+def strict_scan(path, freqs):
+    """Decodes the stream (48 kHz, the mean of both channels, as floats) and
+    keeps, per block of STRICT_BLOCK samples: its energy, the lowest energy
+    of the STRICT_WINDOW windows starting in it, and the highest energy of
+    the predictor's residual over such windows. Returns those three arrays
+    and the number of samples; and per block of STRICT_PHASE_BLOCK samples,
+    the fitted sine's amplitude and phase (against sample 0 of the stream;
+    for the first of `freqs` only)."""
+    process = subprocess.Popen(["ffmpeg", "-v", "error", "-i", path, "-map", "0:a:%d" % STREAM,
+                                "-f", "f32le", "-ac", "2", "-"], stdout=subprocess.PIPE)
+    coeffs = [2 * math.cos(2 * math.pi * hz / 48000) for hz in freqs]
+    history = len(freqs) * 2  # samples the predictor needs before a window
+    W, B = STRICT_WINDOW, STRICT_BLOCK
+    block_energy, level_min, residual_max = array.array("d"), array.array("d"), array.array("d")
+    buf = array.array("f", [0.0] * history)  # global samples from -history
+    buf_start = -history
+    pos = 0  # the next window start, a multiple of B
+    total = 0
+    pending = b""
+    P = STRICT_PHASE_BLOCK
+    w = 2 * math.pi * freqs[0] / 48000
+    sines = array.array("d", (math.sin(w * n) for n in range(P)))
+    cosines = array.array("d", (math.cos(w * n) for n in range(P)))
+    ss = sum(v * v for v in sines)
+    cc = sum(v * v for v in cosines)
+    sc = sum(a * b for a, b in zip(sines, cosines))
+    det = ss * cc - sc * sc
+    amplitude, phase = array.array("d"), array.array("d")
+    while True:
+        data = process.stdout.read(STRICT_CHUNK * 8)
+        eof = not data
+        data = pending + data
+        usable = len(data) // 8 * 8
+        pending = data[usable:]
+        if usable:
+            stereo = array.array("f")
+            stereo.frombytes(data[:usable])
+            if sys.byteorder != "little":
+                stereo.byteswap()
+            buf.extend(map(0.5.__mul__, map(operator.add, stereo[0::2], stereo[1::2])))
+            total += usable // 8
+        end = buf_start + len(buf)
+        stop = pos + (end - W + 1 - pos) // P * P  # windows starting before it are whole
+        if stop > pos:
+            seg = buf[pos - history - buf_start:stop + W - 1 - buf_start]
+            x = seg[history:]
+            prefix = array.array("d", itertools.accumulate(map(operator.mul, x, x), initial=0.0))
+            level = array.array("d", map(operator.sub, prefix[W:], prefix[:-W]))
+            residual = seg
+            for c in coeffs:
+                residual = array.array("d", map(operator.add, map(operator.sub, residual[2:],
+                                                                    map(c.__mul__, residual[1:-1])),
+                                                 residual[:-2]))
+            rprefix = array.array("d", itertools.accumulate(map(operator.mul, residual, residual),
+                                                            initial=0.0))
+            rlevel = array.array("d", map(operator.sub, rprefix[W:], rprefix[:-W]))
+            for j in range(0, stop - pos, B):
+                block_energy.append(prefix[j + B] - prefix[j])
+                level_min.append(min(level[j:j + B]))
+                residual_max.append(max(rlevel[j:j + B]))
+            for j in range(0, stop - pos, P):
+                block = x[j:j + P]
+                xs = sum(map(operator.mul, block, sines))
+                xc = sum(map(operator.mul, block, cosines))
+                a, b = (xs * cc - xc * sc) / det, (xc * ss - xs * sc) / det
+                amplitude.append(math.hypot(a, b))
+                phase.append((math.atan2(b, a) - w * (pos + j)) % (2 * math.pi))
+            del buf[:stop - history - buf_start]
+            buf_start = stop - history
+            pos = stop
+        if eof:
+            break
+    if process.wait() != 0:
+        sys.exit("FAIL: ffmpeg cannot decode the audio of %s" % path)
+    return block_energy, level_min, residual_max, total, amplitude, phase
+
+
+def check_strict(path, codec, freqs, ignore_louder=False, min_tone=0.0):
+    """Issue 30's continuity check (see STRICT_WINDOW); returns the length
+    of the audio in samples."""
+    rate, W, B = 48000, STRICT_WINDOW, STRICT_BLOCK
+    started = time.monotonic()
+    energy, level_min, residual_max, total, amplitude, phase = strict_scan(path, freqs)
+    blocks = len(energy)
+    per10 = WINDOW // B  # 10 ms in blocks
+    if blocks < 2 * REFERENCE_BLOCKS:
+        sys.exit("FAIL: less than 0.2 s of audio to check for continuity")
+    # 10 ms windows (every 1 ms): where the tone starts and ends.
+    prefix = list(itertools.accumulate(energy, initial=0.0))
+    tens = [math.sqrt(max(prefix[j + per10] - prefix[j], 0.0) / WINDOW)
+            for j in range(blocks - per10 + 1)]
+    rough = sorted(tens)[int(len(tens) * 0.9)]
+    first_loud = next(j for j in range(len(tens)) if tens[j] >= FLOOR * rough)
+    last_loud = next(j for j in range(len(tens) - 1, -1, -1) if tens[j] >= FLOOR * rough)
+    edge_blocks = -(-CODEC_EDGE.get(codec, 1024) // B)
+    first = first_loud + edge_blocks  # the first block whose windows are checked
+    last = last_loud + per10 - edge_blocks  # blocks before it: the tone's
+    last_start = last - -(-W // B)  # windows starting before this block end before `last`
+    hundreds = [math.sqrt(max(prefix[j + REFERENCE_BLOCKS] - prefix[j], 0.0)
+                          / (REFERENCE_BLOCKS * B))
+                for j in range(first, last - REFERENCE_BLOCKS + 1, REFERENCE_BLOCKS)]
+    if last_start - first < rate // 2 // B or not hundreds:
+        sys.exit("FAIL: less than 0.5 s of tone to check for continuity (%.3f s)"
+                 % ((last - first) * B / rate))
+    tone = sorted(hundreds)[len(hundreds) // 2]
+    if (last - first) * B / rate < min_tone:
+        sys.exit("FAIL: the tone is checked over %.3f s, less than %g s: it stopped, or "
+                 "started late" % ((last - first) * B / rate, min_tone))
+    lo, hi = perfect_sine_range(freqs[0], W) if len(freqs) == 1 else (0.0, 0.0)
+    print("strict continuity: the tone (RMS %.5f, median of %d windows of 100 ms) from %.3f s "
+          "to %.3f s, checked from %.3f s to %.3f s; a perfect %g Hz sine's 2.5 ms windows: "
+          "%.1f %% to %.1f %%" % (tone, len(hundreds), first_loud * B / rate,
+                                  (last_loud + per10) * B / rate, first * B / rate,
+                                  last * B / rate, freqs[0], 100 * lo, 100 * hi))
+    checked = range(first, last_start)
+    floor_energy = (STRICT_FLOOR * tone) ** 2 * W
+    quietest = min(checked, key=lambda j: level_min[j])
+    low = [j for j in checked if level_min[j] < floor_energy]
+    print("strict continuity: quietest 2.5 ms window %.1f %% of the tone at %.4f s; "
+          "%d ms with a window below %d %%"
+          % (100 * math.sqrt(level_min[quietest] / W) / tone, quietest * B / rate, len(low),
+             100 * STRICT_FLOOR))
+    skipped = bytearray(blocks)
+    if ignore_louder:
+        margin = LOUDER_MARGIN // B
+        louder = 0
+        for j, rms in enumerate(tens):
+            if rms > LOUDER * tone:
+                louder += 1
+                skipped[max(j - margin, 0):j + per10 + margin] = b"\1" * len(
+                    skipped[max(j - margin, 0):j + per10 + margin])
+        print("strict continuity: the predictor skips %.3f s around %d ms of sound louder "
+              "than %gx the tone" % (sum(skipped) * B / rate, louder, LOUDER))
+    predicted = [j for j in checked if not skipped[j]]
+    if not predicted:
+        sys.exit("FAIL: nothing left for the predictor to check")
+    loudest = max(predicted, key=lambda j: residual_max[j])
+    ceiling = (STRICT_RESIDUAL_MAX * tone) ** 2 * W
+    clicks = [j for j in predicted if residual_max[j] > ceiling]
+    print("strict continuity: largest prediction residual %.4f of the tone at %.4f s (max %.2f); "
+          "%d ms with a window above; %.1f s of audio scanned in %.1f s"
+          % (math.sqrt(residual_max[loudest] / W) / tone, loudest * B / rate,
+             STRICT_RESIDUAL_MAX, len(clicks), total / rate, time.monotonic() - started))
+    # The sine's phase: each 5 ms block's neighbours, both checked, both
+    # holding the tone (a hole is the level check's), not near louder sound.
+    per_phase = STRICT_PHASE_BLOCK // B
+    steps = []
+    for k in range(1, len(phase) - 1):
+        if (k - 1) * per_phase < first or (k + 2) * per_phase > last_start:
+            continue
+        if any(skipped[(k - 1) * per_phase:(k + 2) * per_phase]):
+            continue
+        if min(amplitude[k - 1], amplitude[k + 1]) < 0.5 * math.sqrt(2) * tone:
+            continue
+        step = (phase[k + 1] - phase[k - 1] + math.pi) % (2 * math.pi) - math.pi
+        steps.append((abs(step), k))
+    if len(freqs) != 1:
+        steps = []
+    if steps:
+        largest = max(steps)
+        print("strict continuity: the sine fitted to 5 ms blocks: the largest phase step "
+              "across a block %.3f rad at %.4f s (max %.2f) over %d blocks"
+              % (largest[0], largest[1] * STRICT_PHASE_BLOCK / rate, STRICT_PHASE_MAX, len(steps)))
+    jumps = [k for step, k in steps if step > STRICT_PHASE_MAX]
+    failures = []
+    if jumps:
+        failures.append("a discontinuity in the tone: its phase jumps across %d blocks of 5 ms, "
+                        "the first at %.4f s (%.3f rad)"
+                        % (len(jumps), jumps[0] * STRICT_PHASE_BLOCK / rate,
+                           dict((k, v) for v, k in steps)[jumps[0]]))
+    if low:
+        failures.append("a hole in the tone: %d ms where a 2.5 ms window is below %d %% of its "
+                        "RMS, the first at %.4f s (%.1f %%)"
+                        % (len(low), 100 * STRICT_FLOOR, low[0] * B / rate,
+                           100 * math.sqrt(level_min[low[0]] / W) / tone))
+    if clicks:
+        failures.append("a discontinuity in the tone: %d ms where the prediction residual "
+                        "is above %.2f of its RMS, the first at %.4f s (%.4f)"
+                        % (len(clicks), STRICT_RESIDUAL_MAX, clicks[0] * B / rate,
+                           math.sqrt(residual_max[clicks[0]] / W) / tone))
+    for where in sorted(set(low[:5] + clicks[:5])):
+        print("strict continuity: at %.4f s: lowest window %.1f %%, residual %.4f"
+              % (where * B / rate, 100 * math.sqrt(level_min[where] / W) / tone,
+                 math.sqrt(residual_max[where] / W) / tone))
+    # Where the tone is broken, as times (s) of separate places (those
+    # within 100 ms are one): soak-audio sets them beside the server's own.
+    places = []
+    for t in sorted([j * B / rate for j in low + clicks] +
+                    [k * STRICT_PHASE_BLOCK / rate for k in jumps]):
+        if not places or t - places[-1][1] > 0.1:
+            places.append([t, t])
+        places[-1][1] = t
+    print("strict-defects %d %s" % (len(places), " ".join("%.3f" % a for a, _ in places)))
+    if failures:
+        sys.exit("FAIL: " + "; ".join(failures))
+    return total
+
+
 def check_aligned(path, stream):
     video = first_pts(path, "v:0")
     audio = first_pts(path, "a:%d" % STREAM)
@@ -422,10 +684,19 @@ def main():
                  (stream["sample_rate"], stream["channels"]))
     if "aligned" in options:
         check_aligned(path, stream)
-    full = decode(path, 48000, 2)
-    if "lead-in" in options:
-        check_lead_in(path, full, stream["codec_name"], float(options["lead-in"]))
-    audio_seconds = len(full) / 2 / 48000
+    expected = [want] + ([float(options["with"])] if "with" in options else [])
+    if "strict" in options:
+        # Streamed: an hour of sound is not held in memory.
+        audio_seconds = check_strict(path, stream["codec_name"], expected,
+                                     "ignore-louder" in options,
+                                     float(options.get("min-tone", 0))) / 48000
+    else:
+        full = decode(path, 48000, 2)
+        if "lead-in" in options:
+            check_lead_in(path, full, stream["codec_name"], float(options["lead-in"]))
+        audio_seconds = len(full) / 2 / 48000
+    if "audio-only" in options:
+        return
     video_seconds, last_longer = video_end(path)
     print("audio %.3f s, video %.3f s (its last frame may last %.3f s longer)" %
           (audio_seconds, video_seconds, last_longer))
@@ -459,7 +730,6 @@ def main():
                key=lambda f: goertzel_power(window, rate, f))
     print("dominant frequency %d Hz" % best)
     # A mix: both tones are about as loud, either may dominate.
-    expected = [want] + ([float(options["with"])] if "with" in options else [])
     if min(abs(best - hz) for hz in expected) > 10:
         sys.exit("FAIL: dominant frequency %d Hz, expected %s Hz" %
                  (best, " or ".join("%g" % hz for hz in expected)))

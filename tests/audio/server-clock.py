@@ -1,0 +1,117 @@
+#!/usr/bin/env python3
+"""Watches the test's sound server keep time, independently of wl-record:
+  pacat --record --raw ... | server-clock.py log FILE
+      writes "MONOTONIC_NS FRAMES" for each read of the raw 48 kHz stereo
+      s16 sound on standard input (FRAMES: counted since the start), and
+      the sound itself as a WAV file, FILE.wav (for audio-check.py)
+  server-clock.py loss FILE FROM_NS TO_NS
+      prints how much of its timeline the server lost between FROM_NS and
+      TO_NS (CLOCK_MONOTONIC), and each step of 5 ms or more
+  server-clock.py span FILE FROM_NS TO_NS OUT
+      writes to OUT (WAV) the sound read between FROM_NS and TO_NS less
+      its last 0.2 s (with --app-audio the player dies with the recording:
+      its last instants are not a server's fault)
+
+A server that keeps time delivers 48000 frames a second of CLOCK_MONOTONIC
+(PipeWire's null sink runs on it). Its lag, the wall time elapsed less the
+frames' time, is steady, plus upward spikes when this reader runs late
+(the frames then wait in the pipe: read later, they are all counted, and
+the lag falls back). Its lower envelope (the least lag over the next
+second) rises only when the server produced no sound for a while and did
+not make up for it: a graph stalled on a loaded machine (seen: 50 to 100
+ms, once in some minutes with both cores busy). wl-record then rightly
+sees a gap in the sound's timing. tone-loaded.sh records again when the
+server lost time: the strict check is judged on a server that kept time."""
+import os
+import signal
+import sys
+import time
+import wave
+
+FRAME_BYTES = 4
+
+
+def log(path):
+    total = 0
+    pending = 0
+    # The WAV's header is written with each read's frames: it is whole
+    # whenever the reader is stopped (SIGTERM ends it between reads).
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    with open(path, "w", buffering=1) as out, wave.open(path + ".wav", "wb") as sound:
+        sound.setnchannels(2)
+        sound.setsampwidth(2)
+        sound.setframerate(48000)
+        while True:
+            data = os.read(0, 1 << 16)
+            if not data:
+                return
+            now = time.monotonic_ns()
+            pending += len(data)
+            total += pending // FRAME_BYTES
+            pending %= FRAME_BYTES
+            out.write("%d %d\n" % (now, total))
+            sound.writeframes(data)
+
+
+def loss(path, from_ns, to_ns):
+    reads = []
+    with open(path) as f:
+        for line in f:
+            fields = line.split()
+            if len(fields) == 2:
+                reads.append((int(fields[0]), int(fields[1])))
+    if len(reads) < 100:
+        sys.exit("FAIL: the server's sound was hardly read (%d reads)" % len(reads))
+    # The lag after each read: elapsed time less the frames' time, in ms;
+    # the frames read up to then were all there (reads take what waits).
+    t0 = reads[0][0]
+    lag = [((t - t0) - frames * 1e9 / 48000) / 1e6 for t, frames in reads]
+    times = [t for t, _ in reads]
+    # Lower envelope: the least lag of the reads in the following second.
+    envelope, j = [], 0
+    for i in range(len(reads)):
+        j = max(j, i)
+        while j + 1 < len(reads) and times[j + 1] - times[i] <= 1e9:
+            j += 1
+        envelope.append(min(lag[i:j + 1]))
+    inside = [i for i in range(len(reads)) if from_ns <= times[i] and times[i] + 1e9 <= to_ns]
+    if not inside:
+        sys.exit("FAIL: the server's sound was not read during the recording")
+    steps, base = [], envelope[inside[0]]
+    for i in inside:
+        if envelope[i] - base >= 5:
+            steps.append(((times[i] - from_ns) / 1e9, envelope[i] - base))
+            base = envelope[i]
+        base = min(base, envelope[i])
+    lost = envelope[inside[-1]] - envelope[inside[0]]
+    for at, size in steps:
+        print("server clock: at %.2f s into the recording, %.1f ms of the server's timeline "
+              "lost" % (at, size))
+    print("server clock: %d reads; the server lost %.1f ms of its timeline over the recording"
+          % (len(inside), lost))
+    print("lost-ms %.1f" % max(lost, sum(size for _, size in steps)))
+
+
+def span(path, from_ns, to_ns, out_path):
+    with open(path) as f:
+        reads = [tuple(int(v) for v in line.split()) for line in f if len(line.split()) == 2]
+    first = max([frames for t, frames in reads if t <= from_ns] or [0])
+    last = max([frames for t, frames in reads if t <= to_ns] or [0]) - 48000 // 5
+    with wave.open(path + ".wav", "rb") as sound, wave.open(out_path, "wb") as out:
+        out.setparams(sound.getparams())
+        sound.setpos(min(first, sound.getnframes()))
+        out.writeframes(sound.readframes(max(last - first, 0)))
+
+
+def main():
+    if len(sys.argv) == 3 and sys.argv[1] == "log":
+        log(sys.argv[2])
+    elif len(sys.argv) == 6 and sys.argv[1] == "span":
+        span(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5])
+    elif len(sys.argv) == 5 and sys.argv[1] == "loss":
+        loss(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))
+    else:
+        sys.exit(__doc__)
+
+
+main()
