@@ -67,6 +67,11 @@ struct recorder {
 	pthread_mutex_t latency_mutex;
 	uint32_t latency[LATENCY_BUCKETS];
 	uint64_t latency_count;
+	/* The pts of the picture repeated at the stop (repeat_last_before_end),
+	 * INT64_MIN before: it stands for no commit, so its packet is not
+	 * timed (its "commit" would be one period before the stop, and the
+	 * time taken to stop would be counted as latency). */
+	int64_t end_repeat_pts;
 	/* The frame last given to the encoder: `current` may view its pixels
 	 * (an I420 queue frame at the stream size), so it is given back to the
 	 * queue only when the next one replaces it. */
@@ -91,7 +96,7 @@ static void mark_failed(struct recorder *recorder)
  * and encoding. Only meaningful where packets carry commit times (VFR). */
 static void note_latency(struct recorder *recorder, const AVPacket *packet)
 {
-	if (recorder->cfr || packet->pts == AV_NOPTS_VALUE)
+	if (recorder->cfr || packet->pts == AV_NOPTS_VALUE || packet->pts == recorder->end_repeat_pts)
 		return;
 	int64_t commit_ns = recorder->first_pts_ns +
 			    av_rescale_q(packet->pts, recorder->time_base, (AVRational){1, 1000000000});
@@ -304,7 +309,8 @@ static int repeat_last_before_end(struct recorder *recorder)
 	int64_t end = end_pts(recorder);
 	if (end - recorder->last_pts <= 2 * period)
 		return 0;
-	return send_current_vfr(recorder, vfr_pts_after_last(recorder, end - period));
+	recorder->end_repeat_pts = vfr_pts_after_last(recorder, end - period);
+	return send_current_vfr(recorder, recorder->end_repeat_pts);
 }
 
 static int finish_stream(struct recorder *recorder)
@@ -501,6 +507,7 @@ struct recorder *recorder_create(const struct recorder_config *config, enum reco
 		return NULL;
 	}
 	recorder->event_fd = -1;
+	recorder->end_repeat_pts = INT64_MIN;
 	pthread_mutex_init(&recorder->still_mutex, NULL);
 	pthread_mutex_init(&recorder->latency_mutex, NULL);
 	pthread_mutex_init(&recorder->title_mutex, NULL);
@@ -706,6 +713,7 @@ void recorder_get_stats(struct recorder *recorder, struct recorder_stats *stats)
 		stats->audio_source_dropped_frames[s] = audio.dropped_frames;
 	}
 	pthread_mutex_lock(&recorder->latency_mutex);
+	stats->latency_frames = recorder->latency_count;
 	if (recorder->latency_count) {
 		stats->latency_p50_ms = latency_percentile(recorder, 0.5);
 		stats->latency_p99_ms = latency_percentile(recorder, 0.99);
