@@ -27,6 +27,14 @@
 #define LATENCY_BUCKETS 2000
 /* How much the encoder yields to the compositor thread (see encoder_thread). */
 #define ENCODER_NICE 5
+/* A picture that no newer one follows within this long (or three frame
+ * periods, when longer) is written to the file without waiting for the next
+ * one to give its duration (muxer_flush_held): a still screen's picture is
+ * on disk a moment after it came, as a moving screen's is within the second
+ * a cluster or fragment lasts. At least three periods, so that a picture
+ * flushed so is followed by the stop's repeat (repeat_last_before_end),
+ * which ends the file at the stop. */
+#define STILL_FLUSH_NS INT64_C(250000000)
 
 struct recorder {
 	char *path;
@@ -77,6 +85,7 @@ struct recorder {
 	 * queue only when the next one replaces it. */
 	struct frame *held;
 	int64_t last_pts;           /* of the last frame given to the encoder */
+	int64_t last_frame_done_ns; /* when the last popped frame was encoded */
 	int64_t last_stream_pts;
 	bool any_sent;
 	int64_t next_slot;          /* CFR: the next 1/fps slot to fill */
@@ -396,6 +405,17 @@ static void write_pending_still(struct recorder *recorder)
 	still_request_free(still);
 }
 
+/* When the held packet of a still picture is to be written (INT64_MAX:
+ * none is held). */
+static int64_t still_flush_deadline(struct recorder *recorder)
+{
+	if (!recorder->started || atomic_load(&recorder->failed) ||
+	    !muxer_holds_packet(recorder->muxer))
+		return INT64_MAX;
+	int64_t wait = 3 * (int64_t)(1e9 / recorder->fps);
+	return recorder->last_frame_done_ns + (wait > STILL_FLUSH_NS ? wait : STILL_FLUSH_NS);
+}
+
 static void *encoder_thread(void *data)
 {
 	struct recorder *recorder = data;
@@ -406,7 +426,8 @@ static void *encoder_thread(void *data)
 		LOG_DBG("cannot lower the encoder thread's priority: %s", strerror(errno));
 	for (;;) {
 		struct frame *frame;
-		enum frame_queue_event event = frame_queue_pop(recorder->queue, &frame);
+		enum frame_queue_event event = frame_queue_pop_until(recorder->queue, &frame,
+								     still_flush_deadline(recorder));
 		if (event == FRAME_QUEUE_CLOSED)
 			break;
 		if (event == FRAME_QUEUE_FRAME) {
@@ -416,7 +437,13 @@ static void *encoder_thread(void *data)
 				mark_failed(recorder);
 			frame_queue_release(recorder->queue, recorder->held);
 			recorder->held = frame;
+			recorder->last_frame_done_ns = clock_now_ns();
 		}
+		/* A still picture: its packet lasts one period for now (CFR: its
+		 * exact slot), the next one keeps its own time. */
+		if (event == FRAME_QUEUE_TIMEOUT &&
+		    muxer_flush_held(recorder->muxer, frame_period(recorder), recorder->time_base) < 0)
+			mark_failed(recorder);
 		/* Audio waits for the first frame: its time is the file's zero. */
 		for (int t = 0; t < recorder->audio_tracks && recorder->started &&
 				!atomic_load(&recorder->failed); t++)
