@@ -146,14 +146,25 @@ static int update_pixels(struct pool_buffer *buffer, const struct frame *frame,
 	return 0;
 }
 
-bool frame_queue_push(struct frame_queue *queue, const struct frame *frame)
+bool frame_queue_queued_size(const struct frame_queue *queue, const struct frame *frame,
+			     int *width, int *height)
 {
 	if (frame->width <= 0 || frame->height <= 0 || frame->stride < frame->width * 4)
 		return false;
+	bool to_i420 = queue->to_i420 && !frame_in_buffer_only(frame);
 	/* Converted to I420, a frame one pixel wide or high is nothing once
 	 * cropped to even. */
-	if (queue->to_i420 && !frame_in_buffer_only(frame) &&
-	    (frame->width < 2 || frame->height < 2))
+	if (to_i420 && (frame->width < 2 || frame->height < 2))
+		return false;
+	*width = to_i420 ? frame->width & ~1 : frame->width;
+	*height = to_i420 ? frame->height & ~1 : frame->height;
+	return true;
+}
+
+bool frame_queue_push(struct frame_queue *queue, const struct frame *frame)
+{
+	int width, height;
+	if (!frame_queue_queued_size(queue, frame, &width, &height))
 		return false;
 
 	pthread_mutex_lock(&queue->mutex);
@@ -190,8 +201,6 @@ bool frame_queue_push(struct frame_queue *queue, const struct frame *frame)
 	 * until it is queued, so the consumer is never held up by it. An I420
 	 * picture is cropped to even, as the encoder needs. */
 	enum frame_format format = queue->to_i420 ? FRAME_I420 : FRAME_XRGB8888;
-	int width = format == FRAME_I420 ? frame->width & ~1 : frame->width;
-	int height = format == FRAME_I420 ? frame->height & ~1 : frame->height;
 	int stride = format == FRAME_I420 ? width : width * 4;
 	size_t needed = (size_t)stride * (size_t)height;
 	if (format == FRAME_I420)

@@ -38,6 +38,11 @@ void frame_queue_destroy(struct frame_queue *queue);
  * copied; the lock ends when the frame is released. */
 bool frame_queue_push(struct frame_queue *queue, const struct frame *frame);
 
+/* The size `frame` has once queued (an I420 copy is cropped to even); false
+ * when the queue refuses a frame of its size. */
+bool frame_queue_queued_size(const struct frame_queue *queue, const struct frame *frame,
+			     int *width, int *height);
+
 /* Wakes the consumer without a frame (e.g. a pending still request). */
 void frame_queue_kick(struct frame_queue *queue);
 

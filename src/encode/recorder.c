@@ -66,6 +66,15 @@ struct recorder {
 	/* Set by recorder_finish() before the queue is closed. */
 	int64_t end_pts_ns;
 
+	/* The first frame's size (as queued) and time, posted by
+	 * recorder_submit() before it copies that frame in, so that the
+	 * encoder thread opens the encoder and writes the header while the
+	 * compositor thread copies, not after. Written once, before
+	 * start_posted is set. */
+	int start_width, start_height;
+	int64_t start_pts_ns;
+	atomic_bool start_posted;
+
 	/* Encoder thread only. */
 	bool started;
 	int64_t first_pts_ns;
@@ -170,12 +179,13 @@ static void name_audio_tracks(struct recorder *recorder)
 	pthread_mutex_unlock(&recorder->title_mutex);
 }
 
-static int start_stream(struct recorder *recorder, const struct frame *frame)
+/* The stream takes its size and time zero from the first frame. */
+static int start_stream(struct recorder *recorder, int width, int height, int64_t pts_ns)
 {
-	recorder->first_pts_ns = frame->pts_ns;
+	recorder->first_pts_ns = pts_ns;
 	recorder->time_base = recorder->cfr ? av_inv_q(av_d2q(recorder->fps, 1001000))
 					    : (AVRational){1, 1000000};
-	int ret = encoder_open(recorder->encoder, frame->width, frame->height, recorder->time_base,
+	int ret = encoder_open(recorder->encoder, width, height, recorder->time_base,
 			       muxer_wants_global_header(recorder->muxer));
 	if (ret < 0)
 		return ret;
@@ -279,7 +289,7 @@ static int encode_cfr(struct recorder *recorder, const struct frame *frame)
 static int encode_frame(struct recorder *recorder, const struct frame *frame)
 {
 	if (!recorder->started) {
-		int ret = start_stream(recorder, frame);
+		int ret = start_stream(recorder, frame->width, frame->height, frame->pts_ns);
 		if (ret < 0)
 			return ret;
 	}
@@ -428,6 +438,13 @@ static void *encoder_thread(void *data)
 		struct frame *frame;
 		enum frame_queue_event event = frame_queue_pop_until(recorder->queue, &frame,
 								     still_flush_deadline(recorder));
+		/* The first frame is on its way (woken by its kick, or it is
+		 * here already). */
+		if (!recorder->started && !atomic_load(&recorder->failed) &&
+		    atomic_load(&recorder->start_posted) &&
+		    start_stream(recorder, recorder->start_width, recorder->start_height,
+				 recorder->start_pts_ns) < 0)
+			mark_failed(recorder);
 		if (event == FRAME_QUEUE_CLOSED)
 			break;
 		if (event == FRAME_QUEUE_FRAME) {
@@ -444,8 +461,9 @@ static void *encoder_thread(void *data)
 		if (event == FRAME_QUEUE_TIMEOUT &&
 		    muxer_flush_held(recorder->muxer, frame_period(recorder), recorder->time_base) < 0)
 			mark_failed(recorder);
-		/* Audio waits for the first frame: its time is the file's zero. */
-		for (int t = 0; t < recorder->audio_tracks && recorder->started &&
+		/* Audio waits for the first frame (encoded, not just announced):
+		 * its time is the file's zero. */
+		for (int t = 0; t < recorder->audio_tracks && recorder->any_sent &&
 				!atomic_load(&recorder->failed); t++)
 			if (audio_track_encode(recorder->audio[t], recorder->muxer,
 					       recorder->first_pts_ns,
@@ -627,6 +645,17 @@ bool recorder_submit(struct recorder *recorder, const struct frame *frame)
 	atomic_fetch_add(&recorder->frames_submitted, 1);
 	if (atomic_load(&recorder->failed))
 		return false;
+	/* The first frame: the encoder is opened (by the encoder thread) while
+	 * the frame is copied in, not after. */
+	int width, height;
+	if (!atomic_load(&recorder->start_posted) &&
+	    frame_queue_queued_size(recorder->queue, frame, &width, &height)) {
+		recorder->start_width = width;
+		recorder->start_height = height;
+		recorder->start_pts_ns = frame->pts_ns;
+		atomic_store(&recorder->start_posted, true);
+		frame_queue_kick(recorder->queue);
+	}
 	/* A refused frame's damage is the caller's to carry into the next one
 	 * it submits (the pacer does: frame_pacer.h); refused is not lost. */
 	if (!frame_queue_push(recorder->queue, frame)) {
