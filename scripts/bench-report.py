@@ -1,8 +1,9 @@
 """Summarises scripts/bench runs: one line per run on stdin,
   RECORDER WORKLOAD SIZE CPU_S FRAMES COMMITS RSS_KB BYTES LAT_P50_MS LAT_P99_MS
-  CLIENT_FPS COMPOSITOR_CPU_S
+  CLIENT_FPS COMPOSITOR_CPU_S LOAD_1MIN
 ("nan" where a figure does not apply; "_" in RECORDER stands for a space, e.g.
-"wl-record_(weston)"). Older 8-field lines (up to BYTES) are accepted too.
+"wl-record_(weston)"). Older 8- and 12-field lines (up to BYTES, up to
+COMPOSITOR_CPU_S) are accepted too.
 Prints a table of medians with (min-max) over the runs, the ratios of
 wl-record to each peer (CPU per frame) and the recorded client's fps against
 the same client with no recorder, and writes everything as JSON to argv[1]."""
@@ -13,7 +14,7 @@ import sys
 from collections import defaultdict
 
 FIELDS = ("cpu_s", "frames", "commits", "rss_kb", "bytes",
-          "latency_p50_ms", "latency_p99_ms", "client_fps", "compositor_cpu_s")
+          "latency_p50_ms", "latency_p99_ms", "client_fps", "compositor_cpu_s", "load_1min")
 
 
 def number(text):
@@ -27,10 +28,10 @@ def number(text):
 runs = defaultdict(list)
 for line in sys.stdin:
     parts = line.split()
-    if len(parts) not in (8, 12):
+    if len(parts) not in (8, 12, 13):
         continue
     rec, work, size = parts[0].replace("_", " "), parts[1], parts[2]
-    values = [number(x) for x in parts[3:]] + [None] * (12 - len(parts))
+    values = [number(x) for x in parts[3:]] + [None] * (13 - len(parts))
     run = dict(zip(FIELDS, values))
     cpu, frames = run["cpu_s"], run["frames"]
     run["cpu_ms_per_frame"] = 1000 * cpu / frames if cpu is not None and frames else None
@@ -99,6 +100,13 @@ for (work, size, rec), rs in sorted(runs.items(), key=row_key):
           f"| {text(rss_mb, '{:.0f}')} | {text(file_mb, spread=False)} |")
 
 print()
+loads = [r["load_1min"] for rs in runs.values() for r in rs if r["load_1min"] is not None]
+if loads:
+    # Latency, above all its tail, and CPU per frame move with what else runs:
+    # a load near or above the core count makes a run's figures the machine's.
+    print(f"1-minute load average as each run ended: median {statistics.median(loads):.2f} "
+          f"({min(loads):.2f}-{max(loads):.2f}) over {len(loads)} runs")
+    print()
 if any("weston" in e["recorder"] for e in summary.values()):
     print("note: Weston 10's headless backend repaints at about 39 Hz whatever is asked (no refresh\n"
           "option), so the Weston rows' client fps is ~37-40, not 60; compare them with each other.\n"

@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "log.h"
 #include "yuv_convert.h"
@@ -66,7 +67,13 @@ struct frame_queue *frame_queue_create(int depth, bool to_i420)
 		queue->free_list = &queue->buffers[i];
 	}
 	pthread_mutex_init(&queue->mutex, NULL);
-	pthread_cond_init(&queue->cond, NULL);
+	/* Deadlines are on the frames' clock, which a change of the wall
+	 * clock must not move. */
+	pthread_condattr_t attr;
+	pthread_condattr_init(&attr);
+	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+	pthread_cond_init(&queue->cond, &attr);
+	pthread_condattr_destroy(&attr);
 	return queue;
 }
 
@@ -139,14 +146,25 @@ static int update_pixels(struct pool_buffer *buffer, const struct frame *frame,
 	return 0;
 }
 
-bool frame_queue_push(struct frame_queue *queue, const struct frame *frame)
+bool frame_queue_queued_size(const struct frame_queue *queue, const struct frame *frame,
+			     int *width, int *height)
 {
 	if (frame->width <= 0 || frame->height <= 0 || frame->stride < frame->width * 4)
 		return false;
+	bool to_i420 = queue->to_i420 && !frame_in_buffer_only(frame);
 	/* Converted to I420, a frame one pixel wide or high is nothing once
 	 * cropped to even. */
-	if (queue->to_i420 && !frame_in_buffer_only(frame) &&
-	    (frame->width < 2 || frame->height < 2))
+	if (to_i420 && (frame->width < 2 || frame->height < 2))
+		return false;
+	*width = to_i420 ? frame->width & ~1 : frame->width;
+	*height = to_i420 ? frame->height & ~1 : frame->height;
+	return true;
+}
+
+bool frame_queue_push(struct frame_queue *queue, const struct frame *frame)
+{
+	int width, height;
+	if (!frame_queue_queued_size(queue, frame, &width, &height))
 		return false;
 
 	pthread_mutex_lock(&queue->mutex);
@@ -183,8 +201,6 @@ bool frame_queue_push(struct frame_queue *queue, const struct frame *frame)
 	 * until it is queued, so the consumer is never held up by it. An I420
 	 * picture is cropped to even, as the encoder needs. */
 	enum frame_format format = queue->to_i420 ? FRAME_I420 : FRAME_XRGB8888;
-	int width = format == FRAME_I420 ? frame->width & ~1 : frame->width;
-	int height = format == FRAME_I420 ? frame->height & ~1 : frame->height;
 	int stride = format == FRAME_I420 ? width : width * 4;
 	size_t needed = (size_t)stride * (size_t)height;
 	if (format == FRAME_I420)
@@ -255,13 +271,24 @@ void frame_queue_close(struct frame_queue *queue)
 	pthread_mutex_unlock(&queue->mutex);
 }
 
-enum frame_queue_event frame_queue_pop(struct frame_queue *queue, struct frame **frame)
+enum frame_queue_event frame_queue_pop_until(struct frame_queue *queue, struct frame **frame,
+					     int64_t deadline_ns)
 {
 	enum frame_queue_event event;
+	struct timespec deadline = {
+		.tv_sec = (time_t)(deadline_ns / 1000000000),
+		.tv_nsec = (long)(deadline_ns % 1000000000),
+	};
+	bool timed_out = false;
 	*frame = NULL;
 	pthread_mutex_lock(&queue->mutex);
-	while (!queue->head && !queue->kicked && !queue->closed)
-		pthread_cond_wait(&queue->cond, &queue->mutex);
+	while (!queue->head && !queue->kicked && !queue->closed && !timed_out) {
+		if (deadline_ns == INT64_MAX)
+			pthread_cond_wait(&queue->cond, &queue->mutex);
+		else
+			timed_out = pthread_cond_timedwait(&queue->cond, &queue->mutex,
+							   &deadline) == ETIMEDOUT;
+	}
 	if (queue->head) {
 		struct pool_buffer *buffer = queue->head;
 		queue->head = buffer->next;
@@ -273,11 +300,18 @@ enum frame_queue_event frame_queue_pop(struct frame_queue *queue, struct frame *
 	} else if (queue->kicked) {
 		queue->kicked = false;
 		event = FRAME_QUEUE_KICKED;
-	} else {
+	} else if (queue->closed) {
 		event = FRAME_QUEUE_CLOSED;
+	} else {
+		event = FRAME_QUEUE_TIMEOUT;
 	}
 	pthread_mutex_unlock(&queue->mutex);
 	return event;
+}
+
+enum frame_queue_event frame_queue_pop(struct frame_queue *queue, struct frame **frame)
+{
+	return frame_queue_pop_until(queue, frame, INT64_MAX);
 }
 
 void frame_queue_release(struct frame_queue *queue, struct frame *frame)

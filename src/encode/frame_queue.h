@@ -2,6 +2,7 @@
 #define WL_RECORD_FRAME_QUEUE_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "frame.h"
 
@@ -21,6 +22,7 @@ enum frame_queue_event {
 	FRAME_QUEUE_FRAME,  /* a frame was popped */
 	FRAME_QUEUE_KICKED, /* frame_queue_kick() was called, queue empty */
 	FRAME_QUEUE_CLOSED, /* closed and drained */
+	FRAME_QUEUE_TIMEOUT, /* frame_queue_pop_until(): the deadline came first */
 };
 
 /* With `to_i420`, pixels are queued as FRAME_I420 (converted while they are
@@ -36,6 +38,11 @@ void frame_queue_destroy(struct frame_queue *queue);
  * copied; the lock ends when the frame is released. */
 bool frame_queue_push(struct frame_queue *queue, const struct frame *frame);
 
+/* The size `frame` has once queued (an I420 copy is cropped to even); false
+ * when the queue refuses a frame of its size. */
+bool frame_queue_queued_size(const struct frame_queue *queue, const struct frame *frame,
+			     int *width, int *height);
+
 /* Wakes the consumer without a frame (e.g. a pending still request). */
 void frame_queue_kick(struct frame_queue *queue);
 
@@ -45,6 +52,10 @@ void frame_queue_close(struct frame_queue *queue);
 /* Consumer side. Blocks until a frame is queued, a kick arrives or the queue
  * is closed and empty. A popped frame stays valid until it is released. */
 enum frame_queue_event frame_queue_pop(struct frame_queue *queue, struct frame **frame);
+/* The same, waiting at most until `deadline_ns` (CLOCK_MONOTONIC; INT64_MAX:
+ * for ever). */
+enum frame_queue_event frame_queue_pop_until(struct frame_queue *queue, struct frame **frame,
+					     int64_t deadline_ns);
 void frame_queue_release(struct frame_queue *queue, struct frame *frame);
 
 #endif

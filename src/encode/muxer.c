@@ -482,6 +482,39 @@ int muxer_write(struct muxer *muxer, AVPacket *packet, AVRational time_base)
 	return 0;
 }
 
+bool muxer_holds_packet(const struct muxer *muxer)
+{
+	return muxer->has_held;
+}
+
+int muxer_flush_held(struct muxer *muxer, int64_t duration, AVRational time_base)
+{
+	if (muxer->failed)
+		return AVERROR(EIO);
+	if (!muxer->has_held)
+		return 0;
+	int64_t stream_duration = av_rescale_q(duration, time_base, muxer->stream->time_base);
+	int ret = write_held(muxer, muxer->held->pts + (stream_duration > 0 ? stream_duration : 1));
+	if (ret < 0)
+		return ret;
+	/* Out of the interleaving queue first (it holds packets until every
+	 * stream has a later one: the still video never would), then out of
+	 * the muxer's cluster or fragment. */
+	if (muxer->audio_count && (ret = av_interleaved_write_frame(muxer->format, NULL)) < 0)
+		return fail(muxer, "cannot write", ret);
+	if ((ret = av_write_frame(muxer->format, NULL)) < 0)
+		return fail(muxer, "cannot write", ret);
+	/* The next fragment starts at its first packet's own time, not where
+	 * this packet's guessed duration ends. */
+	if (muxer->fragmented_mov &&
+	    (ret = av_opt_set(muxer->format->priv_data, "movflags", "+frag_discont", 0)) < 0)
+		return fail(muxer, "cannot mark a discontinuity in", ret);
+	if (muxer->format->pb->error < 0)
+		return fail(muxer, "cannot write", muxer->format->pb->error);
+	muxer->bytes_written = avio_tell(muxer->format->pb);
+	return 0;
+}
+
 int muxer_add_audio(struct muxer *muxer, const AVCodecContext *audio_encoder)
 {
 	if (muxer->started || muxer->audio_count == MAX_AUDIO_STREAMS)

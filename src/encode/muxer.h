@@ -13,8 +13,9 @@
  *
  * Packets are held back by one so that each gets the exact duration up to the
  * next one, and the last one lasts until the end time given to muxer_finish():
- * the container duration is the recording's real length. Any write error
- * stops the muxer for good, and muxer_finish() then reports it. */
+ * the container duration is the recording's real length. A packet whose next
+ * one does not come (a still screen) is written by muxer_flush_held(). Any
+ * write error stops the muxer for good, and muxer_finish() then reports it. */
 
 struct muxer;
 
@@ -69,6 +70,18 @@ AVRational muxer_time_base(const struct muxer *muxer);
 /* Takes a packet whose timestamps are in `time_base`; pts must be strictly
  * increasing in the stream time base. Returns 0 or a negative AVERROR. */
 int muxer_write(struct muxer *muxer, AVPacket *packet, AVRational time_base);
+
+/* Whether a video packet waits for the next one to know its duration. */
+bool muxer_holds_packet(const struct muxer *muxer);
+
+/* Writes the waiting video packet now, lasting `duration` (in `time_base`)
+ * for want of its next one, and flushes the container (ends the Matroska
+ * cluster or the MP4 fragment, and the interleaving with audio), so that a
+ * still screen's picture is in the file rather than in memory until the
+ * screen changes. The next video packet keeps its own time: Matroska stores
+ * no duration for such a packet, and the next MP4 fragment is marked
+ * discontinuous. Returns 0 or a negative AVERROR; 0 with nothing waiting. */
+int muxer_flush_held(struct muxer *muxer, int64_t duration, AVRational time_base);
 
 /* Writes the held packet lasting until `end_pts` (in `time_base`), the
  * trailer (unless the muxer failed or never started) and closes the output.

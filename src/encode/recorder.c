@@ -27,6 +27,14 @@
 #define LATENCY_BUCKETS 2000
 /* How much the encoder yields to the compositor thread (see encoder_thread). */
 #define ENCODER_NICE 5
+/* A picture that no newer one follows within this long (or three frame
+ * periods, when longer) is written to the file without waiting for the next
+ * one to give its duration (muxer_flush_held): a still screen's picture is
+ * on disk a moment after it came, as a moving screen's is within the second
+ * a cluster or fragment lasts. At least three periods, so that a picture
+ * flushed so is followed by the stop's repeat (repeat_last_before_end),
+ * which ends the file at the stop. */
+#define STILL_FLUSH_NS INT64_C(250000000)
 
 struct recorder {
 	char *path;
@@ -58,6 +66,15 @@ struct recorder {
 	/* Set by recorder_finish() before the queue is closed. */
 	int64_t end_pts_ns;
 
+	/* The first frame's size (as queued) and time, posted by
+	 * recorder_submit() before it copies that frame in, so that the
+	 * encoder thread opens the encoder and writes the header while the
+	 * compositor thread copies, not after. Written once, before
+	 * start_posted is set. */
+	int start_width, start_height;
+	int64_t start_pts_ns;
+	atomic_bool start_posted;
+
 	/* Encoder thread only. */
 	bool started;
 	int64_t first_pts_ns;
@@ -67,11 +84,17 @@ struct recorder {
 	pthread_mutex_t latency_mutex;
 	uint32_t latency[LATENCY_BUCKETS];
 	uint64_t latency_count;
+	/* The pts of the picture repeated at the stop (repeat_last_before_end),
+	 * INT64_MIN before: it stands for no commit, so its packet is not
+	 * timed (its "commit" would be one period before the stop, and the
+	 * time taken to stop would be counted as latency). */
+	int64_t end_repeat_pts;
 	/* The frame last given to the encoder: `current` may view its pixels
 	 * (an I420 queue frame at the stream size), so it is given back to the
 	 * queue only when the next one replaces it. */
 	struct frame *held;
 	int64_t last_pts;           /* of the last frame given to the encoder */
+	int64_t last_frame_done_ns; /* when the last popped frame was encoded */
 	int64_t last_stream_pts;
 	bool any_sent;
 	int64_t next_slot;          /* CFR: the next 1/fps slot to fill */
@@ -91,7 +114,7 @@ static void mark_failed(struct recorder *recorder)
  * and encoding. Only meaningful where packets carry commit times (VFR). */
 static void note_latency(struct recorder *recorder, const AVPacket *packet)
 {
-	if (recorder->cfr || packet->pts == AV_NOPTS_VALUE)
+	if (recorder->cfr || packet->pts == AV_NOPTS_VALUE || packet->pts == recorder->end_repeat_pts)
 		return;
 	int64_t commit_ns = recorder->first_pts_ns +
 			    av_rescale_q(packet->pts, recorder->time_base, (AVRational){1, 1000000000});
@@ -156,12 +179,13 @@ static void name_audio_tracks(struct recorder *recorder)
 	pthread_mutex_unlock(&recorder->title_mutex);
 }
 
-static int start_stream(struct recorder *recorder, const struct frame *frame)
+/* The stream takes its size and time zero from the first frame. */
+static int start_stream(struct recorder *recorder, int width, int height, int64_t pts_ns)
 {
-	recorder->first_pts_ns = frame->pts_ns;
+	recorder->first_pts_ns = pts_ns;
 	recorder->time_base = recorder->cfr ? av_inv_q(av_d2q(recorder->fps, 1001000))
 					    : (AVRational){1, 1000000};
-	int ret = encoder_open(recorder->encoder, frame->width, frame->height, recorder->time_base,
+	int ret = encoder_open(recorder->encoder, width, height, recorder->time_base,
 			       muxer_wants_global_header(recorder->muxer));
 	if (ret < 0)
 		return ret;
@@ -265,7 +289,7 @@ static int encode_cfr(struct recorder *recorder, const struct frame *frame)
 static int encode_frame(struct recorder *recorder, const struct frame *frame)
 {
 	if (!recorder->started) {
-		int ret = start_stream(recorder, frame);
+		int ret = start_stream(recorder, frame->width, frame->height, frame->pts_ns);
 		if (ret < 0)
 			return ret;
 	}
@@ -304,7 +328,8 @@ static int repeat_last_before_end(struct recorder *recorder)
 	int64_t end = end_pts(recorder);
 	if (end - recorder->last_pts <= 2 * period)
 		return 0;
-	return send_current_vfr(recorder, vfr_pts_after_last(recorder, end - period));
+	recorder->end_repeat_pts = vfr_pts_after_last(recorder, end - period);
+	return send_current_vfr(recorder, recorder->end_repeat_pts);
 }
 
 static int finish_stream(struct recorder *recorder)
@@ -390,6 +415,17 @@ static void write_pending_still(struct recorder *recorder)
 	still_request_free(still);
 }
 
+/* When the held packet of a still picture is to be written (INT64_MAX:
+ * none is held). */
+static int64_t still_flush_deadline(struct recorder *recorder)
+{
+	if (!recorder->started || atomic_load(&recorder->failed) ||
+	    !muxer_holds_packet(recorder->muxer))
+		return INT64_MAX;
+	int64_t wait = 3 * (int64_t)(1e9 / recorder->fps);
+	return recorder->last_frame_done_ns + (wait > STILL_FLUSH_NS ? wait : STILL_FLUSH_NS);
+}
+
 static void *encoder_thread(void *data)
 {
 	struct recorder *recorder = data;
@@ -400,7 +436,15 @@ static void *encoder_thread(void *data)
 		LOG_DBG("cannot lower the encoder thread's priority: %s", strerror(errno));
 	for (;;) {
 		struct frame *frame;
-		enum frame_queue_event event = frame_queue_pop(recorder->queue, &frame);
+		enum frame_queue_event event = frame_queue_pop_until(recorder->queue, &frame,
+								     still_flush_deadline(recorder));
+		/* The first frame is on its way (woken by its kick, or it is
+		 * here already). */
+		if (!recorder->started && !atomic_load(&recorder->failed) &&
+		    atomic_load(&recorder->start_posted) &&
+		    start_stream(recorder, recorder->start_width, recorder->start_height,
+				 recorder->start_pts_ns) < 0)
+			mark_failed(recorder);
 		if (event == FRAME_QUEUE_CLOSED)
 			break;
 		if (event == FRAME_QUEUE_FRAME) {
@@ -410,9 +454,16 @@ static void *encoder_thread(void *data)
 				mark_failed(recorder);
 			frame_queue_release(recorder->queue, recorder->held);
 			recorder->held = frame;
+			recorder->last_frame_done_ns = clock_now_ns();
 		}
-		/* Audio waits for the first frame: its time is the file's zero. */
-		for (int t = 0; t < recorder->audio_tracks && recorder->started &&
+		/* A still picture: its packet lasts one period for now (CFR: its
+		 * exact slot), the next one keeps its own time. */
+		if (event == FRAME_QUEUE_TIMEOUT &&
+		    muxer_flush_held(recorder->muxer, frame_period(recorder), recorder->time_base) < 0)
+			mark_failed(recorder);
+		/* Audio waits for the first frame (encoded, not just announced):
+		 * its time is the file's zero. */
+		for (int t = 0; t < recorder->audio_tracks && recorder->any_sent &&
 				!atomic_load(&recorder->failed); t++)
 			if (audio_track_encode(recorder->audio[t], recorder->muxer,
 					       recorder->first_pts_ns,
@@ -501,6 +552,7 @@ struct recorder *recorder_create(const struct recorder_config *config, enum reco
 		return NULL;
 	}
 	recorder->event_fd = -1;
+	recorder->end_repeat_pts = INT64_MIN;
 	pthread_mutex_init(&recorder->still_mutex, NULL);
 	pthread_mutex_init(&recorder->latency_mutex, NULL);
 	pthread_mutex_init(&recorder->title_mutex, NULL);
@@ -593,6 +645,17 @@ bool recorder_submit(struct recorder *recorder, const struct frame *frame)
 	atomic_fetch_add(&recorder->frames_submitted, 1);
 	if (atomic_load(&recorder->failed))
 		return false;
+	/* The first frame: the encoder is opened (by the encoder thread) while
+	 * the frame is copied in, not after. */
+	int width, height;
+	if (!atomic_load(&recorder->start_posted) &&
+	    frame_queue_queued_size(recorder->queue, frame, &width, &height)) {
+		recorder->start_width = width;
+		recorder->start_height = height;
+		recorder->start_pts_ns = frame->pts_ns;
+		atomic_store(&recorder->start_posted, true);
+		frame_queue_kick(recorder->queue);
+	}
 	/* A refused frame's damage is the caller's to carry into the next one
 	 * it submits (the pacer does: frame_pacer.h); refused is not lost. */
 	if (!frame_queue_push(recorder->queue, frame)) {
@@ -706,6 +769,7 @@ void recorder_get_stats(struct recorder *recorder, struct recorder_stats *stats)
 		stats->audio_source_dropped_frames[s] = audio.dropped_frames;
 	}
 	pthread_mutex_lock(&recorder->latency_mutex);
+	stats->latency_frames = recorder->latency_count;
 	if (recorder->latency_count) {
 		stats->latency_p50_ms = latency_percentile(recorder, 0.5);
 		stats->latency_p99_ms = latency_percentile(recorder, 0.99);

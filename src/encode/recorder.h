@@ -61,6 +61,8 @@ struct recorder_stats {
 	uint64_t audio_source_dropped_frames[RECORDER_MAX_AUDIO_SOURCES];
 	double latency_p50_ms;     /* commit to encoded packet, median; 0 when unknown (CFR) */
 	double latency_p99_ms;
+	uint64_t latency_frames;   /* the frames those are of: each one a commit (the
+				    * picture repeated at the stop is none) */
 	/* Set by recorder_finish() only: */
 	int width, height;         /* of the stream, 0 without frames */
 	uint64_t dmabuf_frames;    /* frames that came as a client's dmabuf */

@@ -150,9 +150,7 @@ int synth_record(const struct recorder_config *config, int width, int height, in
 		return -100;
 	for (int i = 0; i < count; i++)
 		synth_submit(recorder, i, width, height, pts_ns[i]);
-	if (stats)
-		recorder_get_stats(recorder, stats);
-	return recorder_finish(recorder, end_ns, NULL);
+	return recorder_finish(recorder, end_ns, stats);
 }
 
 double synth_min_psnr(const struct decoded_video *video, int width, int height)

@@ -42,7 +42,8 @@ struct recorder_config synth_config(const char *path);
 void synth_submit(struct recorder *recorder, int index, int width, int height, int64_t pts_ns);
 
 /* Submits `count` frames at pts_ns[i] (content index i) and finishes at
- * end_ns; the recorder must accept every frame (waits when the queue is full). */
+ * end_ns; the recorder must accept every frame (waits when the queue is full).
+ * `stats` (may be NULL): the recorder's figures once it has finished. */
 int synth_record(const struct recorder_config *config, int width, int height, int count,
 		 const int64_t *pts_ns, int64_t end_ns, struct recorder_stats *stats);
 

@@ -1,6 +1,7 @@
 /* VFR end of a still source: a last frame long before the stop is repeated
  * once, one frame period before it, so the video lasts as long as the
- * recording; a last frame close to the stop is not repeated. */
+ * recording; a last frame close to the stop is not repeated. The repeat
+ * is not counted in the commit-to-packet latency. */
 #include <stdlib.h>
 
 #include "synth.h"
@@ -41,6 +42,10 @@ TEST_P(stop_after_still, ends, const struct end *e)
 	       (long long)video.frames[video.frame_count - 1].pts_us,
 	       (long long)video.duration_us);
 	test_assert(video.frame_count == expected_frames);
+	/* Commit to packet is timed for the two commits only: the repeat
+	 * stands for none (its time is made up, and it is encoded after the
+	 * stop, which is no latency of the frame path's). */
+	test_assert(stats.latency_frames == 2);
 	test_assert(llabs(video.frames[video.frame_count - 1].pts_us - last_pts_ms * 1000) <= 1000);
 	test_assert(llabs(video.duration_us - end_ms * 1000) <= 2000);
 	/* The repeat is the last picture, not anything else. */
