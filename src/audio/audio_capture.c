@@ -142,6 +142,9 @@ static void deliver(struct audio_capture *capture, const float *samples, size_t 
 				"(said once)");
 		capture->stats.reanchors++;
 	}
+	if (after->unconfirmed != before.unconfirmed && before.unconfirmed == 0)
+		LOG_DBG("audio: a jump in the source's timing that did not last: no gap "
+			"(said once)");
 	if (after->slews != before.slews && before.slews == 0)
 		LOG_DBG("audio: the sample count drifts from the server's timing: followed "
 			"by resampling, at most %.2f %% (said once)", AUDIO_CLOCK_SLEW_PPM / 1e4);

@@ -42,6 +42,14 @@ static int64_t frames_ns(const struct audio_clock *clock, size_t frames)
 	return (int64_t)(frames * 1000000000ull / (uint64_t)clock->rate);
 }
 
+/* A gap the readings showed and then took back (see audio_clock.h). */
+static void drop_pending_gap(struct audio_clock *clock)
+{
+	if (clock->gap_pending)
+		clock->stats.unconfirmed++;
+	clock->gap_pending = false;
+}
+
 static void follow(struct audio_clock *clock, int64_t reading_ns, int64_t now_ns,
 		   int64_t arrival_ns, size_t frames)
 {
@@ -51,12 +59,31 @@ static void follow(struct audio_clock *clock, int64_t reading_ns, int64_t now_ns
 	 * the latency when the count is right; a gap of missing samples adds
 	 * itself to it, a count running ahead makes it negative. */
 	int64_t late = arrival_ns - counted;
-	if ((offset > AUDIO_CLOCK_GAP_NS && late < offset / 2) ||
-	    (offset < -AUDIO_CLOCK_GAP_NS && late > offset / 2)) {
-		clock->stats.disbelieved++;
-		return;
-	}
-	if (offset > AUDIO_CLOCK_GAP_NS || offset < -AUDIO_CLOCK_GAP_NS) {
+	bool beyond_gap = offset > AUDIO_CLOCK_GAP_NS || offset < -AUDIO_CLOCK_GAP_NS;
+	/* A pending gap lasts while its readings stay past half the threshold
+	 * on its side; the first one nearer takes it back. */
+	bool holds_gap = clock->gap_pending && (clock->gap_offset_ns > 0
+							? offset > AUDIO_CLOCK_GAP_NS / 2
+							: offset < -AUDIO_CLOCK_GAP_NS / 2);
+	if (beyond_gap || holds_gap) {
+		bool arrival_agrees = offset > 0 ? late >= offset / 2 : late <= offset / 2;
+		if (!arrival_agrees) {
+			clock->stats.disbelieved++;
+			drop_pending_gap(clock);
+			return;
+		}
+		if (!holds_gap) {
+			drop_pending_gap(clock);
+			clock->gap_pending = true;
+			clock->gap_since_ns = now_ns;
+			clock->gap_readings = 0;
+		}
+		clock->gap_readings++;
+		clock->gap_offset_ns = offset;
+		if (now_ns - clock->gap_since_ns < AUDIO_CLOCK_GAP_CONFIRM_NS ||
+		    clock->gap_readings < AUDIO_CLOCK_GAP_CONFIRM_READINGS)
+			return;
+		clock->gap_pending = false;
 		move_anchor(clock, offset);
 		clock->window_count = clock->window_next = 0;
 		clock->beyond = clock->slewing = false;
@@ -64,6 +91,7 @@ static void follow(struct audio_clock *clock, int64_t reading_ns, int64_t now_ns
 		clock->stats.last_offset_ns = 0;
 		return;
 	}
+	drop_pending_gap(clock);
 	clock->window[clock->window_next] = offset;
 	clock->window_next = (clock->window_next + 1) % AUDIO_CLOCK_WINDOW;
 	if (clock->window_count < AUDIO_CLOCK_WINDOW)

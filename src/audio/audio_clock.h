@@ -28,9 +28,18 @@
  *    drift. A step is never a cut: the steps of 2 ms that were filled with
  *    silence or dropped, started by a 3 ms offset within the jitter of
  *    PulseAudio's latency reports, made holes in a steady tone (issue 30);
- *  - one reading more than AUDIO_CLOCK_GAP_NS away is a gap (a suspended
- *    source, a server that delivered nothing for a while): the anchor jumps
- *    to it at once, and the consumer fills the gap with silence.
+ *  - readings more than AUDIO_CLOCK_GAP_NS away for AUDIO_CLOCK_GAP_CONFIRM_NS
+ *    of wall time (at least AUDIO_CLOCK_GAP_CONFIRM_READINGS of them, none
+ *    back within AUDIO_CLOCK_GAP_NS / 2, each agreeing with its chunk's
+ *    arrival) are a gap (a suspended source, a server that delivered
+ *    nothing for a while): the anchor jumps to the last of them, and the
+ *    consumer fills the gap with silence. The chunks read meanwhile keep
+ *    the count: the silence comes that much later than the gap, but a
+ *    jump that does not last is no hole. On a loaded machine one late
+ *    read of ours gave a reading and an arrival both 40 to 90 ms late,
+ *    for a burst of chunks read at once, then both on time again: taken
+ *    at once as a gap, that put silence into a steady tone and dropped as
+ *    much again when the readings came back (issue 30);
  *  - a reading is checked against when its chunk arrived (a sample is never
  *    read before it was captured, and arrives steadily): a reading after
  *    the chunk's arrival, a first reading more than
@@ -47,6 +56,8 @@
 #define AUDIO_CLOCK_SLEW_AFTER_NS 250000000
 #define AUDIO_CLOCK_SLEW_PPM 2500
 #define AUDIO_CLOCK_GAP_NS 40000000
+#define AUDIO_CLOCK_GAP_CONFIRM_NS 150000000LL
+#define AUDIO_CLOCK_GAP_CONFIRM_READINGS 4
 #define AUDIO_CLOCK_FUTURE_TOLERANCE_NS 5000000
 #define AUDIO_CLOCK_START_MAX_LATENCY_NS 250000000
 
@@ -56,6 +67,7 @@ struct audio_clock_stats {
 	int64_t slewed_ns;   /* the sum of the slew steps (signed) */
 	int64_t last_offset_ns; /* median offset after the last chunk */
 	uint64_t disbelieved;   /* readings the arrival times contradicted */
+	uint64_t unconfirmed;   /* gaps the readings showed, then took back */
 };
 
 struct audio_clock {
@@ -69,6 +81,12 @@ struct audio_clock {
 	bool beyond;              /* the median is past AUDIO_CLOCK_SLEW_START_NS */
 	int64_t beyond_since_ns;
 	bool slewing;
+	/* A gap the readings show, not yet confirmed: since when (wall time),
+	 * by how many readings, the last offset. */
+	bool gap_pending;
+	int64_t gap_since_ns;
+	int gap_readings;
+	int64_t gap_offset_ns;
 	struct audio_clock_stats stats;
 };
 

@@ -7,11 +7,17 @@
  *  - drift: the card's clock 100 ppm fast, then 100 ppm slow, for an hour
  *    each: stamps within 4.5 ms of the true time all along (the count alone
  *    would be 360 ms off), each step at most 0.25 % of the chunk (25 us);
- *  - gap: the source stops for 500 ms: the next stamp is its true time
- *    (within 1 ms), counted as one gap;
+ *  - gap: the source stops for 500 ms: counted as one gap once the
+ *    readings held it for AUDIO_CLOCK_GAP_CONFIRM_NS, the stamp then its
+ *    true time (within 1 ms), the chunks before stamped by the count;
+ *  - late reader: every 2 s our read callback runs 80 ms late, reads the
+ *    chunks queued meanwhile at once, and the server's readings for them
+ *    are 80 ms late too (as seen on a loaded machine): no gap taken, no
+ *    stamp moved, each such jump counted as taken back;
  *  - frozen: the readings stay at one value for 0.6 s while the chunks
  *    arrive on time: no gap taken, stamps within 3 ms. */
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -39,12 +45,15 @@ struct run {
 	int gap_at_chunk;    /* the source stops before this chunk; 0: never */
 	int64_t gap_ns;
 	int frozen_from, frozen_chunks; /* the readings stay at one value */
+	int starve_every;    /* chunks; 0: never */
+	int64_t starve_ns;   /* our reader that late, its readings as late */
 };
 
 struct result {
 	int64_t worst_ns;    /* |stamp - truth| after the first second */
 	int64_t worst_step_ns; /* |change of the stamp - chunk length| */
-	int64_t after_gap_ns;
+	int64_t after_gap_ns;  /* at the chunk the gap was taken */
+	int64_t gap_taken_chunks; /* chunks after the gap before it was taken */
 	struct audio_clock_stats stats;
 };
 
@@ -56,7 +65,7 @@ static void simulate(const struct run *run, struct result *result)
 	int64_t start = 1000 * SECOND;
 	double chunk_ns = (double)CHUNK * 1e9 / RATE / (1.0 + run->ppm * 1e-6);
 	int64_t chunks = run->seconds * RATE / CHUNK;
-	int64_t extra = 0, last = 0;
+	int64_t extra = 0, last = 0, starved_until = 0;
 	*result = (struct result){ 0 };
 	for (int64_t i = 0; i < chunks; i++) {
 		if (run->gap_at_chunk && i == run->gap_at_chunk)
@@ -74,26 +83,39 @@ static void simulate(const struct run *run, struct result *result)
 		if (run->frozen_chunks && i > run->frozen_from &&
 		    i < run->frozen_from + run->frozen_chunks)
 			reading = frozen_reading;
-		/* Read 15 ms after the capture (a 10 ms fragment, a late callback). */
-		int64_t stamp = audio_clock_stamp(&clock, true, reading, truth + 15000000, CHUNK);
+		/* Read 15 ms after the capture (a 10 ms fragment, a late callback),
+		 * or, starved, all at once when the reader runs again. */
+		int64_t read_at = truth + 15000000;
+		if (run->starve_every && i % run->starve_every == 0 && i > 0)
+			starved_until = read_at + run->starve_ns;
+		if (read_at < starved_until) {
+			reading += starved_until - read_at;
+			read_at = starved_until;
+		}
+		uint64_t gaps_before = clock.stats.gaps;
+		int64_t stamp = audio_clock_stamp(&clock, true, reading, read_at, CHUNK);
 		int64_t error = llabs(stamp - truth);
-		if (truth - start > SECOND && error > result->worst_ns)
+		bool gap_pending = run->gap_at_chunk && i >= run->gap_at_chunk && clock.stats.gaps == 0;
+		if (truth - start > SECOND && error > result->worst_ns && !gap_pending)
 			result->worst_ns = error;
-		if (i > 0 && !(run->gap_at_chunk && i == run->gap_at_chunk)) {
+		bool gap_taken = clock.stats.gaps != gaps_before;
+		if (i > 0 && !gap_taken) {
 			int64_t step = llabs(stamp - last - (int64_t)CHUNK * SECOND / RATE);
 			if (i > AUDIO_CLOCK_START_READINGS && step > result->worst_step_ns)
 				result->worst_step_ns = step;
 		}
-		if (run->gap_at_chunk && i == run->gap_at_chunk)
+		if (gap_taken) {
 			result->after_gap_ns = stamp - truth;
+			result->gap_taken_chunks = i - run->gap_at_chunk;
+		}
 		last = stamp;
 	}
 	result->stats = clock.stats;
 	printf("  worst %.2f ms, worst step %.2f ms, %" PRIu64 " gaps, %" PRIu64
-	       " slews (%+.1f ms), after a gap %+.2f ms\n",
+	       " slews (%+.1f ms), after a gap %+.2f ms, %" PRIu64 " taken back\n",
 	       (double)result->worst_ns / 1e6, (double)result->worst_step_ns / 1e6,
 	       result->stats.gaps, result->stats.slews, (double)result->stats.slewed_ns / 1e6,
-	       (double)result->after_gap_ns / 1e6);
+	       (double)result->after_gap_ns / 1e6, result->stats.unconfirmed);
 }
 
 TEST(steady)
@@ -144,6 +166,23 @@ TEST(gap)
 	test_assert(r.stats.gaps == 1, "%" PRIu64 " gaps", r.stats.gaps);
 	test_assert(llabs(r.after_gap_ns) <= 1000000, "%" PRId64 " ns", r.after_gap_ns);
 	test_assert(r.worst_ns <= 2000000, "%" PRId64 " ns", r.worst_ns);
+	/* Taken once confirmed: 150 ms of chunks, not many more. */
+	int64_t confirm_chunks = AUDIO_CLOCK_GAP_CONFIRM_NS * RATE / CHUNK / SECOND;
+	test_assert(r.gap_taken_chunks >= confirm_chunks && r.gap_taken_chunks <= confirm_chunks + 2,
+		    "taken after %" PRId64 " chunks", r.gap_taken_chunks);
+}
+
+TEST(late_reader)
+{
+	printf("our reader 80 ms late every 2 s, the readings as late\n");
+	struct result r;
+	simulate(&(struct run){ .seconds = 60, .jitter_ns = 1e6, .starve_every = 200,
+				.starve_ns = 80000000 }, &r);
+	test_assert(r.stats.gaps == 0, "%" PRIu64 " gaps", r.stats.gaps);
+	test_assert(r.worst_ns <= 2000000, "%" PRId64 " ns", r.worst_ns);
+	test_assert(r.worst_step_ns <= 1000, "%" PRId64 " ns", r.worst_step_ns);
+	/* The jumps were seen and taken back, not missed: 29 of them. */
+	test_assert(r.stats.unconfirmed >= 25, "%" PRIu64 " taken back", r.stats.unconfirmed);
 }
 
 TEST(frozen)
