@@ -20,6 +20,38 @@ require_audio_server() {
 	done
 }
 
+# A desktop's sound server runs ahead of the programs around it: its graph's
+# threads realtime (rtkit, or PipeWire's module-rt where the limits allow),
+# its main loops at nice -11. Here each process `start` starts is a session
+# of its own, and the kernel's autogroups share the CPU between sessions
+# equally whatever their threads' nice: the server, one session among a
+# loaded machine's many, lost its timeline in each of three loaded
+# recordings of a sanitized CI run. raise_server PID...: the server's
+# sessions get the nice a desktop gives its threads (SERVER_PRIORITY=raised);
+# where that is not permitted (no CAP_SYS_NICE: a container),
+# SERVER_PRIORITY=equal and a test that loads the machine puts its own
+# processes below the server instead (below_server), the same order.
+raise_server() {
+	SERVER_PRIORITY=raised
+	local pid
+	for pid in "$@"; do
+		[ -e "/proc/$pid/autogroup" ] || continue
+		echo -11 2>/dev/null >"/proc/$pid/autogroup" || SERVER_PRIORITY=equal
+	done
+	[ "$SERVER_PRIORITY" = raised ] ||
+		log "the sound server's priority cannot be raised here (no CAP_SYS_NICE):" \
+			"a loaded test puts its own processes below it instead"
+}
+
+# below_server PID: PID's session and process group run below the sound
+# server when raise_server could not raise it (else nothing).
+below_server() {
+	[ "${SERVER_PRIORITY:-raised}" = equal ] || return 0
+	[ ! -e "/proc/$1/autogroup" ] || echo 11 2>/dev/null >"/proc/$1/autogroup" ||
+		fail "cannot lower the priority of process $1"
+	renice -n 11 -g "$1" >/dev/null || fail "cannot lower the priority of process group $1"
+}
+
 pactl_ready() {
 	pactl info >/dev/null 2>&1 && pactl list short sinks 2>/dev/null | grep -q .
 }
@@ -39,6 +71,7 @@ start_audio_server() {
 			--exit-idle-time=-1 --use-pid-file=no --log-target=stderr \
 			-L module-native-protocol-unix -L module-always-sink
 		PULSE_PID=$STARTED_PID
+		raise_server "$PULSE_PID"
 		# paplay asks for a 2 s buffer when not told otherwise; players
 		# that people record (browsers, games, mpv) ask for tens of ms, and
 		# so do the tests' players here (see also playing_to_sink).
@@ -49,14 +82,17 @@ start_audio_server() {
 		export PATH="$TEST_DIR/bin:$PATH"
 	else
 		start pipewire pipewire
+		local server_pids=("$STARTED_PID")
 		wait_until 10 "pipewire's socket" test -S "$XDG_RUNTIME_DIR/pipewire-0"
 		start wireplumber wireplumber
+		server_pids+=("$STARTED_PID")
 		# Its folder made first: pipewire-pulse was seen failing to start
 		# ("mkdir() .../pulse failed: File exists") when the readiness
 		# polling's pactl made the folder at the same moment.
 		mkdir -m 0700 -p "$XDG_RUNTIME_DIR/pulse"
 		start pipewire-pulse pipewire-pulse
 		PULSE_PID=$STARTED_PID
+		raise_server "${server_pids[@]}" "$PULSE_PID"
 	fi
 	wait_until 20 "the sound server with a sink" pactl_ready
 	# wireplumber picks the default; one sink is there, make sure of it.

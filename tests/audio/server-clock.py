@@ -11,6 +11,14 @@
       writes to OUT (WAV) the sound read between FROM_NS and TO_NS less
       its last 0.2 s (with --app-audio the player dies with the recording:
       its last instants are not a server's fault)
+  server-clock.py explain FILE_CHECK SERVER_CHECK LOSS
+      with the outputs of audio-check.py --strict on the recorded file and
+      on the server's own sound (their "strict-defects" lines) and of
+      `loss` over the same span: prints each place where the file's tone
+      breaks and what the server did there; exits 1 when one is not
+      within EXPLAIN_S of a break of the server's own sound or of a step of
+      its timeline (the file breaks where the server did, or wl-record
+      made a hole of its own)
 
 A server that keeps time delivers 48000 frames a second of CLOCK_MONOTONIC
 (PipeWire's null sink runs on it). Its lag, the wall time elapsed less the
@@ -103,11 +111,54 @@ def span(path, from_ns, to_ns, out_path):
         out.writeframes(sound.readframes(max(last - first, 0)))
 
 
+# The file's times and the other recorder's differ by the two streams'
+# latencies (10 to 30 ms); a break is one place within 100 ms
+# (audio-check.py): a place this near is the same.
+EXPLAIN_S = 0.15
+
+
+def defects(path):
+    with open(path) as f:
+        for line in f:
+            fields = line.split()
+            if fields and fields[0] == "strict-defects":
+                return [float(v) for v in fields[2:]]
+    return []
+
+
+def explain(file_check, server_check, loss_path):
+    steps = []
+    with open(loss_path) as f:
+        for line in f:
+            fields = line.split()
+            if line.startswith("server clock: at "):
+                steps.append(float(fields[3]))
+    server = defects(server_check)
+    unexplained = 0
+    for at in defects(file_check):
+        near = [t for t in server if abs(t - at) <= EXPLAIN_S]
+        stepped = [t for t in steps if abs(t - at) <= EXPLAIN_S]
+        if near or stepped:
+            print("explained: the file's tone breaks at %.3f s, where the server's own sound "
+                  "%s" % (at, "breaks too (at %.3f s)" % near[0] if near
+                          else "did not, but its timeline stepped (at %.2f s)" % stepped[0]))
+        else:
+            print("UNEXPLAINED: the file's tone breaks at %.3f s; the server's own sound "
+                  "does not break within %.2f s, nor does its timeline step" % (at, EXPLAIN_S))
+            unexplained += 1
+    print("explain: %d places where the file breaks not explained by the server "
+          "(its own sound breaks in %d, its timeline stepped %d times)"
+          % (unexplained, len(server), len(steps)))
+    return 1 if unexplained else 0
+
+
 def main():
     if len(sys.argv) == 3 and sys.argv[1] == "log":
         log(sys.argv[2])
     elif len(sys.argv) == 6 and sys.argv[1] == "span":
         span(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5])
+    elif len(sys.argv) == 5 and sys.argv[1] == "explain":
+        sys.exit(explain(sys.argv[2], sys.argv[3], sys.argv[4]))
     elif len(sys.argv) == 5 and sys.argv[1] == "loss":
         loss(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))
     else:
