@@ -4,6 +4,11 @@
 #include "clock.h"
 #include "log.h"
 
+/* A frame committed this close before a period starts (a fraction of the
+ * period) may stand for that period when the one it was committed in has
+ * had its frame (frame_pacer_offer). */
+#define EARLY_CLAIM_FRACTION 8
+
 static int64_t claimed_slot(const struct frame_pacer *pacer, const struct frame *frame)
 {
 	int64_t slot = frame_grid_slot(pacer->grid, frame->pts_ns);
@@ -127,6 +132,17 @@ void frame_pacer_finish(struct frame_pacer *pacer)
 void frame_pacer_offer(struct frame_pacer *pacer, const struct frame *frame)
 {
 	int64_t slot = frame_grid_slot(pacer->grid, frame->pts_ns);
+	/* Its period has had a frame, but the next one starts in a moment: it
+	 * stands for that one, on at once. A source at the --fps rate whose
+	 * commits sit near the grid's boundaries (sway's 60 Hz output against
+	 * the 60 fps grid: one commit in five to ten) would otherwise have such
+	 * a frame held a whole period; and the next commit, in the period held
+	 * for and arriving just after it ended, held too, and so on. Still one
+	 * frame per period. */
+	if (slot <= pacer->last_slot &&
+	    frame_grid_slot(pacer->grid, frame->pts_ns + pacer->grid->period_ns / EARLY_CLAIM_FRACTION) >
+		    pacer->last_slot)
+		slot = pacer->last_slot + 1;
 	if (slot > pacer->last_slot) {
 		/* Its period is free: on at once, carrying what a replaced pending
 		 * picture changed too. */

@@ -15,7 +15,9 @@
  * A frame whose period is free goes on at once. One that comes too soon (its
  * period already had a frame) is kept, by reference, as the picture of the
  * next period: a newer frame replaces it (damage merged), and if none comes
- * it goes on when that period ends. Judging by commit time, not by when the
+ * it goes on when that period ends; unless it was committed in the last
+ * eighth of its period: then it stands for the next one at once (a source
+ * at the --fps rate committing near the period boundaries is not held back). Judging by commit time, not by when the
  * pacer ran, matters: a client paced by frame callbacks commits just after
  * each tick, so a late frame that claimed the period of its hand-on would
  * push every later frame back by one period for good.
