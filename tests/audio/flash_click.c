@@ -52,7 +52,9 @@
 #define RATE 48000
 #define CHANNELS 2
 #define BLOCK_FRAMES 240        /* 5 ms */
-#define TARGET_LATENCY_MS 60    /* played this long after it is written: slack for a busy machine */
+/* Played this long after it is written: slack for a busy machine (60 ms
+ * underran 9 times in the hour's soak on a loaded one, each click then late). */
+#define TARGET_LATENCY_MS 150
 #define CLICK_FRAMES (RATE / 100) /* 10 ms */
 #define CLICK_HZ 1000.0
 #define TONE_HZ 440.0
