@@ -37,6 +37,7 @@ struct app {
 	struct wl_event_source *listen_hint; /* "nothing is presenting…" */
 
 	pid_t child;          /* COMMAND after "--", 0 when none */
+	struct child_output *child_output; /* its output around our status line; NULL: none */
 	bool child_exited;
 	int child_status;     /* as an exit status */
 	bool closing_command; /* COMMAND was asked to close; its grace period runs */

@@ -14,7 +14,7 @@
 
 extern char **environ;
 
-pid_t child_spawn(char **argv, const char *socket_name, bool stdout_is_ours,
+pid_t child_spawn(char **argv, const char *socket_name, int output_fd, bool stdout_is_ours,
 		  const char *audio_sink)
 {
 	/* The child must not take over wl-record's own connection variables. */
@@ -66,8 +66,12 @@ pid_t child_spawn(char **argv, const char *socket_name, bool stdout_is_ours,
 	 * in the middle of it: it goes to stderr instead. */
 	posix_spawn_file_actions_t actions;
 	posix_spawn_file_actions_init(&actions);
-	if (stdout_is_ours)
+	if (output_fd >= 0) {
+		posix_spawn_file_actions_adddup2(&actions, output_fd, STDOUT_FILENO);
+		posix_spawn_file_actions_adddup2(&actions, output_fd, STDERR_FILENO);
+	} else if (stdout_is_ours) {
 		posix_spawn_file_actions_adddup2(&actions, STDERR_FILENO, STDOUT_FILENO);
+	}
 
 	pid_t pid;
 	int err = posix_spawnp(&pid, argv[0], &actions, &attr, argv, environ);

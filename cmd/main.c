@@ -16,6 +16,7 @@
 #include "app.h"
 #include "app_sink.h"
 #include "child.h"
+#include "child_output.h"
 #include "control.h"
 #include "copy_server.h"
 #include "log.h"
@@ -502,6 +503,9 @@ static int finish(struct app *app, const struct control_entry *previous)
 	wl_list_remove(&app->client_destroy.link);
 	if (app->child > 0)
 		end_command(app);
+	/* After the command: what it wrote to the end is printed. */
+	child_output_destroy(app->child_output);
+	app->child_output = NULL;
 	/* After the command: its streams never fall back to the speakers. */
 	app_sink_destroy(app->app_sink);
 	app->app_sink = NULL;
@@ -589,9 +593,15 @@ static int run(const struct options *options)
 		goto out;
 
 	if (options->command) {
+		/* Where a status line is drawn, the command's lines are printed
+		 * around it, as ours are. */
+		if (options->verbosity >= 0 && isatty(STDERR_FILENO))
+			app.child_output = child_output_create(app.loop);
 		app.child = child_spawn(options->command, app.server->socket_name,
+					app.child_output ? child_output_fd(app.child_output) : -1,
 					strcmp(app.output_path, "-") == 0,
 					app.app_sink ? app_sink_name(app.app_sink) : NULL);
+		child_output_started(app.child_output);
 		if (app.child < 0) {
 			/* As a shell says it: 127 not found, 126 found but not run. */
 			app.child_status = errno == ENOENT ? 127 : 126;

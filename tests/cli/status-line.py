@@ -18,7 +18,10 @@ wl-record records the presenter three times:
    drawn and no control sequence written, not even around its messages (they
    would land on the shell's prompt); once in the foreground the status line
    is drawn.
-3. Without a terminal (stderr and stdout to files): no control sequence, no
+3. Hosting a command that writes a line every 0.2 s: each of its lines is
+   on a row of its own at column 0 and followed by the status line drawn
+   again; the command still writes to a terminal (ours, relayed).
+4. Without a terminal (stderr and stdout to files): no control sequence, no
    carriage return.
 Exit status 1 with the reason when a check fails, 77 when the machine cannot
 run the test."""
@@ -254,6 +257,62 @@ def foreground_case(wl_record, presenter, tmp):
     return ok
 
 
+def command_output_case(wl_record, presenter, tmp):
+    """The hosted command writes lines while the status line is shown: each
+    is printed on a row of its own at column 0, followed by the status line
+    drawn again, and the command still writes to a terminal."""
+    out = os.path.join(tmp, "command.mkv")
+    log = os.path.join(tmp, "command-presenter.log")
+    talker = ('(while kill -0 $$ 2>/dev/null; do i=$((i+1)); '
+              'if [ -t 1 ]; then t=terminal; else t=pipe; fi; '
+              'echo "app says $i on a $t"; sleep 0.2; done) </dev/null & '
+              'exec "$0" "$@" >%s 2>&1' % shlex.quote(log))
+    term = Terminal([wl_record, "--size", "160x120", out, "--", "sh", "-c", talker, presenter,
+                     "--size", "160x120", "--frames", "100000", "--interval-ms", "20"], True)
+    term.wait_for("a status line with frames",
+                  lambda data: re.search(rb"wl-record: \d\d:\d\d:\d\d  [1-9]\d* frame", data))
+    shown = STATUS.search(bytes(term.received)).start()
+    term.wait_for("four of the command's lines after the status line",
+                  lambda data: len(re.findall(rb"app says \d+", data[shown:])) >= 4)
+    os.write(term.master, b"\x03")
+    status = term.finish()
+    data = bytes(term.received)
+    print("command: the terminal got %r" % data[-700:])
+    if status != 0:
+        fail("wl-record hosting a talking command, stopped by Ctrl+C, exited %d" % status)
+    ok = True
+    rows = [r for r in screen(data) if r]
+    for r in rows:
+        print("command screen: %s" % r)
+        if STATUS.search(r.encode()):
+            print("FAIL a status line is left on the screen: %r" % r)
+            ok = False
+        elif r != out and not r.startswith("wl-record: ") and not r.startswith("app says "):
+            print("FAIL a row that is neither a message, the command's line nor the path: %r" % r)
+            ok = False
+        if r.find("app says", 1) > 0 or r.find("wl-record: ", 1) > 0:
+            print("FAIL a line after other text on its row: %r" % r)
+            ok = False
+        if r.startswith("app says ") and not r.endswith(" on a terminal"):
+            print("FAIL the command does not write to a terminal: %r" % r)
+            ok = False
+    # Each of the command's lines written while the status line was shown is
+    # followed by the status line drawn again before anything else.
+    lines = [m for m in re.finditer(rb"app says \d+[^\n]*\n", data) if m.start() > shown]
+    stop = data.find(b"stopping:")
+    lines = [m for m in lines if stop < 0 or m.start() < stop]
+    if len(lines) < 4:
+        print("FAIL expected four of the command's lines while recording, got %d" % len(lines))
+        ok = False
+    for m in lines:
+        after = STATUS.search(data, m.end())
+        other = data.find(b"\n", m.end())
+        if not after or (0 <= other < after.start()):
+            print("FAIL %r is not followed by the status line" % m.group(0))
+            ok = False
+    return ok
+
+
 def background_case(wl_record, presenter, tmp):
     out = os.path.join(tmp, "bg.mkv")
     term = Terminal([wl_record, "--size", "160x120", out, "--"] +
@@ -342,7 +401,8 @@ def main():
         os.mkdir(runtime, 0o700)
         os.environ["XDG_RUNTIME_DIR"] = runtime
         results = [case(wl_record, presenter, tmp)
-                   for case in (foreground_case, background_case, no_terminal_case)]
+                   for case in (foreground_case, command_output_case, background_case,
+                                no_terminal_case)]
     if not all(results):
         sys.exit(1)
     print("PASS")
