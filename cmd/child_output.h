@@ -12,8 +12,9 @@
  * (log_output_line). */
 struct child_output;
 
-/* NULL (nothing logged) when the pseudo-terminal cannot be had: the command
- * then writes to the terminal itself, as it would without a status line. */
+/* NULL (said at -v only) when the pseudo-terminal cannot be had: the
+ * command then writes to the terminal itself, as it would without a status
+ * line. */
 struct child_output *child_output_create(struct wl_event_loop *loop);
 
 /* The descriptor the command gets as stdout and stderr. */

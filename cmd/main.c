@@ -375,6 +375,13 @@ static void pictures_folder(char *out, size_t size)
 	output_default_dir(OUTPUT_PICTURE, out, size);
 }
 
+/* A status line is drawn on stderr (log_status_line says when it shows);
+ * the hosted command's lines are then printed around it too. */
+static bool wants_status_line(const struct options *options)
+{
+	return options->verbosity >= 0 && isatty(STDERR_FILENO);
+}
+
 /* Starts the encoder thread; NULL with `bad_config` as recording_create. */
 static struct recording *create_recording(struct app *app, bool *bad_config)
 {
@@ -403,7 +410,7 @@ static struct recording *create_recording(struct app *app, bool *bad_config)
 		.hosting = app_is_hosting(app),
 		.max_frames = options->max_frames,
 		.duration_s = options->duration_s,
-		.status_line = options->verbosity >= 0 && isatty(STDERR_FILENO),
+		.status_line = wants_status_line(options),
 		.still_folder = !options->output || strcmp(options->output, "-") == 0
 				? pictures_folder : NULL,
 		.events = sink_events(app),
@@ -595,7 +602,7 @@ static int run(const struct options *options)
 	if (options->command) {
 		/* Where a status line is drawn, the command's lines are printed
 		 * around it, as ours are. */
-		if (options->verbosity >= 0 && isatty(STDERR_FILENO))
+		if (wants_status_line(options))
 			app.child_output = child_output_create(app.loop);
 		app.child = child_spawn(options->command, app.server->socket_name,
 					app.child_output ? child_output_fd(app.child_output) : -1,
