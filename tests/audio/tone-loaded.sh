@@ -77,49 +77,49 @@ chmod +x "$TEST_DIR/player"
 out="$TEST_DIR/out.$container"
 presenter=("$PRESENTER" --frames 100000 --interval-ms 50)
 if [ "$option" = audio ]; then
-	watched=auto_null.monitor
 	start player "$TEST_DIR/player"
 	below_server "$STARTED_PID"
 	wait_until 10 "the player's stream" playing_to_sink
 else
-	watched=speakers.monitor
 	pactl load-module module-null-sink sink_name=speakers >/dev/null ||
 		fail "cannot make the speakers sink"
 	pactl set-default-sink speakers || fail "cannot make speakers the default sink"
 	wait_until 10 "speakers as the default sink" sh -c 'pactl info | grep -q "^Default Sink: speakers$"'
 fi
 
-# watch N SOURCE: another recorder of SOURCE (pacat into server-clock.py):
-# the server's timeline and its sound, independently of wl-record.
+# watch SOURCE: another recorder of SOURCE (pacat into server-clock.py),
+# its reads in $clock: the server's timeline and its sound, independently
+# of wl-record.
+clock=$TEST_DIR/clock
 watch() {
-	start "clock$1" bash -c 'pacat --record --raw --format=s16le --rate=48000 --channels=2 \
+	start clock bash -c 'pacat --record --raw --format=s16le --rate=48000 --channels=2 \
 		--latency-msec=10 --client-name=server-clock -d "$1" | exec python3 "$2" log "$3"' \
-		clock "$2" "$(dirname "$CHECK")/server-clock.py" "$TEST_DIR/clock$1"
+		clock "$1" "$(dirname "$CHECK")/server-clock.py" "$clock"
 	clock_pid=$STARTED_PID
 	below_server "$clock_pid"
-	wait_until 10 "the server watched" test -s "$TEST_DIR/clock$1"
+	wait_until 10 "the server watched" test -s "$clock"
 }
 
 app_sink_exists() {
 	pactl list short sinks | grep -q "wl-record-$1-app"
 }
 
-# The recording, the server watched beside it.
-clock=$TEST_DIR/clock
+# The recording, the server watched beside it (the command's own sink is
+# there only once wl-record runs).
 if [ "$option" = audio ]; then
-	watch "" auto_null.monitor
+	watch auto_null.monitor
 	start record "$WL_RECORD" -v --audio --duration "$SECONDS_RECORDED" --stats-fd 3 \
 		"$out" -- "${presenter[@]}" 3>"$TEST_DIR/stats.json"
-	record_pid=$STARTED_PID
-	below_server "$record_pid"
 else
 	start record "$WL_RECORD" -v --app-audio --duration "$SECONDS_RECORDED" --stats-fd 3 \
 		"$out" -- sh -c 'player=$1; shift; "$player" & exec "$@"' sh "$TEST_DIR/player" \
 		"${presenter[@]}" 3>"$TEST_DIR/stats.json"
-	record_pid=$STARTED_PID
-	below_server "$record_pid"
+fi
+record_pid=$STARTED_PID
+below_server "$record_pid"
+if [ "$option" = app-audio ]; then
 	wait_until 20 "wl-record's sink for the command" app_sink_exists "$record_pid"
-	watch "" "wl-record-$record_pid-app.monitor"
+	watch "wl-record-$record_pid-app.monitor"
 fi
 wait_exit "$record_pid" $((SECONDS_RECORDED * 3 + 60))
 [ "$EXIT_STATUS" = 0 ] || fail "wl-record exited $EXIT_STATUS"
