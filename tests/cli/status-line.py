@@ -203,6 +203,29 @@ def presenter_command(presenter, log):
             "--size", "160x120", "--frames", "100000", "--interval-ms", "20"]
 
 
+def rows_hold(label, data, out, lines=()):
+    """The rows the screen shows after `data`, printed, and whether each is
+    a message of wl-record's, the path `out` or a line that starts with one
+    of `lines` (the hosted command's), none a status line left behind and
+    none with a message or such a line after other text on its row."""
+    ok = True
+    starts = ("wl-record: ",) + tuple(lines)
+    rows = [r for r in screen(data) if r]
+    for r in rows:
+        print("%s screen: %s" % (label, r))
+        if STATUS.search(r.encode()):
+            print("FAIL a status line is left on the screen: %r" % r)
+            ok = False
+        elif r != out and not r.startswith(starts):
+            print("FAIL a row that is neither a message, %sthe path: %r"
+                  % ("the command's line nor " if lines else "nor ", r))
+            ok = False
+        if any(r.find(start, 1) > 0 for start in starts):
+            print("FAIL a line after other text on its row: %r" % r)
+            ok = False
+    return rows, ok
+
+
 def foreground_case(wl_record, presenter, tmp):
     out = os.path.join(tmp, "fg.mkv")
     term = Terminal([wl_record, "--size", "160x120", out, "--"] +
@@ -222,20 +245,7 @@ def foreground_case(wl_record, presenter, tmp):
     if status != 0:
         fail("wl-record stopped by Ctrl+C exited %d" % status)
 
-    ok = True
-    rows = [r for r in screen(data) if r]
-    for r in rows:
-        print("fg screen: %s" % r)
-    for r in rows:
-        if STATUS.search(r.encode()):
-            print("FAIL a status line is left on the screen: %r" % r)
-            ok = False
-        elif r != out and not r.startswith("wl-record: "):
-            print("FAIL a row that is neither a message nor the path: %r" % r)
-            ok = False
-        if r.find("wl-record: ", 1) > 0:
-            print("FAIL a message after other text on its row: %r" % r)
-            ok = False
+    rows, ok = rows_hold("fg", data, out)
     if not rows or rows[-1] != out:
         print("FAIL the path %s is not the last row on its own" % out)
         ok = False
@@ -280,19 +290,8 @@ def command_output_case(wl_record, presenter, tmp):
     print("command: the terminal got %r" % data[-700:])
     if status != 0:
         fail("wl-record hosting a talking command, stopped by Ctrl+C, exited %d" % status)
-    ok = True
-    rows = [r for r in screen(data) if r]
+    rows, ok = rows_hold("command", data, out, ("app says ",))
     for r in rows:
-        print("command screen: %s" % r)
-        if STATUS.search(r.encode()):
-            print("FAIL a status line is left on the screen: %r" % r)
-            ok = False
-        elif r != out and not r.startswith("wl-record: ") and not r.startswith("app says "):
-            print("FAIL a row that is neither a message, the command's line nor the path: %r" % r)
-            ok = False
-        if r.find("app says", 1) > 0 or r.find("wl-record: ", 1) > 0:
-            print("FAIL a line after other text on its row: %r" % r)
-            ok = False
         if r.startswith("app says ") and not r.endswith(" on a terminal"):
             print("FAIL the command does not write to a terminal: %r" % r)
             ok = False
