@@ -62,9 +62,8 @@ static void follow(struct audio_clock *clock, int64_t reading_ns, int64_t now_ns
 	bool beyond_gap = offset > AUDIO_CLOCK_GAP_NS || offset < -AUDIO_CLOCK_GAP_NS;
 	/* A pending gap lasts while its readings stay past half the threshold
 	 * on its side; the first one nearer takes it back. */
-	bool holds_gap = clock->gap_pending && (clock->gap_offset_ns > 0
-							? offset > AUDIO_CLOCK_GAP_NS / 2
-							: offset < -AUDIO_CLOCK_GAP_NS / 2);
+	bool holds_gap = clock->gap_pending && (clock->gap_ahead ? offset > AUDIO_CLOCK_GAP_NS / 2
+								  : offset < -AUDIO_CLOCK_GAP_NS / 2);
 	if (beyond_gap || holds_gap) {
 		bool arrival_agrees = offset > 0 ? late >= offset / 2 : late <= offset / 2;
 		if (!arrival_agrees) {
@@ -77,9 +76,9 @@ static void follow(struct audio_clock *clock, int64_t reading_ns, int64_t now_ns
 			clock->gap_pending = true;
 			clock->gap_since_ns = now_ns;
 			clock->gap_readings = 0;
+			clock->gap_ahead = offset > 0;
 		}
 		clock->gap_readings++;
-		clock->gap_offset_ns = offset;
 		if (now_ns - clock->gap_since_ns < AUDIO_CLOCK_GAP_CONFIRM_NS ||
 		    clock->gap_readings < AUDIO_CLOCK_GAP_CONFIRM_READINGS)
 			return;

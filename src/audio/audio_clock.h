@@ -82,11 +82,11 @@ struct audio_clock {
 	int64_t beyond_since_ns;
 	bool slewing;
 	/* A gap the readings show, not yet confirmed: since when (wall time),
-	 * by how many readings, the last offset. */
+	 * by how many readings, on which side (the readings ahead of the count). */
 	bool gap_pending;
 	int64_t gap_since_ns;
 	int gap_readings;
-	int64_t gap_offset_ns;
+	bool gap_ahead;
 	struct audio_clock_stats stats;
 };
 
