@@ -132,7 +132,8 @@ int64_t audio_clock_stamp(struct audio_clock *clock, bool have_reading, int64_t 
 		clock->stats.disbelieved++;
 		have_reading = false;
 	}
-	if (clock->start_count < AUDIO_CLOCK_START_READINGS) {
+	if (clock->start_chunks < AUDIO_CLOCK_START_READINGS) {
+		clock->start_chunks++;
 		/* Until the anchor is set, each chunk is stamped from the median
 		 * of the readings so far (the first from its own reading, or
 		 * from its arrival when the server said nothing believable). */

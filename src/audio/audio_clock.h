@@ -15,8 +15,13 @@
  * (the sound card's clock is not the system's: 100 ppm is 360 ms an hour).
  * So chunks are stamped by counting samples from an anchor, and the anchor
  * follows the readings slowly:
- *  - anchor: the median of the first AUDIO_CLOCK_START_READINGS readings
- *    (each less the samples counted before it);
+ *  - anchor: the median of the readings of the first
+ *    AUDIO_CLOCK_START_READINGS chunks (each less the samples counted before
+ *    it), or the first chunk's arrival when none of them was believed. The
+ *    start ends with those chunks, whatever was believed: real PulseAudio's
+ *    monitor reports most readings after their chunk arrived, and a start
+ *    that waited for 8 believed ones lasted seconds, each new one moving
+ *    the median, and the stamps with it, by milliseconds at once;
  *  - then the offset (reading minus count) of the last
  *    AUDIO_CLOCK_WINDOW readings is kept; when their median stays beyond
  *    AUDIO_CLOCK_SLEW_START_NS for AUDIO_CLOCK_SLEW_AFTER_NS, the anchor
@@ -74,7 +79,8 @@ struct audio_clock {
 	int rate;
 	uint64_t frames;          /* counted since the anchor */
 	int64_t anchor_ns;        /* time of the sample `frames` counts from */
-	int start_count;
+	int start_chunks;         /* chunks stamped in the start */
+	int start_count;          /* readings believed among them */
 	int64_t start_readings[AUDIO_CLOCK_START_READINGS];
 	int window_count, window_next;
 	int64_t window[AUDIO_CLOCK_WINDOW]; /* offsets, reading minus count */

@@ -15,7 +15,13 @@
  *    are 80 ms late too (as seen on a loaded machine): no gap taken, no
  *    stamp moved, each such jump counted as taken back;
  *  - frozen: the readings stay at one value for 0.6 s while the chunks
- *    arrive on time: no gap taken, stamps within 3 ms. */
+ *    arrive on time: no gap taken, stamps within 3 ms;
+ *  - unbelievable: after 2 true readings, each says its chunk was captured
+ *    after it arrived (real PulseAudio's monitor of a null sink does, by
+ *    about one chunk) but one in 150, 4 ms early: the anchor is
+ *    set after the first chunks and moves only by slew steps (each new
+ *    believed reading moved a median of the few believed so far by
+ *    milliseconds at once, 8 ms in all within 1.4 s: a hole in the file). */
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -47,6 +53,9 @@ struct run {
 	int frozen_from, frozen_chunks; /* the readings stay at one value */
 	int starve_every;    /* chunks; 0: never */
 	int64_t starve_ns;   /* our reader that late, its readings as late */
+	int future_from;     /* from this chunk (0: never) readings are late... */
+	int64_t future_ns;   /* ...by this much, after their chunk's arrival */
+	int believable_every; /* but one in this many is true less 4 ms */
 };
 
 struct result {
@@ -83,6 +92,10 @@ static void simulate(const struct run *run, struct result *result)
 		if (run->frozen_chunks && i > run->frozen_from &&
 		    i < run->frozen_from + run->frozen_chunks)
 			reading = frozen_reading;
+		if (run->future_from && i >= run->future_from)
+			reading = run->believable_every && i % run->believable_every == 0
+					  ? reading - 4000000
+					  : reading + run->future_ns;
 		/* Read 15 ms after the capture (a 10 ms fragment, a late callback),
 		 * or, starved, all at once when the reader runs again. */
 		int64_t read_at = truth + 15000000;
@@ -194,4 +207,18 @@ TEST(frozen)
 	test_assert(r.stats.gaps == 0, "%" PRIu64 " gaps", r.stats.gaps);
 	test_assert(r.worst_ns <= 3000000, "%" PRId64 " ns", r.worst_ns);
 	test_assert(r.stats.disbelieved > 0, "no reading disbelieved");
+}
+
+TEST(unbelievable)
+{
+	printf("readings after their chunk's arrival from the third, one in 150 believable\n");
+	struct result r;
+	simulate(&(struct run){ .seconds = 20, .jitter_ns = 3e5, .future_from = 2,
+				.future_ns = 23000000, .believable_every = 150 }, &r);
+	test_assert(r.stats.gaps == 0, "%" PRIu64 " gaps", r.stats.gaps);
+	test_assert(r.stats.disbelieved > 1000, "%" PRIu64 " disbelieved", r.stats.disbelieved);
+	/* A rate, not a jump, once the first chunks set the anchor. */
+	test_assert(r.worst_step_ns <= CHUNK * SECOND / RATE * AUDIO_CLOCK_SLEW_PPM / 1000000 + 1000,
+		    "a step of %" PRId64 " ns", r.worst_step_ns);
+	test_assert(r.worst_ns <= 5000000, "%" PRId64 " ns", r.worst_ns);
 }
