@@ -375,17 +375,32 @@ void audio_capture_get_stats(struct audio_capture *capture, struct audio_capture
 
 bool audio_capture_wait_until(struct audio_capture *capture, int64_t until_ns, int64_t timeout_ns)
 {
-	int64_t deadline = clock_now_ns() + timeout_ns;
+	/* The wait goes on while chunks keep coming (a loaded machine's server
+	 * delivers late, not never): it ends `timeout_ns` after the last
+	 * chunk, and at most 8 times that after its start. */
+	int64_t started = clock_now_ns();
+	int64_t hard_deadline = started + 8 * timeout_ns;
 	pa_threaded_mainloop_lock(capture->loop);
 	bool done;
+	int64_t now = started;
 	while (!(done = capture->delivered_until_ns >= until_ns) &&
-	       !atomic_load(&capture->lost) && capture->stats.chunks > 0 &&
-	       clock_now_ns() < deadline) {
+	       !atomic_load(&capture->lost) && capture->stats.chunks > 0 && now < hard_deadline) {
+		int64_t last_chunk = atomic_load(&capture->last_chunk_ns);
+		int64_t quiet_since = last_chunk > started ? last_chunk : started;
+		if (now - quiet_since >= timeout_ns)
+			break;
 		pa_threaded_mainloop_unlock(capture->loop);
 		nanosleep(&(struct timespec){ .tv_nsec = 2000000 }, NULL);
 		pa_threaded_mainloop_lock(capture->loop);
+		now = clock_now_ns();
 	}
+	int64_t short_ns = until_ns - capture->delivered_until_ns;
+	bool waited_for_chunks = capture->stats.chunks > 0 && !atomic_load(&capture->lost);
 	pa_threaded_mainloop_unlock(capture->loop);
+	if (!done && waited_for_chunks)
+		LOG_DBG("audio: the sound of the last %.1f ms had not come after %.0f ms: "
+			"silence in its place", (double)short_ns / 1e6,
+			(double)(clock_now_ns() - started) / 1e6);
 	return done;
 }
 

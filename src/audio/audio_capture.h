@@ -68,12 +68,14 @@ void audio_capture_describe_level(const struct audio_capture_level *level, char 
 
 void audio_capture_get_stats(struct audio_capture *capture, struct audio_capture_stats *stats);
 
-/* Waits, at most `timeout_ns`, until the chunks handed out reach `until_ns`
- * (CLOCK_MONOTONIC): a sample arrives some tens of ms after the time it
- * was captured, so a recording that ends now has its last sound still on
- * the way (without the wait, 40 ms of silence ended every file). Returns
- * at once for a source that was lost or never delivered; false when the
- * sound did not come. */
+/* Waits until the chunks handed out reach `until_ns` (CLOCK_MONOTONIC): a
+ * sample arrives some tens of ms after the time it was captured, so a
+ * recording that ends now has its last sound still on the way (without the
+ * wait, 40 ms of silence ended every file). The wait ends once no chunk came
+ * for `timeout_ns` (a server that stopped; one that is only late, on a
+ * loaded machine, is waited for), and at most 8 times `timeout_ns` after it
+ * began. Returns at once for a source that was lost or never delivered;
+ * false when the sound did not come (said at debug level). */
 bool audio_capture_wait_until(struct audio_capture *capture, int64_t until_ns, int64_t timeout_ns);
 
 /* Stops the thread: no chunk is delivered after it returns. NULL is fine. */

@@ -42,7 +42,11 @@
 
 struct mark {
 	int64_t at, frames;
+	bool lost; /* the server's hole, not a late or early chunk */
 };
+
+/* The gaps and drops said at debug level, per lane: the first few. */
+#define GAPS_SAID_MAX 8
 
 struct samples {
 	float *data;   /* interleaved */
@@ -61,6 +65,8 @@ struct lane {
 	struct mark marks[MARKS_MAX];
 	int mark_count;
 	struct audio_track_stats stats; /* under the mutex; frames_encoded unused */
+	int index;             /* the source's, for the log */
+	int gaps_said;
 	/* The resampler that stretches the lane's sound to its stamps, made at
 	 * the first offset (a lane whose stamps follow its count exactly is
 	 * never resampled: its samples reach the encoder as they came). */
@@ -181,8 +187,10 @@ struct audio_track *audio_track_create(const char *encoder, int64_t bitrate, boo
 	}
 	track->stream = -1;
 	track->lane_count = sources;
-	for (int i = 0; i < sources; i++)
+	for (int i = 0; i < sources; i++) {
 		pthread_mutex_init(&track->lanes[i].mutex, NULL);
+		track->lanes[i].index = i;
+	}
 	track->context = avcodec_alloc_context3(codec);
 	track->frame = av_frame_alloc();
 	track->packet = av_packet_alloc();
@@ -228,26 +236,48 @@ const char *audio_track_codec_name(const struct audio_track *track)
 	return track->context->codec->name;
 }
 
-/* Under the lane's mutex. */
-static void count_mark(struct lane *lane, int64_t at, int64_t frames, int64_t origin_abs)
+/* Under the lane's mutex. Says where the file got silence (frames > 0)
+ * or lost sound (< 0) and why: a summary's count alone cannot tell a
+ * server's hole from a late chunk or an early end. */
+static void say_gap(struct lane *lane, int64_t at, int64_t frames, const char *why)
 {
-	int64_t size = frames < 0 ? -frames : frames;
-	int64_t before = origin_abs - at;
+	if (lane->gaps_said >= GAPS_SAID_MAX)
+		return;
+	lane->gaps_said++;
+	LOG_DBG("audio %d: %.1f ms %s at %.3f s: %s%s", lane->index,
+		(double)(frames < 0 ? -frames : frames) * 1000.0 / RATE,
+		frames > 0 ? "of silence" : "dropped",
+		lane->started ? (double)(at - lane->origin_abs) / RATE : 0.0, why,
+		lane->gaps_said == GAPS_SAID_MAX ? " (said for the first few only)" : "");
+}
+
+/* Under the lane's mutex. */
+static void count_mark(struct lane *lane, const struct mark *mark, int64_t origin_abs)
+{
+	int64_t size = mark->frames < 0 ? -mark->frames : mark->frames;
+	int64_t before = origin_abs - mark->at;
 	before = before < 0 ? 0 : before > size ? size : before;
-	if (frames > 0)
+	if (size - before == 0)
+		return;
+	if (mark->frames > 0)
 		lane->stats.silence_frames += (uint64_t)(size - before);
 	else
 		lane->stats.dropped_frames += (uint64_t)(size - before);
+	say_gap(lane, mark->at + before, mark->frames > 0 ? size - before : before - size,
+		mark->lost ? "a hole the server reported"
+		: mark->frames > 0 ? "a chunk came later than the sound before it"
+				   : "a chunk overlapped the sound before it");
 }
 
-static void mark(struct lane *lane, int64_t at, int64_t frames)
+static void mark(struct lane *lane, int64_t at, int64_t frames, bool lost)
 {
+	struct mark m = { at, frames, lost };
 	if (lane->started) /* the first frame is known */
-		count_mark(lane, at, frames, lane->origin_abs);
+		count_mark(lane, &m, lane->origin_abs);
 	else if (lane->mark_count < MARKS_MAX)
-		lane->marks[lane->mark_count++] = (struct mark){ at, frames };
+		lane->marks[lane->mark_count++] = m;
 	else /* more than can be kept before the first frame: counted */
-		count_mark(lane, at, frames, INT64_MIN);
+		count_mark(lane, &m, INT64_MIN);
 }
 
 static bool make_resampler(struct lane *lane)
@@ -328,20 +358,20 @@ void audio_track_submit(struct audio_track *track, int source, const struct audi
 	int64_t gap = at - (lane->pending_end + held);
 	if (gap > tolerance) {
 		if (append(&lane->pending, NULL, (size_t)gap)) {
-			mark(lane, lane->pending_end, gap);
+			mark(lane, lane->pending_end, gap, false);
 			lane->pending_end += gap;
 		}
 	} else if (gap < -tolerance) {
 		size_t skip = (size_t)-gap < frames ? (size_t)-gap : frames;
 		data += skip * CHANNELS;
 		frames -= skip;
-		mark(lane, at, -(int64_t)skip);
+		mark(lane, at, -(int64_t)skip, false);
 	}
 	if (gap >= -tolerance && gap <= tolerance)
 		stretch(lane, gap);
 	/* Silence the server put in place of what it lost: a gap. */
 	if (chunk->lost && frames)
-		mark(lane, lane->pending_end, (int64_t)frames);
+		mark(lane, lane->pending_end, (int64_t)frames, true);
 	if (lane->swr)
 		resample(lane, data, frames);
 	else if (append(&lane->pending, data, frames))
@@ -466,7 +496,7 @@ static void take_pending(struct lane *lane, int64_t origin_ns)
 		lane->origin_abs = lane->next_abs;
 		lane->started = true;
 		for (int m = 0; m < lane->mark_count; m++)
-			count_mark(lane, lane->marks[m].at, lane->marks[m].frames, lane->origin_abs);
+			count_mark(lane, &lane->marks[m], lane->origin_abs);
 		lane->mark_count = 0;
 	}
 	if (lane->pending.frames) {
@@ -478,6 +508,8 @@ static void take_pending(struct lane *lane, int64_t origin_ns)
 			size_t gap = (size_t)(start - lane->next_abs);
 			if (append(&lane->work, NULL, gap)) {
 				lane->stats.silence_frames += gap;
+				say_gap(lane, lane->next_abs, (int64_t)gap,
+					"the sound came later than the first frame or a filled gap");
 				lane->next_abs = start;
 			}
 		} else if (start < lane->next_abs) {
@@ -491,6 +523,9 @@ static void take_pending(struct lane *lane, int64_t origin_ns)
 			int64_t before = origin_abs - start;
 			before = before < 0 ? 0 : before > (int64_t)skip ? (int64_t)skip : before;
 			lane->stats.dropped_frames += skip - (size_t)before;
+			if (skip > (size_t)before)
+				say_gap(lane, start + before, -(int64_t)(skip - (size_t)before),
+					"it came after its place was filled with silence");
 		}
 		if (append(&lane->work, data, frames))
 			lane->next_abs += (int64_t)frames;
@@ -507,10 +542,13 @@ static void lane_extend_to(struct lane *lane, int64_t end_abs, bool cut)
 		size_t gap = (size_t)(end_abs - lane->next_abs);
 		if (!append(&lane->work, NULL, gap))
 			return;
-		lane->next_abs = end_abs;
 		pthread_mutex_lock(&lane->mutex);
 		lane->stats.silence_frames += gap;
+		say_gap(lane, lane->next_abs, (int64_t)gap,
+			cut ? "the sound had not come when the recording ended"
+			    : "no sound came for half a second");
 		pthread_mutex_unlock(&lane->mutex);
+		lane->next_abs = end_abs;
 	} else if (cut && end_abs < lane->next_abs) {
 		size_t unencoded = lane->work.frames - lane->work_start;
 		size_t excess = (size_t)(lane->next_abs - end_abs);

@@ -22,6 +22,9 @@
 #include "muxer.h"
 #include "png_writer.h"
 
+_Static_assert(RECORDER_AUDIO_END_MARGIN_NS == AUDIO_TRACK_GAP_NS,
+	       "the wait at the end covers the placement tolerance");
+
 #define DEFAULT_QUEUE_DEPTH 4
 #define LATENCY_BUCKET_NS 500000 /* histogram of commit-to-packet times */
 #define LATENCY_BUCKETS 2000

@@ -122,6 +122,14 @@ void recorder_submit_audio(struct recorder *recorder, int source, const struct a
  * stop would let the audio run past the video's end). */
 void recorder_end_audio_at(struct recorder *recorder, int64_t end_ns);
 
+/* How far past the end the audio must have come for the file's sound to
+ * reach its end: a source's samples may sit up to this much earlier than
+ * their stamps while its drift is being stretched away
+ * (AUDIO_TRACK_GAP_NS, which recorder.c checks it equals), so the sound
+ * stamped up to the end can end that much short of it in the file: a
+ * moment of silence, counted as a gap. */
+#define RECORDER_AUDIO_END_MARGIN_NS 8000000
+
 /* Names source `source` (e.g. the audio server's name for it): the title of
  * its track (Matroska "title", MP4 handler name); a mixed track is titled
  * with its sources' names joined by " + ". Only before the first frame is

@@ -363,8 +363,9 @@ int recording_finish(struct recording *recording)
 		}
 		log_status_clear();
 		/* The sound of the last instants is still on its way. */
+		int64_t sound_until = end_ns + RECORDER_AUDIO_END_MARGIN_NS;
 		for (int i = 0; i < recording->audio_count; i++)
-			audio_capture_wait_until(recording->audio[i].capture, end_ns, 250000000);
+			audio_capture_wait_until(recording->audio[i].capture, sound_until, 250000000);
 		/* No chunk reaches the recorder after this. */
 		struct audio_capture_stats audio_stats[RECORDER_MAX_AUDIO_SOURCES] = { 0 };
 		char audio_names[RECORDER_MAX_AUDIO_SOURCES][160] = { 0 };
