@@ -15,6 +15,7 @@
 #include <libswresample/swresample.h>
 
 #include "clock.h"
+#include "silence_watch.h"
 #include "log.h"
 
 #define CHANNELS AUDIO_CHUNK_CHANNELS
@@ -67,6 +68,7 @@ struct lane {
 	struct audio_track_stats stats; /* under the mutex; frames_encoded unused */
 	int index;             /* the source's, for the log */
 	int gaps_said;
+	struct silence_watch watch; /* digital silence inside the sound */
 	/* The resampler that stretches the lane's sound to its stamps, made at
 	 * the first offset (a lane whose stamps follow its count exactly is
 	 * never resampled: its samples reach the encoder as they came). */
@@ -190,6 +192,7 @@ struct audio_track *audio_track_create(const char *encoder, int64_t bitrate, boo
 	for (int i = 0; i < sources; i++) {
 		pthread_mutex_init(&track->lanes[i].mutex, NULL);
 		track->lanes[i].index = i;
+		silence_watch_init(&track->lanes[i].watch, CHANNELS);
 	}
 	track->context = avcodec_alloc_context3(codec);
 	track->frame = av_frame_alloc();
@@ -239,16 +242,29 @@ const char *audio_track_codec_name(const struct audio_track *track)
 /* Under the lane's mutex. Says where the file got silence (frames > 0)
  * or lost sound (< 0) and why: a summary's count alone cannot tell a
  * server's hole from a late chunk or an early end. */
-static void say_gap(struct lane *lane, int64_t at, int64_t frames, const char *why)
+#define SILENCE "of silence"
+#define DROPPED "dropped"
+
+static void say_gap(struct lane *lane, int64_t at, int64_t frames, const char *what,
+		    const char *why)
 {
 	if (lane->gaps_said >= GAPS_SAID_MAX)
 		return;
 	lane->gaps_said++;
-	LOG_DBG("audio %d: %.1f ms %s at %.3f s: %s%s", lane->index,
-		(double)(frames < 0 ? -frames : frames) * 1000.0 / RATE,
-		frames > 0 ? "of silence" : "dropped",
+	LOG_DBG("audio %d: %.1f ms %s at %.3f s: %s%s", lane->index + 1,
+		(double)frames * 1000.0 / RATE, what,
 		lane->started ? (double)(at - lane->origin_abs) / RATE : 0.0, why,
 		lane->gaps_said == GAPS_SAID_MAX ? " (said for the first few only)" : "");
+}
+
+/* Under the lane's mutex: a hole of the source's own, in its samples. */
+static void on_digital_silence(void *data, int64_t start, int64_t frames)
+{
+	struct lane *lane = data;
+	if (!lane->started || start < lane->origin_abs)
+		return; /* before the file */
+	say_gap(lane, start, frames, "of digital silence in the source's sound",
+		"so it came (the server's or the player's), not a gap of wl-record's");
 }
 
 /* Under the lane's mutex. */
@@ -263,7 +279,7 @@ static void count_mark(struct lane *lane, const struct mark *mark, int64_t origi
 		lane->stats.silence_frames += (uint64_t)(size - before);
 	else
 		lane->stats.dropped_frames += (uint64_t)(size - before);
-	say_gap(lane, mark->at + before, mark->frames > 0 ? size - before : before - size,
+	say_gap(lane, mark->at + before, size - before, mark->frames > 0 ? SILENCE : DROPPED,
 		mark->lost ? "a hole the server reported"
 		: mark->frames > 0 ? "a chunk came later than the sound before it"
 				   : "a chunk overlapped the sound before it");
@@ -372,6 +388,14 @@ void audio_track_submit(struct audio_track *track, int source, const struct audi
 	/* Silence the server put in place of what it lost: a gap. */
 	if (chunk->lost && frames)
 		mark(lane, lane->pending_end, (int64_t)frames, true);
+	/* Digital silence inside the source's own sound: said, for telling a
+	 * hole of the server's from one of ours. A gap, an overlap or a
+	 * reported hole breaks the run. */
+	if (chunk->lost || gap > tolerance || gap < -tolerance)
+		silence_watch_break(&lane->watch);
+	if (!chunk->lost)
+		silence_watch_feed(&lane->watch, lane->pending_end + held, data, frames,
+				   on_digital_silence, lane);
 	if (lane->swr)
 		resample(lane, data, frames);
 	else if (append(&lane->pending, data, frames))
@@ -508,7 +532,7 @@ static void take_pending(struct lane *lane, int64_t origin_ns)
 			size_t gap = (size_t)(start - lane->next_abs);
 			if (append(&lane->work, NULL, gap)) {
 				lane->stats.silence_frames += gap;
-				say_gap(lane, lane->next_abs, (int64_t)gap,
+				say_gap(lane, lane->next_abs, (int64_t)gap, SILENCE,
 					"the sound came later than the first frame or a filled gap");
 				lane->next_abs = start;
 			}
@@ -524,7 +548,7 @@ static void take_pending(struct lane *lane, int64_t origin_ns)
 			before = before < 0 ? 0 : before > (int64_t)skip ? (int64_t)skip : before;
 			lane->stats.dropped_frames += skip - (size_t)before;
 			if (skip > (size_t)before)
-				say_gap(lane, start + before, -(int64_t)(skip - (size_t)before),
+				say_gap(lane, start + before, (int64_t)(skip - (size_t)before), DROPPED,
 					"it came after its place was filled with silence");
 		}
 		if (append(&lane->work, data, frames))
@@ -544,7 +568,7 @@ static void lane_extend_to(struct lane *lane, int64_t end_abs, bool cut)
 			return;
 		pthread_mutex_lock(&lane->mutex);
 		lane->stats.silence_frames += gap;
-		say_gap(lane, lane->next_abs, (int64_t)gap,
+		say_gap(lane, lane->next_abs, (int64_t)gap, SILENCE,
 			cut ? "the sound had not come when the recording ended"
 			    : "no sound came for half a second");
 		pthread_mutex_unlock(&lane->mutex);
