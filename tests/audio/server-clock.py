@@ -11,14 +11,17 @@
       writes to OUT (WAV) the sound read between FROM_NS and TO_NS less
       its last 0.2 s (with --app-audio the player dies with the recording:
       its last instants are not a server's fault)
-  server-clock.py explain FILE_CHECK SERVER_CHECK LOSS
+  server-clock.py explain FILE_CHECK SERVER_CHECK LOSS [RECORD_LOG]
       with the outputs of audio-check.py --strict on the recorded file and
       on the server's own sound (their "strict-defects" lines) and of
       `loss` over the same span: prints each place where the file's tone
       breaks and what the server did there; exits 1 when one is not
       within EXPLAIN_S of a break of the server's own sound or of a step of
       its timeline (the file breaks where the server did, or wl-record
-      made a hole of its own)
+      made a hole of its own). With wl-record's -v log, a break within
+      EXPLAIN_ZEROS_S of a place where wl-record said the sound came with
+      digital silence in it is the server's too: it gave wl-record's
+      stream zeros that the other recorder's stream did not get
 
 A server that keeps time delivers 48000 frames a second of CLOCK_MONOTONIC
 (PipeWire's null sink runs on it). Its lag, the wall time elapsed less the
@@ -31,6 +34,7 @@ ms, once in some minutes with both cores busy). wl-record then rightly
 sees a gap in the sound's timing. tone-loaded.sh records again when the
 server lost time: the strict check is judged on a server that kept time."""
 import os
+import re
 import signal
 import sys
 import time
@@ -115,6 +119,9 @@ def span(path, from_ns, to_ns, out_path):
 # latencies (10 to 30 ms); a break is one place within 100 ms
 # (audio-check.py): a place this near is the same.
 EXPLAIN_S = 0.15
+# wl-record says the place of the zeros in the file's time, as the check
+# does the break's (in 5 ms blocks).
+EXPLAIN_ZEROS_S = 0.03
 
 
 def defects(path):
@@ -126,7 +133,18 @@ def defects(path):
     return []
 
 
-def explain(file_check, server_check, loss_path):
+def zeros_said(record_log):
+    """The places (s) where wl-record said its source's sound had digital
+    silence in it."""
+    if not record_log:
+        return []
+    pattern = re.compile(r"[0-9.]+ ms of digital silence in the source's sound at ([0-9.]+) s")
+    with open(record_log, errors="replace") as f:
+        return [float(m.group(1)) for m in map(pattern.search, f) if m]
+
+
+def explain(file_check, server_check, loss_path, record_log=None):
+    zeros = zeros_said(record_log)
     steps = []
     with open(loss_path) as f:
         for line in f:
@@ -138,7 +156,11 @@ def explain(file_check, server_check, loss_path):
     for at in defects(file_check):
         near = [t for t in server if abs(t - at) <= EXPLAIN_S]
         stepped = [t for t in steps if abs(t - at) <= EXPLAIN_S]
-        if near or stepped:
+        given = [t for t in zeros if abs(t - at) <= EXPLAIN_ZEROS_S]
+        if given and not (near or stepped):
+            print("explained: the file's tone breaks at %.3f s, where the server gave "
+                  "wl-record's stream digital silence (said at %.3f s)" % (at, given[0]))
+        elif near or stepped:
             print("explained: the file's tone breaks at %.3f s, where the server's own sound "
                   "%s" % (at, "breaks too (at %.3f s)" % near[0] if near
                           else "did not, but its timeline stepped (at %.2f s)" % stepped[0]))
@@ -157,8 +179,8 @@ def main():
         log(sys.argv[2])
     elif len(sys.argv) == 6 and sys.argv[1] == "span":
         span(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5])
-    elif len(sys.argv) == 5 and sys.argv[1] == "explain":
-        sys.exit(explain(sys.argv[2], sys.argv[3], sys.argv[4]))
+    elif len(sys.argv) in (5, 6) and sys.argv[1] == "explain":
+        sys.exit(explain(*sys.argv[2:]))
     elif len(sys.argv) == 5 and sys.argv[1] == "loss":
         loss(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))
     else:
