@@ -239,12 +239,12 @@ const char *audio_track_codec_name(const struct audio_track *track)
 	return track->context->codec->name;
 }
 
-/* Under the lane's mutex. Says where the file got silence (frames > 0)
- * or lost sound (< 0) and why: a summary's count alone cannot tell a
- * server's hole from a late chunk or an early end. */
 #define SILENCE "of silence"
 #define DROPPED "dropped"
 
+/* Under the lane's mutex. Says (at debug level) how long a run of `frames`
+ * is, `what` it is, where in the file it lies and why: a summary's count
+ * alone cannot tell a server's hole from a late chunk or an early end. */
 static void say_gap(struct lane *lane, int64_t at, int64_t frames, const char *what,
 		    const char *why)
 {
