@@ -46,7 +46,8 @@ struct mark {
 	bool lost; /* the server's hole, not a late or early chunk */
 };
 
-/* The gaps and drops said at debug level, per lane: the first few. */
+/* Said at debug level, per lane: the first few gaps and drops, and as
+ * many runs of digital silence (silence_watch.h). */
 #define GAPS_SAID_MAX 8
 
 struct samples {
@@ -67,7 +68,7 @@ struct lane {
 	int mark_count;
 	struct audio_track_stats stats; /* under the mutex; frames_encoded unused */
 	int index;             /* the source's, for the log */
-	int gaps_said;
+	int gaps_said, zeros_said; /* each up to GAPS_SAID_MAX */
 	struct silence_watch watch; /* digital silence inside the sound */
 	/* The resampler that stretches the lane's sound to its stamps, made at
 	 * the first offset (a lane whose stamps follow its count exactly is
@@ -245,16 +246,22 @@ const char *audio_track_codec_name(const struct audio_track *track)
 /* Under the lane's mutex. Says (at debug level) how long a run of `frames`
  * is, `what` it is, where in the file it lies and why: a summary's count
  * alone cannot tell a server's hole from a late chunk or an early end. */
-static void say_gap(struct lane *lane, int64_t at, int64_t frames, const char *what,
-		    const char *why)
+static void say(struct lane *lane, int *said, int64_t at, int64_t frames, const char *what,
+		const char *why)
 {
-	if (lane->gaps_said >= GAPS_SAID_MAX)
+	if (*said >= GAPS_SAID_MAX)
 		return;
-	lane->gaps_said++;
+	++*said;
 	LOG_DBG("audio %d: %.1f ms %s at %.3f s: %s%s", lane->index + 1,
 		(double)frames * 1000.0 / RATE, what,
 		lane->started ? (double)(at - lane->origin_abs) / RATE : 0.0, why,
-		lane->gaps_said == GAPS_SAID_MAX ? " (said for the first few only)" : "");
+		*said == GAPS_SAID_MAX ? " (said for the first few only)" : "");
+}
+
+static void say_gap(struct lane *lane, int64_t at, int64_t frames, const char *what,
+		    const char *why)
+{
+	say(lane, &lane->gaps_said, at, frames, what, why);
 }
 
 /* Under the lane's mutex: a hole of the source's own, in its samples. */
@@ -263,7 +270,7 @@ static void on_digital_silence(void *data, int64_t start, int64_t frames)
 	struct lane *lane = data;
 	if (!lane->started || start < lane->origin_abs)
 		return; /* before the file */
-	say_gap(lane, start, frames, "of digital silence in the source's sound",
+	say(lane, &lane->zeros_said, start, frames, "of digital silence in the source's sound",
 		"so it came (the server's or the player's), not a gap of wl-record's");
 }
 

@@ -6,11 +6,13 @@
 # samples can be read at the place said). Each "of digital silence in the
 # source's sound at T s" line must say 5 ms (+-0.5), the file must be near
 # silent in the middle 2.5 ms from T (below 2 % of the tone's RMS) and
-# hold the tone around it, at least 4 of the recording's 3 s of holes must
-# be said, and the summary must count no gap (issue 30: an hour's soak
-# found two such holes that no count of wl-record's could place); every
-# break audio-check.py --strict finds must be one server-clock.py explain
-# puts down to the zeros said.
+# hold the tone around it, at least 4 of the recording's 6 holes must be
+# said, none of them as a gap of wl-record's too (issue 30: an hour's
+# soak found two such holes that no count of wl-record's could place), and
+# audio-check.py --strict must find a break within 30 ms of each (the
+# window in which server-clock.py explain puts a break down to zeros
+# said). A loaded server may add holes of its own: they are not judged
+# here.
 . "$TEST_LIB"
 . "$(dirname "$TEST_LIB")/../audio/audio-lib.sh"
 
@@ -36,11 +38,10 @@ start record "$WL_RECORD" -v --audio --audio-codec flac --duration 3 "$out" -- \
 wait_exit "$STARTED_PID" 30
 [ "$EXIT_STATUS" = 0 ] || fail "wl-record exited $EXIT_STATUS"
 grep -E "audio" "$TEST_DIR/record.log" | sed "s/^/$TEST_NAME: /"
-no_gaps_counted || fail "the source's own holes were counted as gaps of wl-record's"
 grep -oE "[0-9.]+ ms of digital silence in the source's sound at [0-9.]+ s" "$TEST_DIR/record.log" \
 	>"$TEST_DIR/said.txt" || fail "no hole of the source's was said"
-python3 - "$out" "$TEST_DIR/said.txt" <<'PY' || fail "the holes said are not the file's"
-import array, math, subprocess, sys
+python3 - "$out" "$TEST_DIR/said.txt" "$TEST_DIR/record.log" <<'PY' || fail "the holes said are not the file's"
+import array, math, re, subprocess, sys
 pcm = subprocess.run(["ffmpeg", "-v", "error", "-i", sys.argv[1], "-map", "0:a:0", "-f", "s16le",
                       "-ac", "1", "-ar", "48000", "-"], check=True, capture_output=True).stdout
 mono = array.array("h")
@@ -49,6 +50,7 @@ def rms(a, b):
     part = mono[max(a, 0):min(b, len(mono))]
     return math.sqrt(sum(x * x for x in part) / len(part)) if part else 0.0
 said = [line.split() for line in open(sys.argv[2])]
+gaps = [float(m.group(1)) for m in re.finditer(r"ms of silence at ([0-9.]+) s", open(sys.argv[3]).read())]
 tone = 12000 / math.sqrt(2)
 ok = True
 for words in said:
@@ -60,18 +62,36 @@ for words in said:
           % (ms, at, 100 * inside / tone, 100 * around / tone))
     if not 4.5 <= ms <= 5.5 or inside > 0.02 * tone or around < 0.5 * tone:
         ok = False
+    if any(abs(g - at) < 0.01 for g in gaps):
+        print("the hole at %.4f s is counted as a gap of wl-record's too" % at)
+        ok = False
 if len(said) < 4:
     print("only %d holes said; the recording holds about 6" % len(said))
     ok = False
 sys.exit(0 if ok else 1)
 PY
-# The loaded-tone tests excuse a break of the file's tone where wl-record
-# said it got zeros (server-clock.py explain): here every break is one.
+# The loaded-tone tests excuse a break of the file's tone within
+# EXPLAIN_ZEROS_S of zeros said (server-clock.py explain): each hole said
+# must be one such break.
 python3 "$(dirname "$TEST_LIB")/../audio/audio-check.py" --strict "$out" flac 440 \
 	>"$TEST_DIR/strict.txt" 2>&1 && fail "audio-check.py --strict found no break in the tone"
-printf 'strict-defects 0\n' >"$TEST_DIR/server.txt"
-printf 'lost-ms 0\n' >"$TEST_DIR/loss.txt"
-python3 "$(dirname "$TEST_LIB")/../audio/server-clock.py" explain "$TEST_DIR/strict.txt" \
-	"$TEST_DIR/server.txt" "$TEST_DIR/loss.txt" "$TEST_DIR/record.log" | sed "s/^/$TEST_NAME: /"
-[ "${PIPESTATUS[0]}" = 0 ] || fail "a break of the tone is not where wl-record said the zeros were"
+python3 - "$TEST_DIR/strict.txt" "$TEST_DIR/said.txt" "$(dirname "$TEST_LIB")/../audio/server-clock.py" \
+	<<'PY' || fail "a hole said is not where the tone breaks"
+import importlib.util, sys
+spec = importlib.util.spec_from_file_location("server_clock", sys.argv[3])
+server_clock = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(server_clock)
+window = server_clock.EXPLAIN_ZEROS_S
+breaks = []
+for line in open(sys.argv[1]):
+    if line.startswith("strict-defects"):
+        breaks = [float(v) for v in line.split()[2:]]
+for words in map(str.split, open(sys.argv[2])):
+    at = float(words[-2])
+    near = [b for b in breaks if abs(b - at) <= window]
+    print("said at %.3f s: the tone breaks at %s" % (at, near[0] if near else
+                                                     "no place within %g s" % window))
+    if not near:
+        sys.exit(1)
+PY
 pass
