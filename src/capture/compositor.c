@@ -50,6 +50,17 @@ static void region_add_clamped(pixman_region32_t *region, int32_t x, int32_t y, 
 	pixman_region32_union_rect(region, region, x, y, (unsigned)(x2 - x), (unsigned)(y2 - y));
 }
 
+/* A surface's origin moves by each attach's x,y, summed over commits: a
+ * client may send any int32, so the sum is held within +-ORIGIN_LIMIT (far
+ * beyond any screen, and room to add a position to it in an int). */
+#define ORIGIN_LIMIT (1 << 24)
+
+static int32_t add_offset(int32_t a, int32_t b)
+{
+	int64_t sum = (int64_t)a + b;
+	return (int32_t)(sum > ORIGIN_LIMIT ? ORIGIN_LIMIT : sum < -ORIGIN_LIMIT ? -ORIGIN_LIMIT : sum);
+}
+
 static void callback_resource_destroy(struct wl_resource *resource)
 {
 	wl_list_remove(wl_resource_get_link(resource));
@@ -137,8 +148,8 @@ static void state_move(struct surface_state *to, struct surface_state *from)
 		to->buffer_width = from->buffer_width;
 		to->buffer_height = from->buffer_height;
 	}
-	to->dx += from->dx;
-	to->dy += from->dy;
+	to->dx = add_offset(to->dx, from->dx);
+	to->dy = add_offset(to->dy, from->dy);
 	pixman_region32_union(&to->surface_damage, &to->surface_damage, &from->surface_damage);
 	pixman_region32_union(&to->buffer_damage, &to->buffer_damage, &from->buffer_damage);
 	to->scale = from->scale;
@@ -594,8 +605,8 @@ static void surface_apply_state(struct surface *surface, struct surface_state *n
 	}
 	if (memcmp(&next->viewport, &surface->current.viewport, sizeof(next->viewport)) != 0)
 		screen_damage_all(&server->screen); /* shown on the role's flush */
-	surface->origin_x += next->dx;
-	surface->origin_y += next->dy;
+	surface->origin_x = add_offset(surface->origin_x, next->dx);
+	surface->origin_y = add_offset(surface->origin_y, next->dy);
 	state_move(&surface->current, next);
 	/* `current` holds no buffer: its content is in the texture, or lent. */
 	state_clear_transient(&surface->current);
